@@ -1,0 +1,32 @@
+package io.punctual.common.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.time.Duration;
+
+/**
+ * Where PostgreSQL is and how to pool connections to it. Mutable bean so Dropwizard's YAML binding
+ * and overrides work; every field has a default that works against a local server.
+ */
+public class PostgresSettings {
+  /** JDBC URL. Env: {@code PUNCTUAL_DATABASE_URL}. */
+  @JsonProperty public String url = "jdbc:postgresql://127.0.0.1:5432/punctual";
+
+  @JsonProperty public String user = "postgres";
+  @JsonProperty public String password = "";
+
+  /** Connections per process. Workers batch, so a handful suffices. */
+  @JsonProperty public int maxPoolSize = 10;
+
+  @JsonProperty public Duration connectionTimeout = Duration.ofSeconds(5);
+
+  /** Days of daily partitions kept created ahead of today. */
+  @JsonProperty public int partitionDaysAhead = 14;
+
+  public PostgresSettings() {}
+
+  public PostgresSettings(String url, String user, String password) {
+    this.url = url;
+    this.user = user;
+    this.password = password;
+  }
+}

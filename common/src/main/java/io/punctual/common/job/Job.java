@@ -1,0 +1,45 @@
+package io.punctual.common.job;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/** A job as stored in PostgreSQL (one row of {@code jobs}). */
+public record Job(
+    UUID id,
+    String namespace,
+    String type,
+    JsonNode payload,
+    Priority priority,
+    JobState status,
+    Instant runAt,
+    int attempt,
+    int maxAttempts,
+    Backoff backoff,
+    Duration timeout,
+    String idempotencyKey,
+    List<String> tags,
+    JsonNode callback,
+    JsonNode result,
+    String lastError,
+    String workerId,
+    Instant heartbeatAt,
+    Instant startedAt,
+    Instant finishedAt,
+    Instant createdAt,
+    Instant updatedAt,
+    UUID parentId,
+    UUID scheduleId) {
+
+  /** The partition key, derived from the id. */
+  public Instant scheduledAt() {
+    return JobId.scheduledAt(id);
+  }
+
+  /** Whether another attempt may follow a failure of the current one. */
+  public boolean hasAttemptsLeft() {
+    return attempt < maxAttempts;
+  }
+}

@@ -1,0 +1,89 @@
+package io.punctual.common.job;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Every state a job can be in, and the only place that says which moves between them are legal.
+ *
+ * <p>The same rule is enforced by PostgreSQL: every transition in {@code JobStore} is one
+ * conditional UPDATE guarded by the current status (and, for a running job, by the attempt number),
+ * and the {@code jobs_status_check} constraint lists these names. {@code docs/state-machine.md}
+ * draws it.
+ */
+public enum JobState {
+  /** Stored and waiting for its {@code run_at}. Enqueued in Redis once inside the horizon. */
+  PENDING,
+  /** Claimed by a worker for attempt {@code attempt}; that number is the fencing token. */
+  RUNNING,
+  /** Final: the handler returned normally. */
+  SUCCEEDED,
+  /** Final: attempts used up, or the handler raised a non-retryable error. */
+  FAILED,
+  /** Final: cancelled over the API before it could finish. */
+  CANCELLED;
+
+  private static final Set<JobState> TERMINAL = EnumSet.of(SUCCEEDED, FAILED, CANCELLED);
+
+  public boolean isTerminal() {
+    return TERMINAL.contains(this);
+  }
+
+  /** The transitions that exist, one named event each; nothing else may change a job's status. */
+  public enum Transition {
+    /** A worker confirmed its Redis claim in PostgreSQL: attempt := attempt + 1. */
+    CLAIM(PENDING, RUNNING),
+    /** The handler succeeded. */
+    SUCCEED(RUNNING, SUCCEEDED),
+    /** The attempt failed (or timed out) and attempts remain: back to PENDING at a later run_at. */
+    RETRY(RUNNING, PENDING),
+    /** The attempt failed and no attempt remains, or the error is non-retryable. */
+    FAIL(RUNNING, FAILED),
+    /** Cancelled before it ran. */
+    CANCEL_PENDING(PENDING, CANCELLED),
+    /**
+     * Cancelled while running: the worker sees it at its next heartbeat and its result is refused.
+     */
+    CANCEL_RUNNING(RUNNING, CANCELLED),
+    /**
+     * The reaper found the attempt's worker gone (no heartbeat past the grace) and attempts remain.
+     */
+    RESCUE(RUNNING, PENDING),
+    /** The reaper found the attempt's worker gone and no attempt remains. */
+    RESCUE_EXHAUSTED(RUNNING, FAILED);
+
+    private final JobState from;
+    private final JobState to;
+
+    Transition(JobState from, JobState to) {
+      this.from = from;
+      this.to = to;
+    }
+
+    public JobState from() {
+      return from;
+    }
+
+    public JobState to() {
+      return to;
+    }
+  }
+
+  /** Whether any named transition leads from this state to {@code target}. */
+  public boolean canMoveTo(JobState target) {
+    for (Transition t : Transition.values()) {
+      if (t.from == this && t.to == target) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The states from which {@code transition} may be taken (used to build SQL guards). */
+  public static JobState requireFrom(Transition transition, JobState current) {
+    if (transition.from != current) {
+      throw new IllegalStateTransitionException(current, transition);
+    }
+    return transition.to;
+  }
+}

@@ -1,0 +1,44 @@
+package io.punctual.common.job;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A validated job ready to be stored. {@code requestHash} fingerprints the submitted body so that a
+ * repeated idempotency key with a different body is told apart from a retry of the same request.
+ */
+public record NewJob(
+    String namespace,
+    String type,
+    JsonNode payload,
+    Instant runAt,
+    Priority priority,
+    int maxAttempts,
+    Backoff backoff,
+    Duration timeout,
+    String idempotencyKey,
+    String requestHash,
+    List<String> tags,
+    JsonNode callback) {
+
+  public static final String DEFAULT_NAMESPACE = "default";
+
+  public NewJob {
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(payload, "payload");
+    Objects.requireNonNull(runAt, "runAt");
+    Objects.requireNonNull(priority, "priority");
+    Objects.requireNonNull(backoff, "backoff");
+    // Millisecond precision everywhere: Redis scores and the promoter's cursor are milliseconds.
+    runAt = runAt.truncatedTo(ChronoUnit.MILLIS);
+    tags = tags == null ? List.of() : List.copyOf(tags);
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("maxAttempts must be >= 1");
+    }
+  }
+}

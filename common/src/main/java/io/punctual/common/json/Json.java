@@ -1,0 +1,55 @@
+package io.punctual.common.json;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.io.UncheckedIOException;
+
+/** The one Jackson configuration Punctual uses for stored JSON: ISO-8601 times, no nulls. */
+public final class Json {
+  private static final ObjectMapper MAPPER = configure(new ObjectMapper());
+
+  private Json() {}
+
+  /** Applies Punctual's settings to a mapper (Dropwizard's own one included). */
+  public static ObjectMapper configure(ObjectMapper mapper) {
+    return mapper
+        .registerModule(new JavaTimeModule())
+        .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+        .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+  }
+
+  public static ObjectMapper mapper() {
+    return MAPPER;
+  }
+
+  public static String write(Object value) {
+    try {
+      return MAPPER.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public static JsonNode readTree(String json) {
+    try {
+      return json == null ? null : MAPPER.readTree(json);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public static <T> T read(String json, Class<T> type) {
+    try {
+      return json == null ? null : MAPPER.readValue(json, type);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,91 @@
+package io.punctual.common.queue;
+
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A Lua script kept as a {@code .lua} resource, run by its SHA and re-sent in full when Redis does
+ * not know it (after a restart or SCRIPT FLUSH).
+ */
+public final class LuaScript {
+  private final String source;
+  private final String sha;
+  private final ScriptOutputType outputType;
+
+  private LuaScript(String source, ScriptOutputType outputType) {
+    this.source = source;
+    this.outputType = outputType;
+    this.sha = sha1(source);
+  }
+
+  /** Loads {@code name} from the resources beside {@code owner}. */
+  public static LuaScript load(Class<?> owner, String name, ScriptOutputType outputType) {
+    try (InputStream in = owner.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("missing script " + name + " beside " + owner.getName());
+      }
+      return new LuaScript(new String(in.readAllBytes(), StandardCharsets.UTF_8), outputType);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public <T> T run(RedisCommands<String, String> redis, String[] keys, String... args) {
+    try {
+      return redis.evalsha(sha, outputType, keys, args);
+    } catch (RedisNoScriptException e) {
+      return redis.eval(source, outputType, keys, args);
+    }
+  }
+
+  public <T> CompletionStage<T> runAsync(
+      RedisAsyncCommands<String, String> redis, String[] keys, String... args) {
+    CompletableFuture<T> result = new CompletableFuture<>();
+    redis
+        .<T>evalsha(sha, outputType, keys, args)
+        .whenComplete(
+            (value, error) -> {
+              if (error == null) {
+                result.complete(value);
+              } else if (error instanceof RedisNoScriptException
+                  || error.getCause() instanceof RedisNoScriptException) {
+                redis
+                    .<T>eval(source, outputType, keys, args)
+                    .whenComplete(
+                        (v, e) -> {
+                          if (e == null) {
+                            result.complete(v);
+                          } else {
+                            result.completeExceptionally(e);
+                          }
+                        });
+              } else {
+                result.completeExceptionally(error);
+              }
+            });
+    return result;
+  }
+
+  private static String sha1(String text) {
+    try {
+      byte[] digest =
+          java.security.MessageDigest.getInstance("SHA-1")
+              .digest(text.getBytes(StandardCharsets.UTF_8));
+      StringBuilder hex = new StringBuilder(40);
+      for (byte b : digest) {
+        hex.append(String.format("%02x", b));
+      }
+      return hex.toString();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

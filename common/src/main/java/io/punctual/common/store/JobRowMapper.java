@@ -1,0 +1,88 @@
+package io.punctual.common.store;
+
+import io.punctual.common.job.Backoff;
+import io.punctual.common.job.Job;
+import io.punctual.common.job.JobState;
+import io.punctual.common.job.Priority;
+import io.punctual.common.json.Json;
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.statement.StatementContext;
+
+/** Maps a {@code jobs} row to {@link Job}. */
+final class JobRowMapper implements RowMapper<Job> {
+  static final JobRowMapper INSTANCE = new JobRowMapper();
+
+  @Override
+  public Job map(ResultSet rs, StatementContext ctx) throws SQLException {
+    long timeoutMs = rs.getLong("timeout_ms");
+    Duration timeout = rs.wasNull() ? null : Duration.ofMillis(timeoutMs);
+    return new Job(
+        rs.getObject("id", UUID.class),
+        rs.getString("namespace"),
+        rs.getString("type"),
+        Json.readTree(rs.getString("payload")),
+        Priority.values()[rs.getShort("priority")],
+        JobState.valueOf(rs.getString("status")),
+        instant(rs, "run_at"),
+        rs.getInt("attempt"),
+        rs.getInt("max_attempts"),
+        backoff(rs.getString("backoff")),
+        timeout,
+        rs.getString("idempotency_key"),
+        tags(rs.getArray("tags")),
+        Json.readTree(rs.getString("callback")),
+        Json.readTree(rs.getString("result")),
+        rs.getString("last_error"),
+        rs.getString("worker_id"),
+        instant(rs, "heartbeat_at"),
+        instant(rs, "started_at"),
+        instant(rs, "finished_at"),
+        instant(rs, "created_at"),
+        instant(rs, "updated_at"),
+        rs.getObject("parent_id", UUID.class),
+        rs.getObject("schedule_id", UUID.class));
+  }
+
+  /**
+   * Most jobs share a handful of backoff policies; parsing each row's JSON again showed up in the
+   * claim path, so parsed policies are kept (a bounded cache: policies are immutable).
+   */
+  private static final int BACKOFF_CACHE_LIMIT = 1_024;
+
+  private static final Map<String, Backoff> BACKOFFS = new ConcurrentHashMap<>();
+
+  private static Backoff backoff(String json) {
+    Backoff cached = BACKOFFS.get(json);
+    if (cached != null) {
+      return cached;
+    }
+    Backoff parsed = Json.read(json, Backoff.class);
+    if (BACKOFFS.size() < BACKOFF_CACHE_LIMIT) {
+      BACKOFFS.put(json, parsed);
+    }
+    return parsed;
+  }
+
+  static Instant instant(ResultSet rs, String column) throws SQLException {
+    Timestamp ts = rs.getTimestamp(column);
+    return ts == null ? null : ts.toInstant();
+  }
+
+  private static List<String> tags(Array array) throws SQLException {
+    if (array == null) {
+      return List.of();
+    }
+    return Arrays.asList((String[]) array.getArray());
+  }
+}

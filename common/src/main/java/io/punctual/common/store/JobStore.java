@@ -1,0 +1,467 @@
+package io.punctual.common.store;
+
+import io.punctual.common.job.Completion;
+import io.punctual.common.job.Execution;
+import io.punctual.common.job.ExecutionStatus;
+import io.punctual.common.job.Job;
+import io.punctual.common.job.JobId;
+import io.punctual.common.job.JobState;
+import io.punctual.common.job.NewJob;
+import io.punctual.common.job.Priority;
+import io.punctual.common.json.Json;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.locator.ClasspathSqlLocator;
+import org.jdbi.v3.core.statement.PreparedBatch;
+
+/**
+ * Every read and every state transition of jobs, each transition one guarded SQL statement (see
+ * {@link JobState}). Statements that touch many jobs take arrays, so a batch of claims, completions
+ * or heartbeats costs one round trip. The SQL is in {@code JobStore/*.sql} beside this class.
+ */
+public final class JobStore {
+  private static final ClasspathSqlLocator SQL = ClasspathSqlLocator.create();
+
+  private final Jdbi jdbi;
+  private final PartitionManager partitions;
+  private final Clock clock;
+
+  public JobStore(Jdbi jdbi, PartitionManager partitions, Clock clock) {
+    this.jdbi = jdbi;
+    this.partitions = partitions;
+    this.clock = clock;
+  }
+
+  private static String sql(String name) {
+    return SQL.locate(JobStore.class, name);
+  }
+
+  /** A stored job and whether this call created it (false: an idempotent repeat). */
+  public record Submitted(Job job, boolean created) {}
+
+  /**
+   * Stores jobs in one transaction, in order. A job whose idempotency key already exists with the
+   * same request hash yields the existing job ({@code created=false}); with a different hash the
+   * whole call is rolled back with {@link IdempotencyConflictException}.
+   */
+  public List<Submitted> submit(List<NewJob> jobs) {
+    Instant now = clock.instant();
+    List<UUID> ids = new ArrayList<>(jobs.size());
+    for (NewJob job : jobs) {
+      Instant scheduledAt = job.runAt().isAfter(now) ? job.runAt() : now;
+      UUID id = JobId.forScheduledTime(scheduledAt);
+      partitions.ensureCovers(JobId.scheduledAt(id));
+      ids.add(id);
+    }
+    return jdbi.inTransaction(h -> submitInTransaction(h, jobs, ids, now));
+  }
+
+  private List<Submitted> submitInTransaction(
+      Handle h, List<NewJob> jobs, List<UUID> ids, Instant now) {
+    Map<Integer, UUID> existingByIndex = reserveIdempotencyKeys(h, jobs, ids, now);
+    PreparedBatch batch = h.prepareBatch(sql("insert"));
+    List<UUID> inserted = new ArrayList<>();
+    for (int i = 0; i < jobs.size(); i++) {
+      if (existingByIndex.containsKey(i)) {
+        continue;
+      }
+      NewJob job = jobs.get(i);
+      UUID id = ids.get(i);
+      batch
+          .bind("id", id)
+          .bind("scheduledAt", JobId.scheduledAt(id))
+          .bind("namespace", job.namespace())
+          .bind("type", job.type())
+          .bind("payload", Json.write(job.payload()))
+          .bind("priority", (short) job.priority().ordinal())
+          .bind("runAt", job.runAt())
+          .bind("maxAttempts", job.maxAttempts())
+          .bind("backoff", Json.write(job.backoff()))
+          .bind("timeoutMs", job.timeout() == null ? null : job.timeout().toMillis())
+          .bind("idempotencyKey", job.idempotencyKey())
+          .bind("tags", job.tags().toArray(String[]::new))
+          .bind("callback", job.callback() == null ? null : Json.write(job.callback()))
+          .bind("now", now)
+          .add();
+      inserted.add(id);
+    }
+    if (!inserted.isEmpty()) {
+      batch.execute();
+    }
+    Set<UUID> wanted = new HashSet<>(inserted);
+    wanted.addAll(existingByIndex.values());
+    Map<UUID, Job> byId = new HashMap<>();
+    for (Job job : findMany(h, wanted)) {
+      byId.put(job.id(), job);
+    }
+    List<Submitted> out = new ArrayList<>(jobs.size());
+    for (int i = 0; i < jobs.size(); i++) {
+      UUID existing = existingByIndex.get(i);
+      UUID id = existing != null ? existing : ids.get(i);
+      Job job = byId.get(id);
+      if (job == null) {
+        throw new IllegalStateException("job " + id + " vanished during submit");
+      }
+      out.add(new Submitted(job, existing == null));
+    }
+    return out;
+  }
+
+  /** Returns, for each job whose key was already taken by an identical request, that job's id. */
+  private Map<Integer, UUID> reserveIdempotencyKeys(
+      Handle h, List<NewJob> jobs, List<UUID> ids, Instant now) {
+    Map<String, Map<String, Integer>> byNamespace = new LinkedHashMap<>();
+    for (int i = 0; i < jobs.size(); i++) {
+      NewJob job = jobs.get(i);
+      if (job.idempotencyKey() == null) {
+        continue;
+      }
+      Map<String, Integer> keys =
+          byNamespace.computeIfAbsent(job.namespace(), n -> new HashMap<>());
+      Integer earlier = keys.putIfAbsent(job.idempotencyKey(), i);
+      if (earlier != null) {
+        throw new IdempotencyConflictException(
+            i, job.idempotencyKey(), "the same idempotencyKey appears twice in this request");
+      }
+    }
+    Map<Integer, UUID> existing = new HashMap<>();
+    for (var entry : byNamespace.entrySet()) {
+      String namespace = entry.getKey();
+      Map<String, Integer> keys = entry.getValue();
+      List<String> keyList = new ArrayList<>(keys.keySet());
+      UUID[] jobIds = keyList.stream().map(k -> ids.get(keys.get(k))).toArray(UUID[]::new);
+      String[] hashes =
+          keyList.stream().map(k -> jobs.get(keys.get(k)).requestHash()).toArray(String[]::new);
+      Set<String> reserved =
+          new HashSet<>(
+              h.createQuery(sql("reserveKeys"))
+                  .bind("namespace", namespace)
+                  .bind("keys", keyList.toArray(String[]::new))
+                  .bind("jobIds", jobIds)
+                  .bind("hashes", hashes)
+                  .bind("now", now)
+                  .mapTo(String.class)
+                  .list());
+      List<String> taken = keyList.stream().filter(k -> !reserved.contains(k)).toList();
+      if (taken.isEmpty()) {
+        continue;
+      }
+      h.createQuery(sql("findKeys"))
+          .bind("namespace", namespace)
+          .bind("keys", taken.toArray(String[]::new))
+          .map(
+              (rs, ctx) -> {
+                String key = rs.getString("key");
+                int index = keys.get(key);
+                if (!rs.getString("request_hash").equals(jobs.get(index).requestHash())) {
+                  throw new IdempotencyConflictException(
+                      index, key, "idempotencyKey was already used with a different request");
+                }
+                existing.put(index, rs.getObject("job_id", UUID.class));
+                return key;
+              })
+          .list();
+    }
+    return existing;
+  }
+
+  /**
+   * Confirms claims made in Redis: each job still PENDING becomes RUNNING with attempt + 1 and gets
+   * an open execution row. Returns the jobs this worker now runs.
+   */
+  public List<Job> claim(Collection<UUID> ids, String workerId) {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    Instant now = clock.instant();
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql("claim"))
+                .bind("ids", ids.toArray(UUID[]::new))
+                .bind("scheduledMs", scheduledMillis(ids))
+                .bindMap(scheduledBounds(ids))
+                .bind("workerId", workerId)
+                .bind("now", now)
+                .map(JobRowMapper.INSTANCE)
+                .list());
+  }
+
+  /** {@link #finish(List, String)} recording the job row's worker as each attempt's worker. */
+  public Set<UUID> finish(List<Completion> completions) {
+    return finish(completions, null);
+  }
+
+  /**
+   * Applies finished attempts and records each in {@code job_executions}; returns the ids whose job
+   * row took the new state. A completion whose attempt is no longer current (the job was cancelled,
+   * rescued or re-run) is refused, but its attempt is still recorded.
+   *
+   * @param workerId the worker that ran these attempts (null: the worker on the job row)
+   */
+  public Set<UUID> finish(List<Completion> completions, String workerId) {
+    if (completions.isEmpty()) {
+      return Set.of();
+    }
+    int n = completions.size();
+    UUID[] ids = new UUID[n];
+    Long[] scheduled = new Long[n];
+    Integer[] attempts = new Integer[n];
+    String[] nextStates = new String[n];
+    Long[] nextRunAt = new Long[n];
+    String[] execStatuses = new String[n];
+    Long[] finishedAt = new Long[n];
+    Long[] durations = new Long[n];
+    String[] errors = new String[n];
+    String[] stackTraces = new String[n];
+    String[] results = new String[n];
+    for (int i = 0; i < n; i++) {
+      Completion c = completions.get(i);
+      ids[i] = c.jobId();
+      scheduled[i] = JobId.scheduledAt(c.jobId()).toEpochMilli();
+      attempts[i] = c.attempt();
+      nextStates[i] = c.nextState().name();
+      nextRunAt[i] = c.nextRunAt() == null ? null : c.nextRunAt().toEpochMilli();
+      execStatuses[i] = c.executionStatus().name();
+      finishedAt[i] = c.finishedAt().toEpochMilli();
+      durations[i] = c.durationMs();
+      errors[i] = c.error();
+      stackTraces[i] = c.stackTrace();
+      results[i] = c.result() == null ? null : Json.write(c.result());
+    }
+    Instant now = clock.instant();
+    return jdbi.withHandle(
+        h ->
+            new HashSet<>(
+                h.createQuery(sql("finish"))
+                    .bind("ids", ids)
+                    .bind("scheduledMs", scheduled)
+                    .bindMap(scheduledBounds(List.of(ids)))
+                    .bind("attempts", attempts)
+                    .bind("nextStates", nextStates)
+                    .bind("nextRunAtMs", nextRunAt)
+                    .bind("execStatuses", execStatuses)
+                    .bind("finishedAtMs", finishedAt)
+                    .bind("durationsMs", durations)
+                    .bind("errors", errors)
+                    .bind("stackTraces", stackTraces)
+                    .bind("results", results)
+                    .bind("workerId", workerId)
+                    .bind("now", now)
+                    .mapTo(UUID.class)
+                    .list()));
+  }
+
+  /** A running attempt a worker holds. */
+  public record Attempt(UUID jobId, int attempt) {}
+
+  /** Records heartbeats; returns the attempts that are still current (others must stop). */
+  public Set<UUID> heartbeat(Collection<Attempt> running) {
+    if (running.isEmpty()) {
+      return Set.of();
+    }
+    UUID[] ids = running.stream().map(Attempt::jobId).toArray(UUID[]::new);
+    Integer[] attempts = running.stream().map(Attempt::attempt).toArray(Integer[]::new);
+    Instant now = clock.instant();
+    return jdbi.withHandle(
+        h ->
+            new HashSet<>(
+                h.createQuery(sql("heartbeat"))
+                    .bind("ids", ids)
+                    .bind("scheduledMs", scheduledMillis(List.of(ids)))
+                    .bindMap(scheduledBounds(List.of(ids)))
+                    .bind("attempts", attempts)
+                    .bind("now", now)
+                    .mapTo(UUID.class)
+                    .list()));
+  }
+
+  /** The result of a cancel request. */
+  public sealed interface CancelResult {
+    record Cancelled(Job job, JobState previous) implements CancelResult {}
+
+    record AlreadyFinal(Job job) implements CancelResult {}
+
+    record NotFound() implements CancelResult {}
+  }
+
+  /** PENDING or RUNNING becomes CANCELLED; a running attempt learns it at its next heartbeat. */
+  public CancelResult cancel(String namespace, UUID id) {
+    Instant now = clock.instant();
+    return jdbi.inTransaction(
+        h -> {
+          Optional<Job> before = find(h, namespace, id);
+          if (before.isEmpty()) {
+            return new CancelResult.NotFound();
+          }
+          Optional<Job> cancelled =
+              h.createQuery(sql("cancel"))
+                  .bind("id", id)
+                  .bind("scheduledAt", JobId.scheduledAt(id))
+                  .bind("namespace", namespace)
+                  .bind("now", now)
+                  .map(JobRowMapper.INSTANCE)
+                  .findOne();
+          if (cancelled.isPresent()) {
+            return new CancelResult.Cancelled(cancelled.get(), before.get().status());
+          }
+          return new CancelResult.AlreadyFinal(find(h, namespace, id).orElseThrow());
+        });
+  }
+
+  public Optional<Job> find(String namespace, UUID id) {
+    return jdbi.withHandle(h -> find(h, namespace, id));
+  }
+
+  private static Optional<Job> find(Handle h, String namespace, UUID id) {
+    return h.createQuery(sql("find"))
+        .bind("id", id)
+        .bind("scheduledAt", JobId.scheduledAt(id))
+        .bind("namespace", namespace)
+        .map(JobRowMapper.INSTANCE)
+        .findOne();
+  }
+
+  /** Jobs by id, in any namespace (used by workers and the reaper, not by the API). */
+  public List<Job> findMany(Collection<UUID> ids) {
+    return jdbi.withHandle(h -> findMany(h, ids));
+  }
+
+  private static List<Job> findMany(Handle h, Collection<UUID> ids) {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    return h.createQuery(sql("findMany"))
+        .bind("ids", ids.toArray(UUID[]::new))
+        .bind("scheduledMs", scheduledMillis(ids))
+        .bindMap(scheduledBounds(ids))
+        .map(JobRowMapper.INSTANCE)
+        .list();
+  }
+
+  /** Filters for {@link #list}; null means "any". */
+  public record JobQuery(
+      String namespace,
+      JobState status,
+      String type,
+      String tag,
+      Instant from,
+      Instant to,
+      UUID cursor,
+      int limit) {}
+
+  /** A page of a list and the cursor for the next one (null at the end). */
+  public record Page<T>(List<T> items, UUID nextCursor) {}
+
+  /** Jobs newest-scheduled first, by keyset on the id. */
+  public Page<Job> list(JobQuery q) {
+    Instant from = q.from() == null ? Instant.EPOCH : q.from();
+    Instant to = q.to() == null ? Instant.ofEpochMilli((1L << 48) - 1) : q.to();
+    if (q.cursor() != null) {
+      Instant cursorTime = JobId.scheduledAt(q.cursor()).plusMillis(1);
+      if (cursorTime.isBefore(to)) {
+        to = cursorTime;
+      }
+    }
+    Instant fromBound = from;
+    Instant toBound = to;
+    List<Job> rows =
+        jdbi.withHandle(
+            h ->
+                h.createQuery(sql("list"))
+                    .bind("namespace", q.namespace())
+                    .bind("from", fromBound)
+                    .bind("to", toBound)
+                    .bind("status", q.status() == null ? null : q.status().name())
+                    .bind("type", q.type())
+                    .bind("tag", q.tag())
+                    .bind("cursor", q.cursor())
+                    .bind("limit", q.limit() + 1)
+                    .map(JobRowMapper.INSTANCE)
+                    .list());
+    if (rows.size() > q.limit()) {
+      List<Job> page = rows.subList(0, q.limit());
+      return new Page<>(List.copyOf(page), page.get(page.size() - 1).id());
+    }
+    return new Page<>(rows, null);
+  }
+
+  public List<Execution> executions(String namespace, UUID id) {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql("executions"))
+                .bind("id", id)
+                .bind("scheduledAt", JobId.scheduledAt(id))
+                .bind("namespace", namespace)
+                .map(
+                    (rs, ctx) -> {
+                      long duration = rs.getLong("duration_ms");
+                      Long durationMs = rs.wasNull() ? null : duration;
+                      return new Execution(
+                          rs.getObject("job_id", UUID.class),
+                          rs.getInt("attempt"),
+                          rs.getString("worker_id"),
+                          ExecutionStatus.valueOf(rs.getString("status")),
+                          JobRowMapper.instant(rs, "started_at"),
+                          JobRowMapper.instant(rs, "finished_at"),
+                          durationMs,
+                          rs.getString("error"),
+                          rs.getString("stack_trace"),
+                          Json.readTree(rs.getString("result")));
+                    })
+                .list());
+  }
+
+  /** Where a pending job goes in Redis. */
+  public record QueueEntry(UUID id, String namespace, Priority priority, Instant runAt) {}
+
+  /** Pending jobs with run_at in (after, until], ordered by (run_at, id), after a keyset cursor. */
+  public List<QueueEntry> pendingDue(Instant afterRunAt, UUID afterId, Instant until, int limit) {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql("pendingDue"))
+                .bind("afterRunAt", afterRunAt)
+                .bind("afterId", afterId)
+                .bind("until", until)
+                .bind("limit", limit)
+                .map(
+                    (rs, ctx) ->
+                        new QueueEntry(
+                            rs.getObject("id", UUID.class),
+                            rs.getString("namespace"),
+                            Priority.values()[rs.getShort("priority")],
+                            JobRowMapper.instant(rs, "run_at")))
+                .list());
+  }
+
+  /**
+   * The earliest and latest scheduled time of a batch, bound as {@code :minScheduled} and {@code
+   * :maxScheduled}: constant bounds let the planner prune to the partitions the batch touches.
+   */
+  private static Map<String, Object> scheduledBounds(Collection<UUID> ids) {
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    for (UUID id : ids) {
+      long ms = JobId.scheduledAt(id).toEpochMilli();
+      min = Math.min(min, ms);
+      max = Math.max(max, ms);
+    }
+    return Map.of(
+        "minScheduled", Instant.ofEpochMilli(min), "maxScheduled", Instant.ofEpochMilli(max));
+  }
+
+  private static Long[] scheduledMillis(Collection<UUID> ids) {
+    return ids.stream().map(id -> JobId.scheduledAt(id).toEpochMilli()).toArray(Long[]::new);
+  }
+}

@@ -1,0 +1,39 @@
+-- Applies finished attempts in one statement. A job row changes only while it is still RUNNING
+-- with the same attempt number (fencing). Every attempt gets its execution row either way, so a
+-- refused (stale) attempt is still on record; an attempt already recorded (e.g. as LOST by the
+-- reaper) keeps its row. Returns the ids whose job row changed.
+WITH v AS (
+    SELECT *
+    FROM unnest(:ids, :scheduledMs, :attempts, :nextStates, :nextRunAtMs, :execStatuses,
+                :finishedAtMs, :durationsMs, :errors, :stackTraces, :results)
+         AS v(id, ms, attempt, next_state, next_run_ms, exec_status, finished_ms, duration_ms,
+              error, stack_trace, result)
+), job_update AS (
+    UPDATE jobs j
+    SET status       = v.next_state,
+        run_at       = CASE WHEN v.next_state = 'PENDING' THEN punctual_ms(v.next_run_ms) ELSE j.run_at END,
+        result       = CAST(v.result AS jsonb),
+        last_error   = v.error,
+        finished_at  = CASE WHEN v.next_state = 'PENDING' THEN NULL ELSE punctual_ms(v.finished_ms) END,
+        heartbeat_at = NULL,
+        updated_at   = :now
+    FROM v
+    WHERE j.id = v.id AND j.scheduled_at = punctual_ms(v.ms)
+      AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
+      AND j.status = 'RUNNING' AND j.attempt = v.attempt
+    RETURNING j.id
+), recorded AS (
+    -- j is the row as it was before this statement (all parts share one snapshot).
+    INSERT INTO job_executions (job_id, job_scheduled_at, attempt, namespace, worker_id, status,
+                                started_at, finished_at, duration_ms, error, stack_trace, result)
+    SELECT v.id, j.scheduled_at, v.attempt, j.namespace,
+           COALESCE(CAST(:workerId AS text), j.worker_id, 'unknown'), v.exec_status,
+           CASE WHEN j.attempt = v.attempt AND j.started_at IS NOT NULL THEN j.started_at
+                ELSE punctual_ms(v.finished_ms - v.duration_ms) END,
+           punctual_ms(v.finished_ms), v.duration_ms, v.error, v.stack_trace, CAST(v.result AS jsonb)
+    FROM v
+    JOIN jobs j ON j.id = v.id AND j.scheduled_at = punctual_ms(v.ms)
+               AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
+    ON CONFLICT (job_id, job_scheduled_at, attempt) DO NOTHING
+)
+SELECT id FROM job_update

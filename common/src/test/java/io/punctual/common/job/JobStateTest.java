@@ -1,0 +1,66 @@
+package io.punctual.common.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.punctual.common.job.JobState.Transition;
+import org.junit.jupiter.api.Test;
+
+class JobStateTest {
+
+  @Test
+  void finalStatesHaveNoWayOut() {
+    for (JobState terminal :
+        new JobState[] {JobState.SUCCEEDED, JobState.FAILED, JobState.CANCELLED}) {
+      assertThat(terminal.isTerminal()).isTrue();
+      for (JobState target : JobState.values()) {
+        assertThat(terminal.canMoveTo(target)).as("%s -> %s", terminal, target).isFalse();
+      }
+    }
+  }
+
+  @Test
+  void pendingMayOnlyBeClaimedOrCancelled() {
+    assertThat(JobState.PENDING.canMoveTo(JobState.RUNNING)).isTrue();
+    assertThat(JobState.PENDING.canMoveTo(JobState.CANCELLED)).isTrue();
+    assertThat(JobState.PENDING.canMoveTo(JobState.SUCCEEDED)).isFalse();
+    assertThat(JobState.PENDING.canMoveTo(JobState.FAILED)).isFalse();
+  }
+
+  @Test
+  void runningMayEndEveryWayOrGoBackToPending() {
+    assertThat(JobState.RUNNING.canMoveTo(JobState.SUCCEEDED)).isTrue();
+    assertThat(JobState.RUNNING.canMoveTo(JobState.FAILED)).isTrue();
+    assertThat(JobState.RUNNING.canMoveTo(JobState.CANCELLED)).isTrue();
+    assertThat(JobState.RUNNING.canMoveTo(JobState.PENDING)).isTrue();
+    assertThat(JobState.RUNNING.canMoveTo(JobState.RUNNING)).isFalse();
+  }
+
+  @Test
+  void requireFromRejectsATransitionFromTheWrongState() {
+    assertThat(JobState.requireFrom(Transition.CLAIM, JobState.PENDING))
+        .isEqualTo(JobState.RUNNING);
+    assertThatThrownBy(() -> JobState.requireFrom(Transition.SUCCEED, JobState.PENDING))
+        .isInstanceOf(IllegalStateTransitionException.class)
+        .hasMessageContaining("SUCCEED")
+        .hasMessageContaining("PENDING");
+  }
+
+  @Test
+  void completionRefusesAnImpossibleNextState() {
+    assertThatThrownBy(
+            () ->
+                new Completion(
+                    JobId.forScheduledTime(java.time.Instant.now()),
+                    1,
+                    JobState.RUNNING,
+                    null,
+                    ExecutionStatus.SUCCEEDED,
+                    java.time.Instant.now(),
+                    1,
+                    null,
+                    null,
+                    null))
+        .isInstanceOf(IllegalStateTransitionException.class);
+  }
+}

@@ -1,0 +1,92 @@
+package io.punctual.common.lease;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.punctual.common.embedded.EmbeddedRedisServer;
+import io.punctual.common.job.JobId;
+import io.punctual.common.queue.RedisKeys;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Three independent Redis nodes, as Redlock is meant to run. */
+class RedlockIT {
+  private final List<EmbeddedRedisServer> servers = new ArrayList<>();
+  private final List<RedisClient> clients = new ArrayList<>();
+  private Redlock redlock;
+  private final UUID a = JobId.forScheduledTime(Instant.now());
+  private final UUID b = JobId.forScheduledTime(Instant.now());
+
+  @BeforeEach
+  void start() {
+    List<StatefulRedisConnection<String, String>> nodes = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      EmbeddedRedisServer server = EmbeddedRedisServer.start(null);
+      servers.add(server);
+      RedisClient client = io.punctual.common.Stores.redisClient(server.url());
+      clients.add(client);
+      nodes.add(client.connect());
+    }
+    redlock = new Redlock(nodes, new RedisKeys("lock-test"));
+  }
+
+  @AfterEach
+  void stop() {
+    clients.forEach(RedisClient::shutdown);
+    servers.forEach(
+        s -> {
+          try {
+            s.close();
+          } catch (RuntimeException ignored) {
+            // already stopped by the test
+          }
+        });
+  }
+
+  @Test
+  void aLeaseHasOneHolderUntilReleased() {
+    assertThat(redlock.quorum()).isEqualTo(2);
+    assertThat(redlock.acquire(List.of(a, b), "w1", Duration.ofSeconds(10)))
+        .containsExactlyInAnyOrder(a, b);
+    assertThat(redlock.acquire(List.of(a), "w2", Duration.ofSeconds(10))).isEmpty();
+    assertThat(redlock.isHeld(a)).isTrue();
+
+    redlock.release(List.of(a), "w2"); // not the holder: no effect
+    assertThat(redlock.acquire(List.of(a), "w2", Duration.ofSeconds(10))).isEmpty();
+
+    redlock.release(List.of(a), "w1");
+    assertThat(redlock.isHeld(a)).isFalse();
+    assertThat(redlock.acquire(List.of(a), "w2", Duration.ofSeconds(10))).containsExactly(a);
+  }
+
+  @Test
+  void renewKeepsOnlyLeasesTheHolderOwns() {
+    redlock.acquire(List.of(a), "w1", Duration.ofSeconds(10));
+    redlock.acquire(List.of(b), "w2", Duration.ofSeconds(10));
+
+    assertThat(redlock.renew(List.of(a, b), "w1", Duration.ofSeconds(10))).containsExactly(a);
+  }
+
+  @Test
+  void aMinorityOfNodesDownDoesNotStopLeasing() {
+    servers.get(2).close();
+
+    assertThat(redlock.acquire(List.of(a), "w1", Duration.ofSeconds(10))).containsExactly(a);
+    assertThat(redlock.acquire(List.of(a), "w2", Duration.ofSeconds(10))).isEmpty();
+  }
+
+  @Test
+  void aMajorityDownMeansNoLease() {
+    servers.get(1).close();
+    servers.get(2).close();
+
+    assertThat(redlock.acquire(List.of(a), "w1", Duration.ofSeconds(10))).isEmpty();
+  }
+}

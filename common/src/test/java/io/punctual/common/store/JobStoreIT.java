@@ -1,0 +1,188 @@
+package io.punctual.common.store;
+
+import static io.punctual.testing.Jobs.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.punctual.common.job.Completion;
+import io.punctual.common.job.ExecutionStatus;
+import io.punctual.common.job.Job;
+import io.punctual.common.job.JobState;
+import io.punctual.common.store.JobStore.CancelResult;
+import io.punctual.testing.TestClock;
+import io.punctual.testing.TestStack;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class JobStoreIT {
+  private final TestClock clock = new TestClock(Instant.now());
+  private final TestStack stack = new TestStack(clock);
+  private final JobStore store = stack.store;
+
+  @AfterEach
+  void close() {
+    stack.close();
+  }
+
+  @Test
+  void submitStoresPendingJobWithIdCarryingScheduledTime() {
+    Instant runAt = clock.instant().plusSeconds(3600);
+    Job job = store.submit(List.of(aJob().runAt(runAt).tags("a", "b").build())).get(0).job();
+
+    assertThat(job.status()).isEqualTo(JobState.PENDING);
+    assertThat(job.attempt()).isZero();
+    assertThat(job.scheduledAt())
+        .isEqualTo(runAt.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+    assertThat(job.tags()).containsExactly("a", "b");
+    assertThat(store.find("default", job.id())).contains(job);
+    assertThat(store.find("other", job.id())).isEmpty();
+  }
+
+  @Test
+  void claimBumpsAttemptAndOpensExecutionOnlyOnce() {
+    Job job = store.submit(List.of(aJob().runAt(clock.instant()).build())).get(0).job();
+
+    List<Job> first = store.claim(List.of(job.id()), "w1");
+    List<Job> second = store.claim(List.of(job.id()), "w2");
+
+    assertThat(first)
+        .singleElement()
+        .satisfies(
+            j -> {
+              assertThat(j.status()).isEqualTo(JobState.RUNNING);
+              assertThat(j.attempt()).isEqualTo(1);
+              assertThat(j.workerId()).isEqualTo("w1");
+            });
+    assertThat(second).isEmpty();
+    assertThat(store.executions("default", job.id()))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.status()).isEqualTo(ExecutionStatus.RUNNING);
+              assertThat(e.workerId()).isEqualTo("w1");
+            });
+  }
+
+  @Test
+  void staleAttemptCannotOverwriteNewerResult() {
+    Job job = store.submit(List.of(aJob().runAt(clock.instant()).build())).get(0).job();
+    store.claim(List.of(job.id()), "w1");
+    // attempt 1 fails and is retried; attempt 2 is claimed by another worker
+    assertThat(store.finish(List.of(retry(job.id(), 1)))).containsExactly(job.id());
+    store.claim(List.of(job.id()), "w2");
+
+    Set<UUID> staleAccepted = store.finish(List.of(success(job.id(), 1)));
+    Set<UUID> currentAccepted = store.finish(List.of(success(job.id(), 2)));
+
+    assertThat(staleAccepted).isEmpty();
+    assertThat(currentAccepted).containsExactly(job.id());
+    Job done = store.find("default", job.id()).orElseThrow();
+    assertThat(done.status()).isEqualTo(JobState.SUCCEEDED);
+    assertThat(done.attempt()).isEqualTo(2);
+    assertThat(done.finishedAt()).isNotNull();
+  }
+
+  @Test
+  void idempotencyKeyReturnsExistingJobAndConflictsOnDifferentBody() {
+    var first = store.submit(List.of(aJob().idempotencyKey("k1", "hash-a").build())).get(0);
+    var again = store.submit(List.of(aJob().idempotencyKey("k1", "hash-a").build())).get(0);
+
+    assertThat(first.created()).isTrue();
+    assertThat(again.created()).isFalse();
+    assertThat(again.job().id()).isEqualTo(first.job().id());
+    assertThatThrownBy(() -> store.submit(List.of(aJob().idempotencyKey("k1", "hash-b").build())))
+        .isInstanceOf(IdempotencyConflictException.class);
+  }
+
+  @Test
+  void cancelPendingThenRefuseSecondCancel() {
+    Job job =
+        store.submit(List.of(aJob().runAt(clock.instant().plusSeconds(60)).build())).get(0).job();
+
+    assertThat(store.cancel("default", job.id())).isInstanceOf(CancelResult.Cancelled.class);
+    assertThat(store.cancel("default", job.id())).isInstanceOf(CancelResult.AlreadyFinal.class);
+    assertThat(store.cancel("default", UUID.randomUUID()))
+        .isInstanceOf(CancelResult.NotFound.class);
+    assertThat(store.claim(List.of(job.id()), "w1")).isEmpty();
+  }
+
+  @Test
+  void heartbeatTellsWorkerItsAttemptWasCancelled() {
+    Job job = store.submit(List.of(aJob().runAt(clock.instant()).build())).get(0).job();
+    store.claim(List.of(job.id()), "w1");
+    assertThat(store.heartbeat(List.of(new JobStore.Attempt(job.id(), 1))))
+        .containsExactly(job.id());
+
+    store.cancel("default", job.id());
+
+    assertThat(store.heartbeat(List.of(new JobStore.Attempt(job.id(), 1)))).isEmpty();
+    assertThat(store.finish(List.of(success(job.id(), 1)))).isEmpty();
+    assertThat(store.find("default", job.id()).orElseThrow().status())
+        .isEqualTo(JobState.CANCELLED);
+  }
+
+  @Test
+  void lookupByIdTouchesOnePartition() {
+    stack.partitions.ensureCovers(clock.instant().plus(Duration.ofDays(2)));
+    Job job =
+        store
+            .submit(List.of(aJob().runAt(clock.instant().plus(Duration.ofDays(1))).build()))
+            .get(0)
+            .job();
+
+    String plan =
+        stack
+            .database
+            .jdbi()
+            .withHandle(
+                h ->
+                    String.join(
+                        "\n",
+                        h.createQuery(
+                                "EXPLAIN SELECT * FROM jobs WHERE id = :id AND scheduled_at = :s")
+                            .bind("id", job.id())
+                            .bind("s", job.scheduledAt())
+                            .mapTo(String.class)
+                            .list()));
+
+    assertThat(plan)
+        .contains(
+            "jobs_p"
+                + java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd")
+                    .format(job.scheduledAt().atZone(java.time.ZoneOffset.UTC)));
+    assertThat(plan.split("on jobs_p", -1)).hasSize(2);
+  }
+
+  private Completion success(UUID id, int attempt) {
+    return new Completion(
+        id,
+        attempt,
+        JobState.SUCCEEDED,
+        null,
+        ExecutionStatus.SUCCEEDED,
+        clock.instant(),
+        5,
+        null,
+        null,
+        null);
+  }
+
+  private Completion retry(UUID id, int attempt) {
+    return new Completion(
+        id,
+        attempt,
+        JobState.PENDING,
+        clock.instant(),
+        ExecutionStatus.FAILED,
+        clock.instant(),
+        5,
+        "boom",
+        "trace",
+        null);
+  }
+}

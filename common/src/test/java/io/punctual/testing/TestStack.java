@@ -1,0 +1,57 @@
+package io.punctual.testing;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.punctual.common.config.PostgresSettings;
+import io.punctual.common.config.QueueSettings;
+import io.punctual.common.config.RedisSettings;
+import io.punctual.common.queue.ReadyQueue;
+import io.punctual.common.queue.RedisKeys;
+import io.punctual.common.store.Database;
+import io.punctual.common.store.JobStore;
+import io.punctual.common.store.PartitionManager;
+import java.time.Clock;
+
+/**
+ * Everything a test needs against real servers: its own database and key prefix, the store, the
+ * queue. Close it at the end of the test.
+ */
+public final class TestStack implements AutoCloseable {
+  public final PostgresSettings postgres;
+  public final RedisSettings redisSettings;
+  public final QueueSettings queueSettings = new QueueSettings();
+  public final Database database;
+  public final PartitionManager partitions;
+  public final JobStore store;
+  public final RedisClient redisClient;
+  public final StatefulRedisConnection<String, String> redis;
+  public final RedisKeys keys;
+  public final ReadyQueue queue;
+  public final Clock clock;
+
+  public TestStack(Clock clock) {
+    this.clock = clock;
+    TestStores stores = TestStores.get();
+    this.postgres = stores.newDatabase();
+    this.redisSettings = stores.newRedis();
+    this.database = Database.connect(postgres, "test");
+    this.partitions = new PartitionManager(database.jdbi(), clock, 3);
+    partitions.ensureAhead();
+    this.store = new JobStore(database.jdbi(), partitions, clock);
+    this.redisClient = RedisClient.create(redisSettings.url);
+    this.redis = redisClient.connect();
+    this.keys = new RedisKeys(redisSettings.keyPrefix);
+    this.queue = new ReadyQueue(redis, keys, queueSettings);
+  }
+
+  public TestStack() {
+    this(Clock.systemUTC());
+  }
+
+  @Override
+  public void close() {
+    redis.close();
+    redisClient.shutdown();
+    database.close();
+  }
+}
