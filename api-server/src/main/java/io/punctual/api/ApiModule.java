@@ -1,0 +1,57 @@
+package io.punctual.api;
+
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.jersey.setup.JerseyEnvironment;
+import io.punctual.api.context.Authorizer;
+import io.punctual.api.health.PostgresHealthCheck;
+import io.punctual.api.health.RedisHealthCheck;
+import io.punctual.api.http.RequestSizeLimitFilter;
+import io.punctual.api.jobs.JobSubmitter;
+import io.punctual.api.jobs.JobsResource;
+import io.punctual.api.jobs.QueueWriter;
+import io.punctual.api.problem.EmptyOptionalExceptionMapper;
+import io.punctual.api.problem.IllegalStateExceptionMapper;
+import io.punctual.api.problem.JsonProcessingExceptionMapper;
+import io.punctual.api.problem.ProblemExceptionMapper;
+import io.punctual.api.problem.ThrowableMapper;
+import io.punctual.api.problem.ViolationExceptionMapper;
+import io.punctual.api.problem.WebApplicationExceptionMapper;
+import io.punctual.common.Stores;
+import io.punctual.common.json.Json;
+
+/**
+ * Wires the REST API ({@code /api/v1}) into a Dropwizard environment: resources, the namespace
+ * filter, the body size cap, problem+json exception mappers and the store health checks.
+ */
+public final class ApiModule {
+  private ApiModule() {}
+
+  public static void register(Environment env, Stores stores, ApiSettings settings) {
+    settings.validate();
+    Json.configure(env.getObjectMapper());
+
+    QueueWriter queue = new QueueWriter(stores.queue, settings.redisTimeout);
+    env.lifecycle().manage(queue);
+    JobSubmitter submitter =
+        new JobSubmitter(stores.jobs, queue, stores.queueSettings, stores.clock, env.metrics());
+
+    JerseyEnvironment jersey = env.jersey();
+    jersey.register(new RequestSizeLimitFilter(settings.maxRequestBytes));
+    jersey.register(new Authorizer(settings.defaultNamespace));
+    jersey.register(new JobsResource(stores.jobs, submitter, queue, settings));
+
+    // Registered by us, these take precedence over Dropwizard's default mappers of the same types
+    // (Throwable, JsonProcessingException, JerseyViolationException, IllegalStateException,
+    // EmptyOptionalException), so every error leaves as application/problem+json.
+    jersey.register(new ProblemExceptionMapper());
+    jersey.register(new JsonProcessingExceptionMapper());
+    jersey.register(new WebApplicationExceptionMapper());
+    jersey.register(new ViolationExceptionMapper());
+    jersey.register(new IllegalStateExceptionMapper());
+    jersey.register(new EmptyOptionalExceptionMapper());
+    jersey.register(new ThrowableMapper());
+
+    env.healthChecks().register("postgres", new PostgresHealthCheck(stores.database));
+    env.healthChecks().register("redis", new RedisHealthCheck(stores.redis, settings.redisTimeout));
+  }
+}

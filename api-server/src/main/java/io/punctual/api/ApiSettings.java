@@ -1,0 +1,89 @@
+package io.punctual.api;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.punctual.common.job.Backoff;
+import io.punctual.common.job.NewJob;
+import io.punctual.common.job.Priority;
+import java.time.Duration;
+
+/**
+ * Limits and defaults of the REST API (the {@code api} section of the configuration). Mutable
+ * public-field bean so Dropwizard's YAML binding and overrides work; every field has a default.
+ */
+public final class ApiSettings {
+  /** Largest {@code payload} of one job, in bytes of its JSON (413 beyond). */
+  @JsonProperty public int maxPayloadBytes = 262_144;
+
+  /** Largest request body, in bytes (413 beyond). Bounds a batch as a whole. */
+  @JsonProperty public long maxRequestBytes = 16L * 1024 * 1024;
+
+  /** Most jobs in one {@code POST /jobs/batch} (413 beyond). */
+  @JsonProperty public int maxBatchSize = 1000;
+
+  /** {@code maxAttempts} of a job that does not give one. */
+  @JsonProperty public int defaultMaxAttempts = 3;
+
+  /** Largest {@code maxAttempts} a job may ask for. */
+  @JsonProperty public int maxMaxAttempts = 100;
+
+  /** Priority of a job that does not give one. */
+  @JsonIgnore public Priority defaultPriority = Priority.NORMAL;
+
+  /** Backoff of a job that does not give one: exponential PT1S x2, max PT1H, jitter 0.2. */
+  @JsonProperty public Backoff defaultBackoff = Backoff.DEFAULT;
+
+  /** Largest {@code limit} of {@code GET /jobs}. */
+  @JsonProperty public int maxListLimit = 500;
+
+  /** {@code limit} of {@code GET /jobs} when none is given. */
+  @JsonProperty public int defaultListLimit = 50;
+
+  /** Namespace of a request without a {@code Punctual-Namespace} header. */
+  @JsonProperty public String defaultNamespace = NewJob.DEFAULT_NAMESPACE;
+
+  /**
+   * How long a request waits for Redis (enqueue after submit, remove after cancel, health check).
+   * Past it the request goes on without Redis: the promoter and the reaper repair the queue.
+   */
+  @JsonProperty public Duration redisTimeout = Duration.ofSeconds(2);
+
+  @JsonProperty("defaultPriority")
+  public String getDefaultPriorityName() {
+    return defaultPriority.wireName();
+  }
+
+  @JsonProperty("defaultPriority")
+  public void setDefaultPriorityName(String name) {
+    defaultPriority =
+        Priority.parse(name)
+            .orElseThrow(() -> new IllegalArgumentException("unknown priority: " + name));
+  }
+
+  /** Checks the settings make sense together; throws {@link IllegalArgumentException} if not. */
+  public void validate() {
+    require(maxPayloadBytes > 0, "api.maxPayloadBytes must be positive");
+    require(maxRequestBytes > 0, "api.maxRequestBytes must be positive");
+    require(maxBatchSize > 0, "api.maxBatchSize must be positive");
+    require(maxMaxAttempts >= 1, "api.maxMaxAttempts must be >= 1");
+    require(
+        defaultMaxAttempts >= 1 && defaultMaxAttempts <= maxMaxAttempts,
+        "api.defaultMaxAttempts must be between 1 and api.maxMaxAttempts");
+    require(maxListLimit >= 1, "api.maxListLimit must be >= 1");
+    require(
+        defaultListLimit >= 1 && defaultListLimit <= maxListLimit,
+        "api.defaultListLimit must be between 1 and api.maxListLimit");
+    require(defaultPriority != null, "api.defaultPriority is required");
+    require(defaultBackoff != null, "api.defaultBackoff is required");
+    require(
+        defaultNamespace != null && !defaultNamespace.isBlank(),
+        "api.defaultNamespace is required");
+    require(redisTimeout != null && redisTimeout.isPositive(), "api.redisTimeout must be positive");
+  }
+
+  private static void require(boolean condition, String message) {
+    if (!condition) {
+      throw new IllegalArgumentException(message);
+    }
+  }
+}

@@ -1,0 +1,23 @@
+package io.punctual.api.health;
+
+import com.codahale.metrics.health.HealthCheck;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/** Healthy when Redis answers {@code PING} within the timeout. */
+public final class RedisHealthCheck extends HealthCheck {
+  private final StatefulRedisConnection<String, String> redis;
+  private final Duration timeout;
+
+  public RedisHealthCheck(StatefulRedisConnection<String, String> redis, Duration timeout) {
+    this.redis = redis;
+    this.timeout = timeout;
+  }
+
+  @Override
+  protected Result check() throws Exception {
+    String pong = redis.async().ping().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    return "PONG".equals(pong) ? Result.healthy() : Result.unhealthy("PING returned " + pong);
+  }
+}

@@ -1,0 +1,196 @@
+package io.punctual.api.jobs;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.punctual.api.ApiSettings;
+import io.punctual.api.problem.ProblemException;
+import io.punctual.api.problem.Problems;
+import io.punctual.common.job.Backoff;
+import io.punctual.common.job.Priority;
+import io.punctual.common.json.Json;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Validates job requests field by field, so that every error names its field ({@code "priority"},
+ * {@code "backoff.factor"}, {@code "jobs[3].runAt"}). Invalid fields end the request with a 422
+ * problem listing all of them; an oversized payload with a 413.
+ */
+final class JobRequestParser {
+  static final int MAX_TYPE_LENGTH = 200;
+  static final int MAX_KEY_LENGTH = 200;
+  static final int MAX_TAGS = 100;
+  static final int MAX_TAG_LENGTH = 200;
+
+  /** Keeps {@code now + delay} inside the range of job ids (year 10889) for ages to come. */
+  static final Duration MAX_DELAY = Duration.ofDays(365L * 1000);
+
+  private static final Set<String> FIELDS =
+      Set.of(
+          "type",
+          "payload",
+          "runAt",
+          "delay",
+          "priority",
+          "maxAttempts",
+          "backoff",
+          "timeout",
+          "idempotencyKey",
+          "tags",
+          "callback");
+
+  private final ApiSettings settings;
+
+  JobRequestParser(ApiSettings settings) {
+    this.settings = settings;
+  }
+
+  /** The body of {@code POST /jobs}. */
+  ValidatedJob parseOne(JsonNode body) {
+    requirePresent(body);
+    Violations violations = new Violations();
+    ValidatedJob job = parse(body, "", violations);
+    violations.throwIfAny();
+    return job;
+  }
+
+  /** The body of {@code POST /jobs/batch}: {@code {"jobs": [...]}}, all valid or none stored. */
+  List<ValidatedJob> parseBatch(JsonNode body) {
+    requirePresent(body);
+    JsonNode jobs = body == null ? null : body.get("jobs");
+    if (!(body instanceof ObjectNode object) || jobs == null || !jobs.isArray() || jobs.isEmpty()) {
+      throw Problems.invalid("jobs", "must be a non-empty array of jobs");
+    }
+    Violations violations = new Violations();
+    new Fields(object, "", violations).rejectUnknown(Set.of("jobs"));
+    if (jobs.size() > settings.maxBatchSize) {
+      throw Problems.tooLarge(
+          "jobs", "A batch holds at most " + settings.maxBatchSize + " jobs, not " + jobs.size());
+    }
+    List<ValidatedJob> out = new ArrayList<>(jobs.size());
+    for (int i = 0; i < jobs.size(); i++) {
+      out.add(parse(jobs.get(i), "jobs[" + i + "].", violations));
+    }
+    violations.throwIfAny();
+    return out;
+  }
+
+  private static void requirePresent(JsonNode body) {
+    if (body == null || body.isMissingNode()) {
+      throw new ProblemException(
+          Problems.invalidJson("The request body is empty; a JSON object is required.", null));
+    }
+  }
+
+  private ValidatedJob parse(JsonNode node, String prefix, Violations violations) {
+    if (!(node instanceof ObjectNode object)) {
+      String field = prefix.isEmpty() ? null : prefix.substring(0, prefix.length() - 1);
+      violations.add(field, "must be a JSON object describing a job");
+      return null;
+    }
+    Fields f = new Fields(object, prefix, violations);
+    int before = f.errorCount();
+    f.rejectUnknown(FIELDS);
+    String type = f.string("type", true, MAX_TYPE_LENGTH);
+    JsonNode payload = payload(f);
+    Instant runAt = f.instant("runAt");
+    Duration delay = f.duration("delay", false);
+    if (delay != null && delay.compareTo(MAX_DELAY) > 0) {
+      f.error("delay", "must be at most " + MAX_DELAY);
+    }
+    if (f.has("runAt") && f.has("delay")) {
+      f.error("delay", "give either runAt or delay, not both");
+    }
+    Priority priority = priority(f);
+    Integer maxAttempts = f.integer("maxAttempts", 1, settings.maxMaxAttempts);
+    Backoff backoff =
+        f.has("backoff")
+            ? BackoffParser.parse(f.get("backoff"), f.path("backoff"), violations)
+            : settings.defaultBackoff;
+    Duration timeout = f.duration("timeout", true);
+    String key = f.string("idempotencyKey", false, MAX_KEY_LENGTH);
+    List<String> tags = tags(f);
+    ObjectNode callback =
+        f.has("callback")
+            ? CallbackParser.parse(f.get("callback"), f.path("callback"), violations)
+            : null;
+    if (f.errorCount() > before) {
+      return null;
+    }
+    return new ValidatedJob(
+        type,
+        payload,
+        runAt,
+        delay,
+        priority,
+        maxAttempts == null ? settings.defaultMaxAttempts : maxAttempts,
+        backoff,
+        timeout,
+        key,
+        tags,
+        callback);
+  }
+
+  private JsonNode payload(Fields f) {
+    JsonNode payload = f.get("payload");
+    if (payload == null) {
+      return JsonNodeFactory.instance.objectNode();
+    }
+    int size;
+    try {
+      size = Json.mapper().writeValueAsBytes(payload).length;
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot measure payload", e);
+    }
+    if (size > settings.maxPayloadBytes) {
+      throw Problems.tooLarge(
+          f.path("payload"),
+          "The payload is " + size + " bytes; at most " + settings.maxPayloadBytes + " allowed.");
+    }
+    return payload;
+  }
+
+  private Priority priority(Fields f) {
+    if (!f.has("priority")) {
+      return settings.defaultPriority;
+    }
+    JsonNode value = f.get("priority");
+    Priority priority = value.isTextual() ? Priority.parse(value.textValue()).orElse(null) : null;
+    if (priority == null) {
+      f.error("priority", "must be one of critical, high, normal, low");
+    }
+    return priority;
+  }
+
+  private static List<String> tags(Fields f) {
+    JsonNode value = f.get("tags");
+    if (value == null) {
+      return List.of();
+    }
+    if (!value.isArray()) {
+      f.error("tags", "must be an array of strings");
+      return List.of();
+    }
+    if (value.size() > MAX_TAGS) {
+      f.error("tags", "must have at most " + MAX_TAGS + " entries");
+      return List.of();
+    }
+    List<String> tags = new ArrayList<>(value.size());
+    for (int i = 0; i < value.size(); i++) {
+      JsonNode tag = value.get(i);
+      if (!tag.isTextual() || tag.textValue().isBlank()) {
+        f.error("tags[" + i + "]", "must be a non-blank string");
+      } else if (tag.textValue().length() > MAX_TAG_LENGTH) {
+        f.error("tags[" + i + "]", "must be at most " + MAX_TAG_LENGTH + " characters");
+      } else {
+        tags.add(tag.textValue());
+      }
+    }
+    return tags;
+  }
+}

@@ -1,0 +1,107 @@
+package io.punctual.api.jobs;
+
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
+import io.punctual.api.problem.Problems;
+import io.punctual.common.config.QueueSettings;
+import io.punctual.common.job.Job;
+import io.punctual.common.job.NewJob;
+import io.punctual.common.job.Priority;
+import io.punctual.common.store.IdempotencyConflictException;
+import io.punctual.common.store.JobStore;
+import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.common.store.JobStore.Submitted;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Stores validated jobs in PostgreSQL (one transaction), then, once committed, enqueues in Redis
+ * those due within the horizon. A Redis failure does not fail the submit.
+ */
+public final class JobSubmitter {
+  private static final Logger LOG = LoggerFactory.getLogger(JobSubmitter.class);
+
+  private final JobStore store;
+  private final QueueWriter queue;
+  private final QueueSettings queueSettings;
+  private final Clock clock;
+  private final Map<Priority, Meter> submitted = new EnumMap<>(Priority.class);
+
+  public JobSubmitter(
+      JobStore store,
+      QueueWriter queue,
+      QueueSettings queueSettings,
+      Clock clock,
+      MetricRegistry metrics) {
+    this.store = store;
+    this.queue = queue;
+    this.queueSettings = queueSettings;
+    this.clock = clock;
+    for (Priority p : Priority.values()) {
+      submitted.put(
+          p, metrics.meter(MetricRegistry.name("punctual.api.jobs.submitted", p.wireName())));
+    }
+  }
+
+  /**
+   * Stores the jobs; {@code fieldPrefix} names job {@code i} in errors ({@code "jobs[i]."}).
+   *
+   * @throws io.punctual.api.problem.ProblemException 409 on an idempotency key conflict
+   */
+  List<Submitted> submit(String namespace, List<ValidatedJob> jobs, IntFunction<String> prefix) {
+    Instant now = clock.instant();
+    List<NewJob> newJobs = new ArrayList<>(jobs.size());
+    for (ValidatedJob job : jobs) {
+      newJobs.add(job.toNewJob(namespace, now));
+    }
+    List<Submitted> result;
+    try {
+      result = store.submit(newJobs);
+    } catch (IdempotencyConflictException e) {
+      throw Problems.conflict(
+          "idempotency-conflict",
+          "Idempotency key conflict",
+          e.getMessage() + " (key " + e.key() + ")",
+          prefix.apply(e.index()) + "idempotencyKey");
+    }
+    enqueueDueSoon(result, now);
+    return result;
+  }
+
+  private void enqueueDueSoon(List<Submitted> result, Instant now) {
+    Instant horizon = now.plus(queueSettings.horizon);
+    List<QueueEntry> entries = new ArrayList<>();
+    for (Submitted s : result) {
+      if (!s.created()) {
+        continue;
+      }
+      Job job = s.job();
+      submitted.get(job.priority()).mark();
+      LOG.debug(
+          "job submitted job={} namespace={} type={} priority={} runAt={}",
+          job.id(),
+          job.namespace(),
+          job.type(),
+          job.priority().wireName(),
+          job.runAt());
+      if (!job.runAt().isAfter(horizon)) {
+        entries.add(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt()));
+      }
+    }
+    boolean queued = queue.enqueue(entries);
+    LOG.info(
+        "jobs submitted count={} created={} queued={} redis={} firstJob={}",
+        result.size(),
+        result.stream().filter(Submitted::created).count(),
+        entries.size(),
+        queued ? "ok" : "failed",
+        result.isEmpty() ? null : result.get(0).job().id());
+  }
+}

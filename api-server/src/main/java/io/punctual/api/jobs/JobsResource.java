@@ -1,0 +1,155 @@
+package io.punctual.api.jobs;
+
+import com.codahale.metrics.annotation.Timed;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.punctual.api.ApiSettings;
+import io.punctual.api.context.RequestContext;
+import io.punctual.api.problem.Problems;
+import io.punctual.common.job.Job;
+import io.punctual.common.job.JobId;
+import io.punctual.common.job.JobState;
+import io.punctual.common.store.JobStore;
+import io.punctual.common.store.JobStore.CancelResult;
+import io.punctual.common.store.JobStore.Page;
+import io.punctual.common.store.JobStore.Submitted;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.util.List;
+import java.util.UUID;
+
+/** {@code /api/v1/jobs}: submit, batch submit, read, list, cancel, and a job's executions. */
+@Path("/api/v1/jobs")
+@Produces(MediaType.APPLICATION_JSON)
+public final class JobsResource {
+  private final JobStore store;
+  private final JobSubmitter submitter;
+  private final QueueWriter queue;
+  private final JobRequestParser parser;
+  private final ApiSettings settings;
+
+  public JobsResource(
+      JobStore store, JobSubmitter submitter, QueueWriter queue, ApiSettings settings) {
+    this.store = store;
+    this.submitter = submitter;
+    this.queue = queue;
+    this.parser = new JobRequestParser(settings);
+    this.settings = settings;
+  }
+
+  @POST
+  @Timed
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Response submit(@Context ContainerRequestContext request, JsonNode body) {
+    ValidatedJob job = parser.parseOne(body);
+    String namespace = RequestContext.of(request).namespace();
+    Submitted submitted = submitter.submit(namespace, List.of(job), i -> "").get(0);
+    Job stored = submitted.job();
+    Response.ResponseBuilder response =
+        submitted.created()
+            ? Response.created(URI.create("/api/v1/jobs/" + stored.id()))
+            : Response.ok();
+    return response.entity(JobRepresentation.of(stored)).build();
+  }
+
+  @POST
+  @Path("batch")
+  @Timed
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Response submitBatch(@Context ContainerRequestContext request, JsonNode body) {
+    List<ValidatedJob> jobs = parser.parseBatch(body);
+    String namespace = RequestContext.of(request).namespace();
+    List<JobRepresentation> items =
+        submitter.submit(namespace, jobs, i -> "jobs[" + i + "].").stream()
+            .map(s -> JobRepresentation.of(s.job()))
+            .toList();
+    return Response.status(Response.Status.CREATED).entity(new Items<>(items)).build();
+  }
+
+  @GET
+  @Path("{id}")
+  @Timed
+  public JobRepresentation get(
+      @Context ContainerRequestContext request, @PathParam("id") String id) {
+    String namespace = RequestContext.of(request).namespace();
+    return store
+        .find(namespace, jobId(id))
+        .map(JobRepresentation::of)
+        .orElseThrow(() -> noSuchJob(id));
+  }
+
+  @GET
+  @Timed
+  public JobPage list(
+      @Context ContainerRequestContext request,
+      @QueryParam("status") String status,
+      @QueryParam("type") String type,
+      @QueryParam("tag") String tag,
+      @QueryParam("from") String from,
+      @QueryParam("to") String to,
+      @QueryParam("limit") String limit,
+      @QueryParam("cursor") String cursor) {
+    String namespace = RequestContext.of(request).namespace();
+    Page<Job> page =
+        store.list(
+            ListParams.parse(namespace, settings, status, type, tag, from, to, limit, cursor));
+    return new JobPage(
+        page.items().stream().map(JobRepresentation::of).toList(),
+        page.nextCursor() == null ? null : page.nextCursor().toString());
+  }
+
+  @POST
+  @Path("{id}/cancel")
+  @Timed
+  public JobRepresentation cancel(
+      @Context ContainerRequestContext request, @PathParam("id") String id) {
+    String namespace = RequestContext.of(request).namespace();
+    UUID jobId = jobId(id);
+    return switch (store.cancel(namespace, jobId)) {
+      case CancelResult.Cancelled c -> {
+        if (c.previous() == JobState.PENDING) {
+          queue.remove(namespace, c.job().priority(), jobId);
+        }
+        yield JobRepresentation.of(c.job());
+      }
+      case CancelResult.AlreadyFinal f ->
+          throw Problems.conflict(
+              "job-final",
+              "Job already final",
+              "Job " + id + " is already " + f.job().status() + " and cannot be cancelled.",
+              null);
+      case CancelResult.NotFound n -> throw noSuchJob(id);
+    };
+  }
+
+  @GET
+  @Path("{id}/executions")
+  @Timed
+  public Items<ExecutionRepresentation> executions(
+      @Context ContainerRequestContext request, @PathParam("id") String id) {
+    String namespace = RequestContext.of(request).namespace();
+    UUID jobId = jobId(id);
+    if (store.find(namespace, jobId).isEmpty()) {
+      throw noSuchJob(id);
+    }
+    return new Items<>(
+        store.executions(namespace, jobId).stream().map(ExecutionRepresentation::of).toList());
+  }
+
+  private static UUID jobId(String id) {
+    return JobId.parse(id).orElseThrow(() -> noSuchJob(id));
+  }
+
+  private static RuntimeException noSuchJob(String id) {
+    return Problems.notFound("No job " + id + " in this namespace.");
+  }
+}

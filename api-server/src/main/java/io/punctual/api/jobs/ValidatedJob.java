@@ -1,0 +1,72 @@
+package io.punctual.api.jobs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.punctual.common.job.Backoff;
+import io.punctual.common.job.NewJob;
+import io.punctual.common.job.Priority;
+import io.punctual.common.json.Json;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One job of a request after validation, defaults applied. Either {@code runAt} or {@code delay}
+ * (or neither: run now) is set; the delay is resolved against the clock only when stored.
+ */
+record ValidatedJob(
+    String type,
+    JsonNode payload,
+    Instant runAt,
+    Duration delay,
+    Priority priority,
+    int maxAttempts,
+    Backoff backoff,
+    Duration timeout,
+    String idempotencyKey,
+    List<String> tags,
+    ObjectNode callback) {
+
+  /** The job to store in {@code namespace}, due at {@code runAt} or {@code now + delay}. */
+  NewJob toNewJob(String namespace, Instant now) {
+    Instant due = runAt != null ? runAt : now.plus(delay == null ? Duration.ZERO : delay);
+    String requestHash = idempotencyKey == null ? null : RequestHasher.sha256(canonical());
+    return new NewJob(
+        namespace,
+        type,
+        payload,
+        due,
+        priority,
+        maxAttempts,
+        backoff,
+        timeout,
+        idempotencyKey,
+        requestHash,
+        tags,
+        callback);
+  }
+
+  /**
+   * The request in one canonical shape: every field present with defaults applied, times and
+   * durations normalised. Two requests meaning the same job have the same canonical form.
+   */
+  ObjectNode canonical() {
+    JsonNodeFactory f = JsonNodeFactory.instance;
+    ObjectNode node = f.objectNode();
+    node.put("type", type);
+    node.set("payload", payload);
+    node.put("runAt", runAt == null ? null : runAt.toString());
+    node.put("delay", delay == null ? null : delay.toString());
+    node.put("priority", priority.wireName());
+    node.put("maxAttempts", maxAttempts);
+    node.set("backoff", Json.mapper().valueToTree(backoff));
+    node.put("timeout", timeout == null ? null : timeout.toString());
+    node.put("idempotencyKey", idempotencyKey);
+    ArrayNode tagArray = node.putArray("tags");
+    tags.forEach(tagArray::add);
+    node.set("callback", callback);
+    return node;
+  }
+}

@@ -1,0 +1,69 @@
+package io.punctual.api.problem;
+
+import java.util.List;
+
+/** The problems the API answers with, one factory per kind. */
+public final class Problems {
+  private Problems() {}
+
+  /** 422: the request is well-formed JSON but some fields are invalid. */
+  public static ProblemException invalid(List<FieldError> errors) {
+    String detail =
+        errors.size() == 1
+            ? (errors.get(0).field() == null ? "" : errors.get(0).field() + ": ")
+                + errors.get(0).message()
+            : errors.size() + " invalid fields, first " + errors.get(0).field();
+    return new ProblemException(
+        Problem.withErrors(422, "invalid-request", "Invalid request", detail, errors));
+  }
+
+  public static ProblemException invalid(String field, String message) {
+    return invalid(List.of(new FieldError(field, message)));
+  }
+
+  /** 400: a query parameter or header is unusable. */
+  public static ProblemException badParameter(String parameter, String message) {
+    return new ProblemException(
+        Problem.withErrors(
+            400,
+            "invalid-parameter",
+            "Invalid parameter",
+            parameter + ": " + message,
+            List.of(new FieldError(parameter, message))));
+  }
+
+  /** 400: the body is not JSON; {@code pointer} locates the error when known. */
+  public static Problem invalidJson(String detail, String pointer) {
+    return Problem.of(400, "invalid-json", "Malformed JSON", detail).withField(pointer);
+  }
+
+  /** 413: a field (or, with {@code field} null, the whole body) is larger than allowed. */
+  public static ProblemException tooLarge(String field, String detail) {
+    Problem problem = Problem.of(413, "payload-too-large", "Request too large", detail);
+    return new ProblemException(field == null ? problem : problem.withField(field));
+  }
+
+  public static ProblemException notFound(String detail) {
+    return new ProblemException(Problem.of(404, "not-found", "Not found", detail));
+  }
+
+  /** 409: the request conflicts with the job's current state or an earlier request. */
+  public static ProblemException conflict(String kind, String title, String detail, String field) {
+    return new ProblemException(Problem.of(409, kind, title, detail).withField(field));
+  }
+
+  /** 503: a store is unreachable; the client should retry later. */
+  public static Problem unavailable(String detail, int retryAfterSeconds) {
+    return Problem.of(503, "unavailable", "Service unavailable", detail)
+        .withHeader("Retry-After", Integer.toString(retryAfterSeconds));
+  }
+
+  /** 500: nothing about the cause leaks to the client. */
+  public static Problem internal(String errorId) {
+    return Problem.of(
+        500,
+        "internal",
+        "Internal server error",
+        "An unexpected error occurred; reference " + errorId + " in the server log.");
+  }
+}

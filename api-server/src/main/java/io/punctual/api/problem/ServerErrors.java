@@ -1,0 +1,39 @@
+package io.punctual.api.problem;
+
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Answers an unexpected exception: 503 with {@code Retry-After} when PostgreSQL is unreachable,
+ * otherwise a 500 whose body carries only a reference to the log entry (never a stack trace).
+ */
+final class ServerErrors {
+  private static final Logger LOG = LoggerFactory.getLogger(ServerErrors.class);
+  static final int RETRY_AFTER_SECONDS = 5;
+
+  private ServerErrors() {}
+
+  static Response toResponse(Throwable exception, UriInfo uriInfo) {
+    String path = path(uriInfo);
+    if (StoreFailures.isUnavailable(exception)) {
+      LOG.warn("store unavailable path={} error={}", path, String.valueOf(exception));
+      return ProblemResponses.of(
+          Problems.unavailable("The job store is unreachable; retry later.", RETRY_AFTER_SECONDS),
+          uriInfo);
+    }
+    String errorId = Long.toHexString(ThreadLocalRandom.current().nextLong());
+    LOG.error("unhandled error errorId={} path={}", errorId, path, exception);
+    return ProblemResponses.of(Problems.internal(errorId), uriInfo);
+  }
+
+  private static String path(UriInfo uriInfo) {
+    try {
+      return uriInfo.getRequestUri().getRawPath();
+    } catch (RuntimeException e) {
+      return "?";
+    }
+  }
+}

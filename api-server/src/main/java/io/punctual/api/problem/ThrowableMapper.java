@@ -1,0 +1,16 @@
+package io.punctual.api.problem;
+
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import jakarta.ws.rs.ext.ExceptionMapper;
+
+/** Any exception no closer mapper handles: 503 for a store outage, else 500. */
+public final class ThrowableMapper implements ExceptionMapper<Throwable> {
+  @Context private UriInfo uriInfo;
+
+  @Override
+  public Response toResponse(Throwable exception) {
+    return ServerErrors.toResponse(exception, uriInfo);
+  }
+}

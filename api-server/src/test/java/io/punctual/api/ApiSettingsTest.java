@@ -1,0 +1,67 @@
+package io.punctual.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.jackson.Jackson;
+import io.punctual.common.job.Backoff;
+import io.punctual.common.job.Priority;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class ApiSettingsTest {
+
+  @Test
+  void defaultsAreTheDocumentedOnes() {
+    ApiSettings s = new ApiSettings();
+
+    assertThat(s.maxPayloadBytes).isEqualTo(262_144);
+    assertThat(s.maxBatchSize).isEqualTo(1000);
+    assertThat(s.defaultMaxAttempts).isEqualTo(3);
+    assertThat(s.maxMaxAttempts).isEqualTo(100);
+    assertThat(s.defaultPriority).isEqualTo(Priority.NORMAL);
+    assertThat(s.defaultBackoff)
+        .isEqualTo(new Backoff.Exponential(Duration.ofSeconds(1), 2.0, Duration.ofHours(1), 0.2));
+    assertThat(s.maxListLimit).isEqualTo(500);
+    assertThat(s.defaultListLimit).isEqualTo(50);
+    assertThat(s.defaultNamespace).isEqualTo("default");
+    s.validate();
+  }
+
+  @Test
+  void bindsFromConfigurationJson() throws Exception {
+    ApiSettings s =
+        Jackson.newObjectMapper()
+            .readValue(
+                """
+                {"maxBatchSize": 10, "defaultPriority": "high",
+                 "defaultBackoff": {"strategy": "fixed", "delay": "PT5S"},
+                 "redisTimeout": "PT1S"}
+                """,
+                ApiSettings.class);
+
+    assertThat(s.maxBatchSize).isEqualTo(10);
+    assertThat(s.defaultPriority).isEqualTo(Priority.HIGH);
+    assertThat(s.defaultBackoff).isEqualTo(new Backoff.Fixed(Duration.ofSeconds(5)));
+    assertThat(s.redisTimeout).isEqualTo(Duration.ofSeconds(1));
+    assertThat(s.maxPayloadBytes).isEqualTo(262_144);
+  }
+
+  @Test
+  void writesThePriorityInLowerCase() {
+    JsonNode json = Jackson.newObjectMapper().valueToTree(new ApiSettings());
+
+    assertThat(json.get("defaultPriority").asText()).isEqualTo("normal");
+  }
+
+  @Test
+  void inconsistentSettingsAreRefused() {
+    ApiSettings s = new ApiSettings();
+    s.defaultListLimit = 600;
+
+    assertThatThrownBy(s::validate).hasMessageContaining("defaultListLimit");
+    assertThatThrownBy(() -> new ApiSettings().setDefaultPriorityName("urgent"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+}

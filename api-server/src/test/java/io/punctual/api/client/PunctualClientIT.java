@@ -1,0 +1,172 @@
+package io.punctual.api.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.punctual.api.support.ApiFixture;
+import io.punctual.client.BackoffPolicy;
+import io.punctual.client.Callback;
+import io.punctual.client.ExecutionView;
+import io.punctual.client.JobPage;
+import io.punctual.client.JobPriority;
+import io.punctual.client.JobRequest;
+import io.punctual.client.JobStatus;
+import io.punctual.client.JobView;
+import io.punctual.client.ListQuery;
+import io.punctual.client.PunctualApiException;
+import io.punctual.client.PunctualClient;
+import io.punctual.common.job.Priority;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The Java client against the real API. */
+class PunctualClientIT {
+  static final ApiFixture FIXTURE = ApiFixture.start();
+
+  @RegisterExtension static final DropwizardAppExtension<?> APP = FIXTURE.app;
+
+  private static PunctualClient client(String namespace) {
+    return PunctualClient.create(FIXTURE.baseUri(), namespace);
+  }
+
+  @Test
+  void submitsAndReadsBackAJobWithEveryOption() {
+    PunctualClient client = client("client-full");
+    Instant runAt = FIXTURE.clock.instant().plus(Duration.ofMinutes(3));
+
+    JobView job =
+        client.submit(
+            JobRequest.builder("report.build")
+                .payload(Map.of("report", 42))
+                .runAt(runAt)
+                .priority(JobPriority.CRITICAL)
+                .maxAttempts(7)
+                .backoff(
+                    BackoffPolicy.exponential(
+                        Duration.ofSeconds(2), 3.0, Duration.ofMinutes(10), 0.1))
+                .timeout(Duration.ofMinutes(1))
+                .idempotencyKey("rep-42")
+                .tags("reports", "nightly")
+                .callback(new Callback(URI.create("https://hooks.example/r"), Map.of("A", "b")))
+                .build());
+
+    assertThat(job.status()).isEqualTo(JobStatus.PENDING);
+    assertThat(job.namespace()).isEqualTo("client-full");
+    assertThat(job.priority()).isEqualTo(JobPriority.CRITICAL);
+    assertThat(job.runAt()).isEqualTo(runAt);
+    assertThat(job.maxAttempts()).isEqualTo(7);
+    assertThat(job.backoff().fields())
+        .containsEntry("strategy", "exponential")
+        .containsEntry("initialDelay", "PT2S")
+        .containsEntry("factor", 3.0);
+    assertThat(job.timeout()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(job.tags()).containsExactly("reports", "nightly");
+    assertThat(job.callback().headers()).containsEntry("A", "b");
+    assertThat(job.payload().get("report").asInt()).isEqualTo(42);
+    assertThat(client.get(job.id())).isEqualTo(job);
+    assertThat(
+            FIXTURE
+                .stack
+                .redis
+                .sync()
+                .zscore(FIXTURE.stack.keys.queue("client-full", Priority.CRITICAL), job.id()))
+        .isEqualTo((double) runAt.toEpochMilli());
+  }
+
+  @Test
+  void anIdempotentRepeatReturnsTheSameJob() {
+    PunctualClient client = client("client-idem");
+    JobRequest request = JobRequest.builder("pay").idempotencyKey("p-1").build();
+
+    JobView first = client.submit(request);
+    JobView again = client.submit(request);
+
+    assertThat(again.id()).isEqualTo(first.id());
+  }
+
+  @Test
+  void errorsBecomeApiExceptionsCarryingTheProblem() {
+    PunctualClient client = client("client-errors");
+
+    assertThatThrownBy(
+            () ->
+                client.submit(
+                    JobRequest.builder("x").backoff(Map.of("strategy", "linear")).build()))
+        .isInstanceOfSatisfying(
+            PunctualApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(422);
+              assertThat(e.type()).isEqualTo("https://punctual.dev/problems/invalid-request");
+              assertThat(e.field()).isEqualTo("backoff.strategy");
+              assertThat(e.errors()).hasSize(1);
+              assertThat(e.title()).isNotBlank();
+            });
+    assertThatThrownBy(() -> client.get(UUID.randomUUID().toString()))
+        .isInstanceOfSatisfying(
+            PunctualApiException.class, e -> assertThat(e.status()).isEqualTo(404));
+    assertThatThrownBy(() -> client.list(ListQuery.all().limit(1000)))
+        .isInstanceOfSatisfying(
+            PunctualApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(400);
+              assertThat(e.field()).isEqualTo("limit");
+            });
+  }
+
+  @Test
+  void batchListCancelAndExecutions() {
+    PunctualClient client = client("client-flow");
+    List<JobView> batch =
+        client.submitBatch(
+            List.of(
+                JobRequest.builder("a").delay(Duration.ofHours(1)).build(),
+                JobRequest.builder("a").delay(Duration.ofHours(2)).build(),
+                JobRequest.builder("a").delay(Duration.ofHours(3)).build()));
+    assertThat(batch).hasSize(3);
+
+    List<String> listed = new ArrayList<>();
+    JobPage page = client.list(ListQuery.all().type("a").limit(2));
+    listed.addAll(page.items().stream().map(JobView::id).toList());
+    assertThat(page.hasMore()).isTrue();
+    page = client.list(ListQuery.all().type("a").limit(2).cursor(page.nextCursor()));
+    listed.addAll(page.items().stream().map(JobView::id).toList());
+    assertThat(page.hasMore()).isFalse();
+    assertThat(listed).containsExactly(batch.get(2).id(), batch.get(1).id(), batch.get(0).id());
+
+    JobView cancelled = client.cancel(batch.get(0).id());
+    assertThat(cancelled.status()).isEqualTo(JobStatus.CANCELLED);
+    assertThat(cancelled.status().isFinal()).isTrue();
+    assertThatThrownBy(() -> client.cancel(batch.get(0).id()))
+        .isInstanceOfSatisfying(
+            PunctualApiException.class, e -> assertThat(e.status()).isEqualTo(409));
+    assertThat(client.list(ListQuery.all().status(JobStatus.CANCELLED)).items())
+        .extracting(JobView::id)
+        .containsExactly(batch.get(0).id());
+
+    UUID running = UUID.fromString(batch.get(1).id());
+    FIXTURE.stack.store.claim(List.of(running), "w-1");
+    List<ExecutionView> executions = client.executions(running.toString());
+    assertThat(executions).hasSize(1);
+    assertThat(executions.get(0).attempt()).isEqualTo(1);
+    assertThat(executions.get(0).status()).isEqualTo("RUNNING");
+    assertThat(executions.get(0).workerId()).isEqualTo("w-1");
+    assertThat(client.get(running.toString()).attempts()).isEqualTo(1);
+  }
+
+  @Test
+  void namespacesAreSeparate() {
+    JobView job = client("client-ns-1").submit(JobRequest.builder("n").build());
+
+    assertThatThrownBy(() -> client("client-ns-1").withNamespace("client-ns-2").get(job.id()))
+        .isInstanceOf(PunctualApiException.class);
+    assertThat(PunctualClient.create(FIXTURE.baseUri()).namespace()).isEqualTo("default");
+  }
+}

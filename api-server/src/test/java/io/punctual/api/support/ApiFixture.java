@@ -1,0 +1,103 @@
+package io.punctual.api.support;
+
+import io.dropwizard.core.server.DefaultServerFactory;
+import io.dropwizard.jetty.HttpConnectorFactory;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.punctual.api.ApiSettings;
+import io.punctual.common.Stores;
+import io.punctual.common.config.PostgresSettings;
+import io.punctual.common.config.RedisSettings;
+import io.punctual.testing.TestClock;
+import io.punctual.testing.TestStack;
+import java.net.URI;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * The API running in-process on random ports against real PostgreSQL and Redis (a fresh database
+ * and key prefix from {@link TestStack}). Use as {@code @RegisterExtension static final
+ * DropwizardAppExtension<?> APP = FIXTURE.app;}.
+ */
+public final class ApiFixture {
+  public final TestClock clock;
+  public final TestStack stack;
+  public final Stores stores;
+  public final ApiSettings settings;
+  public final DropwizardAppExtension<TestApiConfiguration> app;
+
+  private ApiFixture(TestStack stack, Stores stores, ApiSettings settings) {
+    this.clock = (TestClock) stack.clock;
+    this.stack = stack;
+    this.stores = stores;
+    this.settings = settings;
+    TestApiConfiguration config = new TestApiConfiguration();
+    config.stores = stores;
+    config.api = settings;
+    DefaultServerFactory server = (DefaultServerFactory) config.getServerFactory();
+    ((HttpConnectorFactory) server.getApplicationConnectors().get(0)).setPort(0);
+    ((HttpConnectorFactory) server.getAdminConnectors().get(0)).setPort(0);
+    this.app = new DropwizardAppExtension<>(TestApiApplication.class, config);
+    app.addListener(
+        new DropwizardAppExtension.ServiceListener<>() {
+          @Override
+          public void onStop(DropwizardAppExtension<TestApiConfiguration> extension) {
+            close();
+          }
+        });
+  }
+
+  /** The API with small limits so that limit tests stay small (see {@link #testSettings}). */
+  public static ApiFixture start() {
+    return start(testSettings());
+  }
+
+  public static ApiFixture start(ApiSettings settings) {
+    TestStack stack = new TestStack(newClock());
+    Stores stores =
+        new Stores(stack.postgres, stack.redisSettings, stack.queueSettings, stack.clock, "api");
+    return new ApiFixture(stack, stores, settings);
+  }
+
+  /** The API against PostgreSQL settings of the caller's choosing (e.g. a server that is down). */
+  public static ApiFixture withPostgres(PostgresSettings postgres) {
+    TestStack stack = new TestStack(newClock());
+    RedisSettings redis = stack.redisSettings;
+    Stores stores = new Stores(postgres, redis, stack.queueSettings, stack.clock, "api");
+    return new ApiFixture(stack, stores, testSettings());
+  }
+
+  private static TestClock newClock() {
+    return new TestClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
+  }
+
+  public static ApiSettings testSettings() {
+    ApiSettings settings = new ApiSettings();
+    settings.maxPayloadBytes = 1024;
+    settings.maxBatchSize = 5;
+    settings.maxRequestBytes = 64 * 1024;
+    settings.maxListLimit = 20;
+    settings.defaultListLimit = 10;
+    return settings;
+  }
+
+  public URI baseUri() {
+    return URI.create("http://localhost:" + app.getLocalPort());
+  }
+
+  public URI adminUri() {
+    return URI.create("http://localhost:" + app.getAdminPort());
+  }
+
+  public HttpSupport http() {
+    return new HttpSupport(baseUri());
+  }
+
+  public HttpSupport adminHttp() {
+    return new HttpSupport(adminUri());
+  }
+
+  private void close() {
+    stores.close();
+    stack.close();
+  }
+}

@@ -1,0 +1,35 @@
+package io.punctual.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/** A job as the API returns it. Times are UTC; {@code attempts} counts attempts started so far. */
+public record JobView(
+    String id,
+    String namespace,
+    String type,
+    JobStatus status,
+    JobPriority priority,
+    JsonNode payload,
+    Instant runAt,
+    int attempts,
+    int maxAttempts,
+    BackoffPolicy backoff,
+    Duration timeout,
+    String idempotencyKey,
+    List<String> tags,
+    Callback callback,
+    JsonNode result,
+    String lastError,
+    String workerId,
+    Instant startedAt,
+    Instant finishedAt,
+    Instant createdAt,
+    Instant updatedAt) {
+
+  public JobView {
+    tags = tags == null ? List.of() : List.copyOf(tags);
+  }
+}
