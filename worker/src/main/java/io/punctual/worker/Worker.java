@@ -1,0 +1,259 @@
+package io.punctual.worker;
+
+import com.codahale.metrics.MetricRegistry;
+import io.punctual.common.Stores;
+import io.punctual.common.queue.Promoter;
+import io.punctual.common.queue.WakeListener;
+import io.punctual.worker.claim.ClaimLoop;
+import io.punctual.worker.claim.Waiter;
+import io.punctual.worker.complete.CompletionBatcher;
+import io.punctual.worker.handler.JobHandlers;
+import io.punctual.worker.heartbeat.Heartbeater;
+import io.punctual.worker.metrics.WorkerMetrics;
+import io.punctual.worker.run.CompletionDecider;
+import io.punctual.worker.run.JobExecutor;
+import io.punctual.worker.run.RunningAttempts;
+import io.punctual.worker.run.StopReason;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A worker: claims due jobs of its namespaces, runs them on virtual threads (at most {@code
+ * concurrency} at once), records their attempts in batches, heartbeats them, and runs the promoter.
+ * {@link #close()} shuts down gracefully. Does not close the {@link Stores}.
+ */
+public final class Worker implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Worker.class);
+  private static final Duration AFTER_INTERRUPT = Duration.ofSeconds(5);
+
+  private final Stores stores;
+  private final WorkerSettings settings;
+  private final WorkerMetrics metrics;
+  private final RunningAttempts running = new RunningAttempts();
+  private final Semaphore slots;
+  private final Waiter waiter;
+  private final CompletionBatcher completions;
+  private final ScheduledThreadPoolExecutor timeouts;
+  private final ScheduledExecutorService heartbeats;
+  private final ScheduledExecutorService promoting;
+  private final ClaimLoop claimLoop;
+  private final Heartbeater heartbeater;
+  private final Promoter promoter;
+  private final Thread claimThread;
+  private final AtomicInteger state = new AtomicInteger(NEW);
+  private volatile WakeListener wakeListener;
+
+  private static final int NEW = 0;
+  private static final int STARTED = 1;
+  private static final int CLOSED = 2;
+
+  public Worker(
+      Stores stores, WorkerSettings settings, JobHandlers handlers, MetricRegistry metrics) {
+    settings.validate();
+    this.stores = stores;
+    this.settings = settings;
+    this.metrics = new WorkerMetrics(metrics);
+    this.slots = new Semaphore(settings.concurrency);
+    this.waiter = new Waiter(stores.clock);
+    this.completions = new CompletionBatcher(stores, settings, this.metrics);
+    this.timeouts = new ScheduledThreadPoolExecutor(1, daemon("punctual-timeouts"));
+    timeouts.setRemoveOnCancelPolicy(true);
+    this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("punctual-heartbeat"));
+    this.promoting = Executors.newSingleThreadScheduledExecutor(daemon("punctual-promoter"));
+    JobExecutor executor =
+        new JobExecutor(
+            handlers,
+            new CompletionDecider(stores.clock, ThreadLocalRandom.current()),
+            running,
+            timeouts,
+            completions::add,
+            this::slotFreed,
+            this.metrics,
+            settings.workerId,
+            settings.defaultTimeout,
+            stores.clock);
+    this.claimLoop = new ClaimLoop(stores, settings, waiter, slots, executor::start, this.metrics);
+    this.heartbeater = new Heartbeater(stores, running, settings);
+    this.promoter =
+        new Promoter(
+            stores.jobs,
+            stores.queue,
+            stores.redis,
+            stores.queueSettings,
+            stores.clock,
+            settings.workerId);
+    this.claimThread = Thread.ofPlatform().daemon().name("punctual-claim").unstarted(claimLoop);
+  }
+
+  private void slotFreed() {
+    slots.release();
+    waiter.slotFreed();
+  }
+
+  public String workerId() {
+    return settings.workerId;
+  }
+
+  /** Attempts running now. */
+  public int running() {
+    return running.size();
+  }
+
+  /** Whether the claim loop is waiting for a due time (nothing claimable now). */
+  boolean isIdle() {
+    return waiter.isWaitingForDue();
+  }
+
+  public void start() {
+    if (!state.compareAndSet(NEW, STARTED)) {
+      throw new IllegalStateException("worker already started or closed");
+    }
+    metrics.registerGauges(running::size, stores.queue, settings.namespaces);
+    subscribe();
+    completions.start();
+    claimThread.start();
+    long beat = settings.heartbeatInterval.toNanos();
+    heartbeats.scheduleWithFixedDelay(this::beat, beat, beat, TimeUnit.NANOSECONDS);
+    long promote = stores.queueSettings.promoterInterval.toNanos();
+    promoting.scheduleWithFixedDelay(this::promote, 0, promote, TimeUnit.NANOSECONDS);
+    log.info(
+        "worker started worker={} namespaces={} concurrency={}",
+        settings.workerId,
+        settings.namespaces,
+        settings.concurrency);
+  }
+
+  private void subscribe() {
+    if (wakeListener != null) {
+      return;
+    }
+    try {
+      wakeListener =
+          WakeListener.subscribe(
+              stores.redisClient,
+              stores.keys,
+              settings.namespaces,
+              (ns, dueAt) -> waiter.announce(dueAt));
+    } catch (RuntimeException e) {
+      log.warn(
+          "wake subscription failed, retrying at the next heartbeat worker={}: {}",
+          settings.workerId,
+          e.toString());
+    }
+  }
+
+  private void beat() {
+    try {
+      subscribe();
+      heartbeater.runOnce();
+    } catch (RuntimeException e) {
+      log.warn("heartbeat failed worker={}: {}", settings.workerId, e.toString());
+    }
+  }
+
+  private void promote() {
+    try {
+      promoter.runOnce();
+    } catch (RuntimeException e) {
+      log.warn("promoter pass failed worker={}: {}", settings.workerId, e.toString());
+    }
+  }
+
+  /**
+   * Stops claiming, lets running handlers finish within {@code shutdownGrace}, interrupts the rest
+   * (their attempts are recorded as retryable failures), writes every completion, releases leases
+   * and stops all threads. Idempotent.
+   */
+  @Override
+  public void close() {
+    int previous = state.getAndSet(CLOSED);
+    if (previous == NEW) {
+      shutdown(heartbeats);
+      shutdown(promoting);
+      shutdown(timeouts);
+    }
+    if (previous != STARTED) {
+      return;
+    }
+    log.info("worker stopping worker={} running={}", settings.workerId, running.size());
+    waiter.stop();
+    join(claimThread);
+    closeWakeListener();
+    awaitHandlers();
+    shutdown(heartbeats);
+    shutdown(promoting);
+    shutdown(timeouts);
+    completions.close();
+    try {
+      promoter.release();
+    } catch (RuntimeException e) {
+      log.debug("promoter lease release failed", e);
+    }
+    metrics.close();
+    log.info("worker stopped worker={}", settings.workerId);
+  }
+
+  private void awaitHandlers() {
+    try {
+      if (slots.tryAcquire(
+          settings.concurrency, settings.shutdownGrace.toNanos(), TimeUnit.NANOSECONDS)) {
+        return;
+      }
+      int interrupted = running.stopAll(StopReason.SHUTDOWN);
+      log.warn(
+          "shutdown grace over, interrupted {} running handlers worker={}",
+          interrupted,
+          settings.workerId);
+      if (!slots.tryAcquire(
+          settings.concurrency, AFTER_INTERRUPT.toNanos(), TimeUnit.NANOSECONDS)) {
+        log.warn(
+            "{} handlers ignore interruption; their attempts are left to the reaper worker={}",
+            running.size(),
+            settings.workerId);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void closeWakeListener() {
+    WakeListener listener = wakeListener;
+    wakeListener = null;
+    if (listener != null) {
+      try {
+        listener.close();
+      } catch (RuntimeException e) {
+        log.debug("wake listener close failed", e);
+      }
+    }
+  }
+
+  private void join(Thread thread) {
+    try {
+      thread.join(settings.maxIdleWait.plusSeconds(10));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void shutdown(ScheduledExecutorService executor) {
+    executor.shutdownNow();
+    try {
+      executor.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return Thread.ofPlatform().daemon().name(name).factory();
+  }
+}

@@ -1,0 +1,114 @@
+package io.punctual.worker;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * How a worker claims, runs and reports jobs. Mutable Jackson bean (Dropwizard's {@code worker}
+ * section); every field has a default that works.
+ */
+public class WorkerSettings {
+  /** Name of this worker in leases, job rows and logs; unique per process. */
+  @JsonProperty public String workerId = defaultWorkerId();
+
+  /** Namespaces whose queues this worker serves. */
+  @JsonProperty public List<String> namespaces = new ArrayList<>(List.of("default"));
+
+  /**
+   * Most handlers running at once (each on its own virtual thread, so a high number is cheap for
+   * handlers that wait on I/O). It also bounds how many jobs one claim can take: larger claims cost
+   * PostgreSQL less per job.
+   */
+  @JsonProperty public int concurrency = 256;
+
+  /** Most jobs taken from Redis in one claim. */
+  @JsonProperty public int claimBatchSize = 256;
+
+  /** Lifetime of a job's Redlock lease; heartbeats renew it. */
+  @JsonProperty public Duration leaseTtl = Duration.ofSeconds(30);
+
+  /** How often running attempts are reported alive (and cancellations noticed). */
+  @JsonProperty public Duration heartbeatInterval = Duration.ofSeconds(10);
+
+  /** How long {@code close()} lets running handlers finish before interrupting them. */
+  @JsonProperty public Duration shutdownGrace = Duration.ofSeconds(30);
+
+  /** Longest idle wait between claims; a safety net only, wake-ups normally come sooner. */
+  @JsonProperty public Duration maxIdleWait = Duration.ofSeconds(5);
+
+  /** Timeout of jobs that have none of their own; null means no timeout. */
+  @JsonProperty public Duration defaultTimeout;
+
+  /** Finished attempts are written in batches at most this far apart. */
+  @JsonProperty public Duration completionFlushInterval = Duration.ofMillis(2);
+
+  /** A batch of finished attempts is written at once when it reaches this size. */
+  @JsonProperty public int completionBatchSize = 500;
+
+  /** Settings of the built-in {@code http} handler. */
+  @JsonProperty public Http http = new Http();
+
+  /** Settings of the built-in {@code http} handler. */
+  public static class Http {
+    /** Secret for the {@code Punctual-Signature} HMAC header; null sends no signature. */
+    @JsonProperty public String signingSecret;
+
+    /** Time allowed to open a connection to a callback URL. */
+    @JsonProperty public Duration connectTimeout = Duration.ofSeconds(5);
+
+    /** Time allowed for a whole callback request (also capped by the job's deadline). */
+    @JsonProperty public Duration requestTimeout = Duration.ofSeconds(30);
+  }
+
+  /** Throws IllegalArgumentException naming the first setting that makes no sense. */
+  public void validate() {
+    require(workerId != null && !workerId.isBlank(), "worker.workerId must not be blank");
+    require(namespaces != null && !namespaces.isEmpty(), "worker.namespaces must not be empty");
+    require(concurrency >= 1, "worker.concurrency must be >= 1");
+    require(claimBatchSize >= 1, "worker.claimBatchSize must be >= 1");
+    require(completionBatchSize >= 1, "worker.completionBatchSize must be >= 1");
+    requirePositive(leaseTtl, "worker.leaseTtl");
+    requirePositive(heartbeatInterval, "worker.heartbeatInterval");
+    requirePositive(maxIdleWait, "worker.maxIdleWait");
+    requirePositive(completionFlushInterval, "worker.completionFlushInterval");
+    require(
+        shutdownGrace != null && !shutdownGrace.isNegative(), "worker.shutdownGrace must be >= 0");
+    require(
+        heartbeatInterval.compareTo(leaseTtl) < 0,
+        "worker.heartbeatInterval must be shorter than worker.leaseTtl");
+    require(
+        defaultTimeout == null || defaultTimeout.isPositive(),
+        "worker.defaultTimeout must be positive (or absent)");
+    require(http != null, "worker.http must be set");
+    requirePositive(http.connectTimeout, "worker.http.connectTimeout");
+    requirePositive(http.requestTimeout, "worker.http.requestTimeout");
+  }
+
+  private static void requirePositive(Duration d, String name) {
+    require(d != null && d.isPositive(), name + " must be positive");
+  }
+
+  private static void require(boolean ok, String message) {
+    if (!ok) {
+      throw new IllegalArgumentException(message);
+    }
+  }
+
+  /** {@code <hostname>-<pid>-<6 random hex digits>}. */
+  public static String defaultWorkerId() {
+    String host = System.getenv("HOSTNAME");
+    if (host == null || host.isBlank()) {
+      try {
+        host = InetAddress.getLocalHost().getHostName();
+      } catch (Exception e) {
+        host = "worker";
+      }
+    }
+    String random = UUID.randomUUID().toString().substring(0, 6);
+    return host + "-" + ProcessHandle.current().pid() + "-" + random;
+  }
+}

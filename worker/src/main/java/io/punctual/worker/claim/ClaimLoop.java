@@ -1,0 +1,215 @@
+package io.punctual.worker.claim;
+
+import io.punctual.common.Stores;
+import io.punctual.common.job.Job;
+import io.punctual.common.queue.ReadyQueue.ClaimResult;
+import io.punctual.common.queue.ReadyQueue.Claimed;
+import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.worker.WorkerSettings;
+import io.punctual.worker.metrics.WorkerMetrics;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Semaphore;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes due jobs while slots are free: Redis claim, then Redlock leases, then PostgreSQL confirms
+ * (attempt + 1); each confirmed job is started with one slot of the semaphore. Between claims it
+ * waits on the {@link Waiter}: until the earliest queued due time (capped by {@code maxIdleWait}),
+ * woken early by announcements, or for a slot while all are taken. Store errors are logged and the
+ * loop goes on after a short backoff.
+ */
+public final class ClaimLoop implements Runnable {
+  private static final Logger log = LoggerFactory.getLogger(ClaimLoop.class);
+  private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+
+  private final Stores stores;
+  private final WorkerSettings settings;
+  private final Waiter waiter;
+  private final Semaphore slots;
+  private final Consumer<Job> starter;
+  private final WorkerMetrics metrics;
+  private int nextNamespace;
+
+  /**
+   * @param slots free handler slots; only this loop acquires them, handlers release them
+   * @param starter starts a confirmed job (the slot is already taken for it)
+   */
+  public ClaimLoop(
+      Stores stores,
+      WorkerSettings settings,
+      Waiter waiter,
+      Semaphore slots,
+      Consumer<Job> starter,
+      WorkerMetrics metrics) {
+    this.stores = stores;
+    this.settings = settings;
+    this.waiter = waiter;
+    this.slots = slots;
+    this.starter = starter;
+    this.metrics = metrics;
+  }
+
+  /** What one pass did. */
+  public record Pass(int started, boolean full, Optional<Instant> nextDue) {}
+
+  @Override
+  public void run() {
+    Duration backoff = Duration.ofMillis(50);
+    while (!waiter.isStopped()) {
+      try {
+        Pass pass = runOnce();
+        backoff = Duration.ofMillis(50);
+        waitAfter(pass);
+      } catch (InterruptedException e) {
+        if (waiter.isStopped()) {
+          return;
+        }
+      } catch (RuntimeException e) {
+        log.warn(
+            "claim failed, retrying in {} worker={}: {}", backoff, settings.workerId, e.toString());
+        log.debug("claim failure", e);
+        try {
+          waiter.pause(backoff);
+        } catch (InterruptedException ie) {
+          return;
+        }
+        backoff = min(backoff.multipliedBy(2), MAX_BACKOFF);
+      }
+    }
+  }
+
+  private void waitAfter(Pass pass) throws InterruptedException {
+    if (pass.full()) {
+      waiter.awaitSlot(() -> slots.availablePermits() == 0, settings.maxIdleWait);
+      return;
+    }
+    Instant cap = stores.clock.instant().plus(settings.maxIdleWait);
+    Instant until = pass.nextDue().filter(t -> t.isBefore(cap)).orElse(cap);
+    waiter.awaitDue(until);
+  }
+
+  /** One pass over the namespaces, claiming as many due jobs as there are free slots. */
+  public Pass runOnce() {
+    Instant now = stores.clock.instant();
+    List<String> namespaces = settings.namespaces;
+    Optional<Instant> nextDue = Optional.empty();
+    int started = 0;
+    int first = Math.floorMod(nextNamespace++, namespaces.size());
+    for (int i = 0; i < namespaces.size(); i++) {
+      int free = slots.availablePermits();
+      if (free == 0) {
+        return new Pass(started, true, nextDue);
+      }
+      String ns = namespaces.get((first + i) % namespaces.size());
+      ClaimResult result = stores.queue.claim(ns, Math.min(free, settings.claimBatchSize), now);
+      nextDue = earliest(nextDue, result.nextDue());
+      if (!result.claimed().isEmpty()) {
+        started += start(ns, result.claimed(), now);
+      }
+    }
+    return new Pass(started, slots.availablePermits() == 0, nextDue);
+  }
+
+  /** Leases and confirms claimed jobs, then starts them in claim order; returns how many. */
+  private int start(String ns, List<Claimed> claimed, Instant now) {
+    metrics.claimBatch.update(claimed.size());
+    List<UUID> ids = new ArrayList<>(claimed.size());
+    Map<UUID, Integer> order = new HashMap<>();
+    for (Claimed c : claimed) {
+      order.put(c.id(), ids.size());
+      ids.add(c.id());
+    }
+    Set<UUID> leased;
+    try {
+      leased = stores.redlock.acquire(ids, settings.workerId, settings.leaseTtl);
+    } catch (RuntimeException e) {
+      putBack(ns, claimed, Set.copyOf(ids), now);
+      throw e;
+    }
+    List<UUID> leasedIds = ids.stream().filter(leased::contains).toList();
+    if (leasedIds.size() < ids.size()) {
+      log.debug(
+          "{} claimed jobs are leased by another worker; dropped worker={}",
+          ids.size() - leasedIds.size(),
+          settings.workerId);
+    }
+    List<Job> jobs;
+    try {
+      jobs = new ArrayList<>(stores.jobs.claim(leasedIds, settings.workerId));
+    } catch (RuntimeException e) {
+      putBack(ns, claimed, leased, now);
+      releaseQuietly(leasedIds);
+      throw e;
+    }
+    Set<UUID> confirmed = new HashSet<>();
+    for (Job job : jobs) {
+      confirmed.add(job.id());
+    }
+    List<UUID> refused = leasedIds.stream().filter(id -> !confirmed.contains(id)).toList();
+    releaseQuietly(refused);
+    jobs.sort(Comparator.comparingInt(j -> order.get(j.id())));
+    for (Job job : jobs) {
+      slots.acquireUninterruptibly();
+      starter.accept(job);
+    }
+    metrics.claimed.mark(jobs.size());
+    return jobs.size();
+  }
+
+  /** After a failure between the Redis claim and PostgreSQL, puts claimed jobs back as due now. */
+  private void putBack(String ns, List<Claimed> claimed, Set<UUID> which, Instant now) {
+    List<QueueEntry> entries = new ArrayList<>();
+    for (Claimed c : claimed) {
+      if (which.contains(c.id())) {
+        entries.add(new QueueEntry(c.id(), ns, c.priority(), now));
+      }
+    }
+    try {
+      stores.queue.enqueue(entries);
+    } catch (RuntimeException e) {
+      log.warn(
+          "could not put {} claimed jobs back; they wait for reconciliation worker={}: {}",
+          entries.size(),
+          settings.workerId,
+          e.toString());
+    }
+  }
+
+  private void releaseQuietly(List<UUID> ids) {
+    if (ids.isEmpty()) {
+      return;
+    }
+    try {
+      stores.redlock.release(ids, settings.workerId);
+    } catch (RuntimeException e) {
+      log.warn(
+          "releasing {} leases failed worker={}: {}", ids.size(), settings.workerId, e.toString());
+    }
+  }
+
+  private static Optional<Instant> earliest(Optional<Instant> a, Optional<Instant> b) {
+    if (a.isEmpty()) {
+      return b;
+    }
+    if (b.isEmpty()) {
+      return a;
+    }
+    return a.get().isBefore(b.get()) ? a : b;
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+}

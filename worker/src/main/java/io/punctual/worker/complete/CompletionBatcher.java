@@ -1,0 +1,259 @@
+package io.punctual.worker.complete;
+
+import io.punctual.common.Stores;
+import io.punctual.common.job.Completion;
+import io.punctual.common.job.ExecutionStatus;
+import io.punctual.common.job.Job;
+import io.punctual.common.job.JobState;
+import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.worker.WorkerSettings;
+import io.punctual.worker.metrics.WorkerMetrics;
+import io.punctual.worker.run.JobMdc;
+import io.punctual.worker.run.Outcome;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Records finished attempts in batches: one {@code JobStore.finish} per batch (fenced by attempt),
+ * then the retries due within the horizon go back into Redis, then the batch's leases are released
+ * in one go. A batch is written when it reaches {@code completionBatchSize} or {@code
+ * completionFlushInterval} after its first attempt ended. Store errors are retried with a backoff.
+ */
+public final class CompletionBatcher implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(CompletionBatcher.class);
+  private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+  private static final int TRIES_WHEN_CLOSING = 5;
+
+  private final Stores stores;
+  private final WorkerMetrics metrics;
+  private final String workerId;
+  private final int batchSize;
+  private final long flushNanos;
+  private final LinkedBlockingQueue<FinishedAttempt> queue = new LinkedBlockingQueue<>();
+  private final Thread thread;
+  private volatile boolean closing;
+
+  public CompletionBatcher(Stores stores, WorkerSettings settings, WorkerMetrics metrics) {
+    this.stores = stores;
+    this.metrics = metrics;
+    this.workerId = settings.workerId;
+    this.batchSize = settings.completionBatchSize;
+    this.flushNanos = settings.completionFlushInterval.toNanos();
+    this.thread = Thread.ofPlatform().daemon().name("punctual-completions").unstarted(this::loop);
+  }
+
+  public void start() {
+    thread.start();
+  }
+
+  /** Queues a finished attempt for the next batch. */
+  public void add(FinishedAttempt attempt) {
+    queue.add(attempt);
+  }
+
+  /** Attempts waiting to be written. */
+  public int pending() {
+    return queue.size();
+  }
+
+  private void loop() {
+    while (!closing || !queue.isEmpty()) {
+      try {
+        List<FinishedAttempt> batch = nextBatch();
+        if (!batch.isEmpty()) {
+          flushWithRetries(batch);
+        }
+      } catch (InterruptedException e) {
+        if (closing) {
+          continue;
+        }
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException e) {
+        log.error("completion loop error worker={}", workerId, e);
+      }
+    }
+  }
+
+  /** Waits for a first attempt, then collects more until the batch is full or old enough. */
+  private List<FinishedAttempt> nextBatch() throws InterruptedException {
+    FinishedAttempt first = queue.poll(100, TimeUnit.MILLISECONDS);
+    if (first == null) {
+      return List.of();
+    }
+    List<FinishedAttempt> batch = new ArrayList<>();
+    batch.add(first);
+    long deadline = System.nanoTime() + flushNanos;
+    while (batch.size() < batchSize) {
+      queue.drainTo(batch, batchSize - batch.size());
+      long left = deadline - System.nanoTime();
+      if (batch.size() >= batchSize || left <= 0) {
+        break;
+      }
+      FinishedAttempt next = queue.poll(left, TimeUnit.NANOSECONDS);
+      if (next == null) {
+        break;
+      }
+      batch.add(next);
+    }
+    return batch;
+  }
+
+  private void flushWithRetries(List<FinishedAttempt> batch) throws InterruptedException {
+    Duration backoff = Duration.ofMillis(100);
+    for (int tries = 1; ; tries++) {
+      try {
+        flush(batch);
+        return;
+      } catch (RuntimeException e) {
+        if (closing && tries >= TRIES_WHEN_CLOSING) {
+          log.error(
+              "giving up recording {} finished attempts worker={} (the reaper will rescue them)",
+              batch.size(),
+              workerId,
+              e);
+          return;
+        }
+        log.warn(
+            "recording {} finished attempts failed, retrying in {} worker={}: {}",
+            batch.size(),
+            backoff,
+            workerId,
+            e.toString());
+        Thread.sleep(backoff.toMillis());
+        backoff =
+            backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
+                ? MAX_BACKOFF
+                : backoff.multipliedBy(2);
+      }
+    }
+  }
+
+  /**
+   * Writes one batch now: finish, re-enqueue near retries, release leases. Throws only when
+   * PostgreSQL refused the batch as a whole (nothing was recorded then).
+   */
+  public Set<UUID> flush(List<FinishedAttempt> batch) {
+    List<Completion> completions = new ArrayList<>(batch.size());
+    for (FinishedAttempt f : batch) {
+      completions.add(f.completion());
+    }
+    Set<UUID> accepted = stores.jobs.finish(completions, workerId);
+    enqueueRetries(batch, accepted);
+    releaseLeases(batch);
+    for (FinishedAttempt f : batch) {
+      report(f, accepted.contains(f.job().id()));
+    }
+    return accepted;
+  }
+
+  private void enqueueRetries(List<FinishedAttempt> batch, Set<UUID> accepted) {
+    Instant horizon = stores.clock.instant().plus(stores.queueSettings.horizon);
+    List<QueueEntry> entries = new ArrayList<>();
+    for (FinishedAttempt f : batch) {
+      Completion c = f.completion();
+      if (c.nextState() == JobState.PENDING
+          && accepted.contains(c.jobId())
+          && !c.nextRunAt().isAfter(horizon)) {
+        Job job = f.job();
+        entries.add(new QueueEntry(job.id(), job.namespace(), job.priority(), c.nextRunAt()));
+      }
+    }
+    for (int tries = 1; !entries.isEmpty(); tries++) {
+      try {
+        stores.queue.enqueue(entries);
+        return;
+      } catch (RuntimeException e) {
+        if (tries >= 3) {
+          log.error(
+              "could not enqueue {} retries worker={}; they wait for reconciliation",
+              entries.size(),
+              workerId,
+              e);
+          return;
+        }
+        log.warn("enqueueing retries failed, retrying worker={}: {}", workerId, e.toString());
+      }
+    }
+  }
+
+  private void releaseLeases(List<FinishedAttempt> batch) {
+    List<UUID> ids = new ArrayList<>(batch.size());
+    for (FinishedAttempt f : batch) {
+      ids.add(f.job().id());
+    }
+    try {
+      stores.redlock.release(ids, workerId);
+    } catch (RuntimeException e) {
+      log.warn("releasing {} leases failed worker={}: {}", ids.size(), workerId, e.toString());
+    }
+  }
+
+  private void report(FinishedAttempt f, boolean accepted) {
+    Completion c = f.completion();
+    if (f.outcome() instanceof Outcome.Cancelled) {
+      metrics.cancelled.mark();
+      try (JobMdc mdc = JobMdc.of(f.job(), workerId)) {
+        log.info("attempt cancelled job={} attempt={} worker={}", c.jobId(), c.attempt(), workerId);
+      }
+      return;
+    }
+    if (!accepted) {
+      metrics.staleRefused.mark();
+      try (JobMdc mdc = JobMdc.of(f.job(), workerId)) {
+        log.warn(
+            "stale attempt refused job={} attempt={} worker={} outcome={}",
+            c.jobId(),
+            c.attempt(),
+            workerId,
+            c.executionStatus());
+      }
+      return;
+    }
+    if (c.executionStatus() == ExecutionStatus.TIMED_OUT) {
+      metrics.timedOut.mark();
+    }
+    switch (c.nextState()) {
+      case SUCCEEDED -> metrics.succeeded.mark();
+      case PENDING -> metrics.retried.mark();
+      case FAILED -> metrics.failed.mark();
+      default -> {}
+    }
+    if (c.nextState() != JobState.SUCCEEDED) {
+      try (JobMdc mdc = JobMdc.of(f.job(), workerId)) {
+        log.info(
+            "attempt {} job={} attempt={} worker={} next={} runAt={} error={}",
+            c.executionStatus(),
+            c.jobId(),
+            c.attempt(),
+            workerId,
+            c.nextState(),
+            c.nextRunAt(),
+            c.error());
+      }
+    }
+  }
+
+  /** Writes everything still queued, then stops the thread. */
+  @Override
+  public void close() {
+    closing = true;
+    try {
+      thread.join(Duration.ofSeconds(30));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (thread.isAlive()) {
+      log.warn("completion writer still busy at close worker={}", workerId);
+      thread.interrupt();
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package io.punctual.worker.handler;
+
+import io.punctual.worker.WorkerSettings;
+import io.punctual.worker.handler.builtin.FailHandler;
+import io.punctual.worker.handler.builtin.NoopHandler;
+import io.punctual.worker.handler.builtin.SleepHandler;
+import io.punctual.worker.handler.http.HttpHandler;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The handlers a worker knows, by job type. A later registration of a type replaces the earlier.
+ */
+public final class JobHandlers {
+  private static final Logger log = LoggerFactory.getLogger(JobHandlers.class);
+
+  private final Map<String, JobHandler> byType = new ConcurrentHashMap<>();
+
+  /** An empty registry. */
+  public JobHandlers() {}
+
+  /**
+   * The built-in handlers ({@code noop}, {@code sleep}, {@code fail}, {@code http}) plus every
+   * {@link JobHandler} found by {@link ServiceLoader} (which may replace a built-in).
+   */
+  public static JobHandlers withBuiltIns(WorkerSettings settings) {
+    JobHandlers handlers = new JobHandlers();
+    handlers.register(new NoopHandler());
+    handlers.register(new SleepHandler());
+    handlers.register(new FailHandler());
+    handlers.register(new HttpHandler(settings.http));
+    for (JobHandler handler : ServiceLoader.load(JobHandler.class)) {
+      handlers.register(handler);
+    }
+    return handlers;
+  }
+
+  public JobHandlers register(JobHandler handler) {
+    Objects.requireNonNull(handler, "handler");
+    String type = Objects.requireNonNull(handler.type(), "handler.type()");
+    JobHandler previous = byType.put(type, handler);
+    if (previous != null && previous != handler) {
+      log.info(
+          "handler for type={} replaced: {} -> {}",
+          type,
+          previous.getClass().getName(),
+          handler.getClass().getName());
+    }
+    return this;
+  }
+
+  public Optional<JobHandler> find(String type) {
+    return type == null ? Optional.empty() : Optional.ofNullable(byType.get(type));
+  }
+
+  /** The registered types, sorted. */
+  public Set<String> types() {
+    return new TreeSet<>(byType.keySet());
+  }
+}

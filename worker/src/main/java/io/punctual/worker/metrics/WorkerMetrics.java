@@ -1,0 +1,87 @@
+package io.punctual.worker.metrics;
+
+import com.codahale.metrics.CachedGauge;
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.Histogram;
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
+import io.punctual.common.job.Priority;
+import io.punctual.common.queue.ReadyQueue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+
+/**
+ * The worker's Dropwizard metrics, all named {@code punctual.worker.*}, plus the queue size gauges
+ * {@code punctual.queue.<namespace>.<priority>.size}. Meters are shared get-or-create, so several
+ * workers in one registry add up; gauges are registered once and removed by {@link #close()}.
+ */
+public final class WorkerMetrics implements AutoCloseable {
+  public static final String PREFIX = "punctual.worker.";
+
+  public final Meter claimed;
+  public final Meter succeeded;
+  public final Meter failed;
+  public final Meter retried;
+  public final Meter timedOut;
+  public final Meter cancelled;
+  public final Meter staleRefused;
+  public final Timer execution;
+  public final Histogram claimBatch;
+
+  private final MetricRegistry registry;
+  private final List<String> gauges = new ArrayList<>();
+
+  public WorkerMetrics(MetricRegistry registry) {
+    this.registry = registry;
+    this.claimed = registry.meter(PREFIX + "claimed");
+    this.succeeded = registry.meter(PREFIX + "succeeded");
+    this.failed = registry.meter(PREFIX + "failed");
+    this.retried = registry.meter(PREFIX + "retried");
+    this.timedOut = registry.meter(PREFIX + "timedOut");
+    this.cancelled = registry.meter(PREFIX + "cancelled");
+    this.staleRefused = registry.meter(PREFIX + "staleRefused");
+    this.execution = registry.timer(PREFIX + "execution");
+    this.claimBatch = registry.histogram(PREFIX + "claimBatch");
+  }
+
+  /** Registers the running gauge and the queue size gauges of {@code namespaces}. */
+  public void registerGauges(IntSupplier running, ReadyQueue queue, List<String> namespaces) {
+    register(PREFIX + "running", (Gauge<Integer>) running::getAsInt);
+    for (String ns : namespaces) {
+      for (Priority p : Priority.values()) {
+        register(
+            "punctual.queue." + ns + "." + p.wireName() + ".size",
+            new CachedGauge<Long>(1, TimeUnit.SECONDS) {
+              @Override
+              protected Long loadValue() {
+                try {
+                  return queue.size(ns, p);
+                } catch (RuntimeException e) {
+                  return -1L;
+                }
+              }
+            });
+      }
+    }
+  }
+
+  private void register(String name, Gauge<?> gauge) {
+    Map<String, Gauge> existing = registry.getGauges((n, m) -> n.equals(name));
+    if (existing.isEmpty()) {
+      registry.register(name, gauge);
+      gauges.add(name);
+    }
+  }
+
+  @Override
+  public void close() {
+    for (String name : gauges) {
+      registry.remove(name);
+    }
+    gauges.clear();
+  }
+}

@@ -1,0 +1,143 @@
+package io.punctual.worker.run;
+
+import io.punctual.common.job.Completion;
+import io.punctual.common.job.Job;
+import io.punctual.worker.complete.FinishedAttempt;
+import io.punctual.worker.handler.JobContext;
+import io.punctual.worker.handler.JobHandler;
+import io.punctual.worker.handler.JobHandlers;
+import io.punctual.worker.metrics.WorkerMetrics;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs each claimed job on its own virtual thread: registers the attempt (so heartbeats cover it),
+ * arms its timeout, invokes the handler, decides the completion and hands it on.
+ */
+public final class JobExecutor {
+  private static final Logger log = LoggerFactory.getLogger(JobExecutor.class);
+
+  private final JobHandlers handlers;
+  private final CompletionDecider decider;
+  private final RunningAttempts running;
+  private final ScheduledExecutorService timeouts;
+  private final Consumer<FinishedAttempt> finished;
+  private final Runnable afterEach;
+  private final WorkerMetrics metrics;
+  private final String workerId;
+  private final Duration defaultTimeout;
+  private final Clock clock;
+  private final ThreadFactory threads = Thread.ofVirtual().name("punctual-job-", 0).factory();
+
+  /**
+   * @param finished receives every finished attempt (the completion batcher)
+   * @param afterEach runs on the job's thread after each attempt, last (frees its slot)
+   */
+  public JobExecutor(
+      JobHandlers handlers,
+      CompletionDecider decider,
+      RunningAttempts running,
+      ScheduledExecutorService timeouts,
+      Consumer<FinishedAttempt> finished,
+      Runnable afterEach,
+      WorkerMetrics metrics,
+      String workerId,
+      Duration defaultTimeout,
+      Clock clock) {
+    this.handlers = handlers;
+    this.decider = decider;
+    this.running = running;
+    this.timeouts = timeouts;
+    this.finished = finished;
+    this.afterEach = afterEach;
+    this.metrics = metrics;
+    this.workerId = workerId;
+    this.defaultTimeout = defaultTimeout;
+    this.clock = clock;
+  }
+
+  /** Starts the current attempt of a claimed job; returns at once. */
+  public void start(Job job) {
+    Duration timeout = job.timeout() != null ? job.timeout() : defaultTimeout;
+    Instant now = clock.instant();
+    RunningAttempt attempt =
+        new RunningAttempt(job, now, timeout == null ? null : now.plus(timeout));
+    running.add(attempt);
+    try {
+      threads.newThread(() -> run(attempt, timeout)).start();
+    } catch (RuntimeException | Error e) {
+      running.remove(attempt);
+      afterEach.run();
+      throw e;
+    }
+  }
+
+  private void run(RunningAttempt attempt, Duration timeout) {
+    Job job = attempt.job();
+    try (JobMdc mdc = JobMdc.of(job, workerId)) {
+      ScheduledFuture<?> timer = armTimeout(attempt, timeout);
+      JobHandler handler = handlers.find(job.type()).orElse(null);
+      JobContext ctx = JobContext.of(job, attempt.deadline(), attempt::isStopped);
+      Outcome outcome;
+      try {
+        outcome = HandlerInvoker.invoke(attempt, handler, ctx, timeout);
+      } finally {
+        if (timer != null) {
+          timer.cancel(false);
+        }
+        running.remove(attempt);
+      }
+      long nanos = System.nanoTime() - attempt.startedNanos();
+      metrics.execution.update(nanos, TimeUnit.NANOSECONDS);
+      Completion completion = decider.decide(job, outcome, TimeUnit.NANOSECONDS.toMillis(nanos));
+      log.debug(
+          "attempt ended job={} attempt={} worker={} type={} outcome={} next={}",
+          job.id(),
+          job.attempt(),
+          workerId,
+          job.type(),
+          outcome.getClass().getSimpleName(),
+          completion.nextState());
+      finished.accept(new FinishedAttempt(job, outcome, completion));
+    } catch (Throwable t) {
+      log.error(
+          "attempt could not be recorded job={} attempt={} worker={}",
+          job.id(),
+          job.attempt(),
+          workerId,
+          t);
+    } finally {
+      afterEach.run();
+    }
+  }
+
+  private ScheduledFuture<?> armTimeout(RunningAttempt attempt, Duration timeout) {
+    if (timeout == null) {
+      return null;
+    }
+    return timeouts.schedule(
+        () -> {
+          if (attempt.stop(StopReason.TIMED_OUT)) {
+            Job job = attempt.job();
+            try (JobMdc mdc = JobMdc.of(job, workerId)) {
+              log.info(
+                  "attempt timed out, interrupting job={} attempt={} worker={} timeout={}",
+                  job.id(),
+                  job.attempt(),
+                  workerId,
+                  timeout);
+            }
+          }
+        },
+        timeout.toNanos(),
+        TimeUnit.NANOSECONDS);
+  }
+}

@@ -1,0 +1,30 @@
+package io.punctual.worker.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+
+/** How one attempt ended, before it is turned into a {@link io.punctual.common.job.Completion}. */
+public sealed interface Outcome {
+  /** The handler returned normally. */
+  record Succeeded(JsonNode result) implements Outcome {}
+
+  /**
+   * The handler failed. {@code retryAfter} (may be null) is the least delay the handler asked for.
+   */
+  record Failed(boolean retryable, Duration retryAfter, String error, String stackTrace)
+      implements Outcome {
+    public static Failed retryable(String error) {
+      return new Failed(true, null, error, null);
+    }
+
+    public static Failed permanent(String error) {
+      return new Failed(false, null, error, null);
+    }
+  }
+
+  /** The handler overran its timeout and was interrupted. Retryable. */
+  record TimedOut(Duration timeout) implements Outcome {}
+
+  /** The job was cancelled (or taken from this worker) while the handler ran. */
+  record Cancelled() implements Outcome {}
+}

@@ -1,0 +1,80 @@
+package io.punctual.worker.run;
+
+import io.punctual.common.job.Job;
+import io.punctual.common.store.JobStore.Attempt;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One attempt under way: the job as claimed, the thread running its handler, and the first reason
+ * anyone gave for stopping it.
+ */
+public final class RunningAttempt {
+  private final Job job;
+  private final Instant startedAt;
+  private final long startedNanos;
+  private final Instant deadline;
+  private final AtomicReference<StopReason> stopReason = new AtomicReference<>();
+  private volatile Thread thread;
+
+  public RunningAttempt(Job job, Instant startedAt, Instant deadline) {
+    this.job = job;
+    this.startedAt = startedAt;
+    this.startedNanos = System.nanoTime();
+    this.deadline = deadline;
+  }
+
+  public Job job() {
+    return job;
+  }
+
+  public Attempt attempt() {
+    return new Attempt(job.id(), job.attempt());
+  }
+
+  public Instant startedAt() {
+    return startedAt;
+  }
+
+  public long startedNanos() {
+    return startedNanos;
+  }
+
+  /** When the timeout fires; null without a timeout. */
+  public Instant deadline() {
+    return deadline;
+  }
+
+  /** Called by the thread that runs the handler, before it starts. */
+  void bindTo(Thread thread) {
+    this.thread = thread;
+    if (stopReason.get() != null) {
+      thread.interrupt();
+    }
+  }
+
+  /** Called by the handler's thread when the handler returned, so nothing interrupts it later. */
+  void unbind() {
+    this.thread = null;
+  }
+
+  /** Asks the attempt to stop; the first reason wins. Returns whether this call set it. */
+  public boolean stop(StopReason reason) {
+    boolean first = stopReason.compareAndSet(null, reason);
+    if (first) {
+      Thread t = thread;
+      if (t != null) {
+        t.interrupt();
+      }
+    }
+    return first;
+  }
+
+  public StopReason stopReason() {
+    return stopReason.get();
+  }
+
+  public boolean isStopped() {
+    return stopReason.get() != null;
+  }
+}

@@ -1,0 +1,43 @@
+package io.punctual.worker.run;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** The attempts this worker is running now, by job id. */
+public final class RunningAttempts {
+  private final Map<UUID, RunningAttempt> byJob = new ConcurrentHashMap<>();
+
+  public void add(RunningAttempt attempt) {
+    byJob.put(attempt.job().id(), attempt);
+  }
+
+  public void remove(RunningAttempt attempt) {
+    byJob.remove(attempt.job().id(), attempt);
+  }
+
+  /** Whether {@code attempt} (this very object) is still running. */
+  public boolean contains(RunningAttempt attempt) {
+    return byJob.get(attempt.job().id()) == attempt;
+  }
+
+  public List<RunningAttempt> snapshot() {
+    return List.copyOf(byJob.values());
+  }
+
+  public int size() {
+    return byJob.size();
+  }
+
+  /** Asks every running attempt to stop; returns how many were asked. */
+  public int stopAll(StopReason reason) {
+    int n = 0;
+    for (RunningAttempt a : byJob.values()) {
+      if (a.stop(reason)) {
+        n++;
+      }
+    }
+    return n;
+  }
+}

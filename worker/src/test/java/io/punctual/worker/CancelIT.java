@@ -1,0 +1,100 @@
+package io.punctual.worker;
+
+import static io.punctual.testing.Jobs.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.punctual.common.job.ExecutionStatus;
+import io.punctual.common.job.Job;
+import io.punctual.common.job.JobState;
+import io.punctual.common.json.Json;
+import io.punctual.common.store.JobStore.CancelResult;
+import io.punctual.worker.handler.JobContext;
+import io.punctual.worker.handler.JobHandler;
+import io.punctual.worker.handler.JobHandlers;
+import io.punctual.worker.handler.JobResult;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class CancelIT {
+  private final WorkerHarness harness = new WorkerHarness();
+  private final WorkerSettings settings = WorkerHarness.settings();
+  private final JobHandlers handlers = JobHandlers.withBuiltIns(settings);
+
+  @AfterEach
+  void close() {
+    harness.close();
+  }
+
+  /** Notes whether it was interrupted; ignores it, then succeeds once released. */
+  static final class StubbornHandler implements JobHandler {
+    final CountDownLatch started = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+    final AtomicBoolean interrupted = new AtomicBoolean();
+    final AtomicBoolean sawCancel = new AtomicBoolean();
+
+    @Override
+    public String type() {
+      return "stubborn";
+    }
+
+    @Override
+    public JobResult handle(JobContext ctx) throws InterruptedException {
+      started.countDown();
+      while (true) {
+        try {
+          release.await();
+          break;
+        } catch (InterruptedException e) {
+          interrupted.set(true);
+          sawCancel.set(ctx.isCancelled());
+        }
+      }
+      return JobResult.success(Json.readTree("{\"late\":true}"));
+    }
+  }
+
+  @Test
+  void cancellingARunningJobInterruptsItsHandler() {
+    Worker worker = harness.start(settings, handlers);
+    Job job = harness.submit(aJob().type("sleep").payload(Json.readTree("{\"ms\":60000}")).build());
+    harness.awaitState(job, JobState.RUNNING);
+    await().until(() -> worker.running() == 1);
+
+    assertThat(harness.stores.jobs.cancel("default", job.id()))
+        .isInstanceOf(CancelResult.Cancelled.class);
+
+    await().atMost(Duration.ofSeconds(3)).until(() -> harness.meter("cancelled") == 1);
+    assertThat(worker.running()).isZero();
+    Job cancelled = harness.find(job);
+    assertThat(cancelled.status()).isEqualTo(JobState.CANCELLED);
+    assertThat(harness.executions(job))
+        .singleElement()
+        .satisfies(e -> assertThat(e.status()).isEqualTo(ExecutionStatus.CANCELLED));
+    assertThat(harness.meter("staleRefused")).isZero();
+  }
+
+  @Test
+  void aLateCompletionOfACancelledJobIsRefused() throws Exception {
+    StubbornHandler stubborn = new StubbornHandler();
+    handlers.register(stubborn);
+    harness.start(settings, handlers);
+    Job job = harness.submit(aJob().type("stubborn").build());
+    assertThat(stubborn.started.await(5, TimeUnit.SECONDS)).isTrue();
+
+    harness.stores.jobs.cancel("default", job.id());
+    await().atMost(Duration.ofSeconds(3)).untilTrue(stubborn.interrupted);
+    assertThat(stubborn.sawCancel).isTrue();
+    stubborn.release.countDown();
+
+    await().atMost(Duration.ofSeconds(3)).until(() -> harness.meter("staleRefused") == 1);
+    Job after = harness.find(job);
+    assertThat(after.status()).isEqualTo(JobState.CANCELLED);
+    assertThat(after.result()).isNull();
+    assertThat(harness.meter("succeeded")).isZero();
+  }
+}

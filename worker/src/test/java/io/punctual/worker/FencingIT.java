@@ -1,0 +1,135 @@
+package io.punctual.worker;
+
+import static io.punctual.testing.Jobs.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.codahale.metrics.MetricRegistry;
+import io.punctual.common.job.Completion;
+import io.punctual.common.job.Execution;
+import io.punctual.common.job.ExecutionStatus;
+import io.punctual.common.job.Job;
+import io.punctual.common.job.JobState;
+import io.punctual.common.job.Priority;
+import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.worker.complete.CompletionBatcher;
+import io.punctual.worker.complete.FinishedAttempt;
+import io.punctual.worker.handler.JobHandlers;
+import io.punctual.worker.heartbeat.Heartbeater;
+import io.punctual.worker.metrics.WorkerMetrics;
+import io.punctual.worker.run.CompletionDecider;
+import io.punctual.worker.run.Outcome;
+import io.punctual.worker.run.RunningAttempt;
+import io.punctual.worker.run.RunningAttempts;
+import io.punctual.worker.run.StopReason;
+import java.time.Instant;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A worker whose attempt was superseded (rescued and re-run elsewhere) cannot record it. */
+class FencingIT {
+  private final WorkerHarness harness = new WorkerHarness();
+
+  @AfterEach
+  void close() {
+    harness.close();
+  }
+
+  /** Claims the job as a worker that will then stall, and simulates the reaper's rescue. */
+  private Job claimThenRescue(Job job, String staleWorker) {
+    harness.stores.queue.claim("default", 10, Instant.now());
+    Job attempt1 = harness.stores.jobs.claim(List.of(job.id()), staleWorker).get(0);
+    assertThat(attempt1.attempt()).isEqualTo(1);
+    harness
+        .stores
+        .database
+        .jdbi()
+        .useHandle(
+            h -> {
+              h.execute(
+                  "UPDATE jobs SET status = 'PENDING', worker_id = NULL, heartbeat_at = NULL,"
+                      + " started_at = NULL WHERE id = ?",
+                  job.id());
+              // what the reaper records for the dead attempt (the attempt's row is written
+              // when it ends, so a vanished attempt has none yet)
+              h.execute(
+                  "INSERT INTO job_executions (job_id, job_scheduled_at, attempt, namespace,"
+                      + " worker_id, status, started_at, finished_at)"
+                      + " SELECT id, scheduled_at, attempt, namespace, ?, 'LOST', now(), now()"
+                      + " FROM jobs WHERE id = ?",
+                  attempt1.workerId(),
+                  job.id());
+            });
+    return attempt1;
+  }
+
+  @Test
+  void theStaleAttemptsCompletionIsRefusedAndNotRequeued() {
+    Job job = harness.submit(aJob().type("noop").maxAttempts(3).build());
+    Job stale = claimThenRescue(job, "stalled-worker");
+
+    WorkerSettings settings = WorkerHarness.settings();
+    harness.start(settings, JobHandlers.withBuiltIns(settings));
+    harness.stores.queue.enqueue(
+        List.of(new QueueEntry(job.id(), "default", Priority.NORMAL, Instant.now())));
+    Job done = harness.awaitState(job, JobState.SUCCEEDED);
+    assertThat(done.attempt()).isEqualTo(2);
+
+    MetricRegistry staleMetrics = new MetricRegistry();
+    WorkerSettings staleSettings = WorkerHarness.settings();
+    staleSettings.workerId = "stalled-worker";
+    CompletionBatcher batcher =
+        new CompletionBatcher(harness.stores, staleSettings, new WorkerMetrics(staleMetrics));
+    CompletionDecider decider = new CompletionDecider(harness.stores.clock, new SplittableRandom());
+    Outcome failed = Outcome.Failed.retryable("finally gave up");
+    Completion retry = decider.decide(stale, failed, 5);
+    assertThat(retry.nextState()).isEqualTo(JobState.PENDING);
+
+    assertThat(batcher.flush(List.of(new FinishedAttempt(stale, failed, retry)))).isEmpty();
+
+    assertThat(staleMetrics.meter("punctual.worker.staleRefused").getCount()).isEqualTo(1);
+    Job after = harness.find(job);
+    assertThat(after.status()).isEqualTo(JobState.SUCCEEDED);
+    assertThat(after.attempt()).isEqualTo(2);
+    assertThat(after.lastError()).isNull();
+    assertThat(harness.stores.queue.size("default", Priority.NORMAL)).isZero();
+    assertThat(harness.executions(job))
+        .extracting(Execution::status)
+        .containsExactly(ExecutionStatus.LOST, ExecutionStatus.SUCCEEDED);
+  }
+
+  @Test
+  void aHeartbeatStopsAnAttemptThatIsNoLongerCurrent() {
+    Job job = harness.submit(aJob().type("noop").build());
+    Job stale = claimThenRescue(job, "stalled-worker");
+    RunningAttempts running = new RunningAttempts();
+    RunningAttempt attempt = new RunningAttempt(stale, Instant.now(), null);
+    running.add(attempt);
+    WorkerSettings settings = WorkerHarness.settings();
+    settings.workerId = "stalled-worker";
+
+    int stopped = new Heartbeater(harness.stores, running, settings).runOnce();
+
+    assertThat(stopped).isEqualTo(1);
+    assertThat(attempt.stopReason()).isEqualTo(StopReason.CANCELLED);
+  }
+
+  @Test
+  void aHeartbeatKeepsCurrentAttemptsAliveAndTheirLeasesHeld() {
+    Job job = harness.submit(aJob().type("noop").build());
+    harness.stores.queue.claim("default", 10, Instant.now());
+    WorkerSettings settings = WorkerHarness.settings();
+    harness.stores.redlock.acquire(List.of(job.id()), settings.workerId, settings.leaseTtl);
+    Job claimed = harness.stores.jobs.claim(List.of(job.id()), settings.workerId).get(0);
+    RunningAttempts running = new RunningAttempts();
+    RunningAttempt attempt = new RunningAttempt(claimed, Instant.now(), null);
+    running.add(attempt);
+
+    assertThat(new Heartbeater(harness.stores, running, settings).runOnce()).isZero();
+
+    assertThat(attempt.isStopped()).isFalse();
+    assertThat(harness.find(job).heartbeatAt()).isAfterOrEqualTo(claimed.heartbeatAt());
+    assertThat(harness.stores.redlock.isHeld(job.id())).isTrue();
+  }
+}

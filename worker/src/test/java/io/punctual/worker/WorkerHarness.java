@@ -1,0 +1,137 @@
+package io.punctual.worker;
+
+import static org.awaitility.Awaitility.await;
+
+import com.codahale.metrics.MetricRegistry;
+import io.punctual.common.Stores;
+import io.punctual.common.config.PostgresSettings;
+import io.punctual.common.config.QueueSettings;
+import io.punctual.common.config.RedisSettings;
+import io.punctual.common.job.Execution;
+import io.punctual.common.job.Job;
+import io.punctual.common.job.JobState;
+import io.punctual.common.job.NewJob;
+import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.common.store.JobStore.Submitted;
+import io.punctual.testing.TestStores;
+import io.punctual.worker.handler.JobHandlers;
+import io.punctual.worker.metrics.WorkerMetrics;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A fresh database and Redis prefix, the {@link Stores} over them, and workers started on them.
+ * Jobs are submitted the way the API does it: stored, then enqueued when within the horizon.
+ */
+public final class WorkerHarness implements AutoCloseable {
+  public final PostgresSettings postgres;
+  public final RedisSettings redis;
+  public final QueueSettings queueSettings;
+  public final Stores stores;
+  public final MetricRegistry metrics = new MetricRegistry();
+  private final List<Stores> extraStores = new ArrayList<>();
+  private final List<Worker> workers = new ArrayList<>();
+
+  public WorkerHarness() {
+    this(new QueueSettings());
+  }
+
+  public WorkerHarness(QueueSettings queueSettings) {
+    TestStores servers = TestStores.get();
+    this.postgres = servers.newDatabase();
+    this.redis = servers.newRedis();
+    this.queueSettings = queueSettings;
+    this.stores = new Stores(postgres, redis, queueSettings, Clock.systemUTC(), "worker-test");
+    stores.partitions.ensureAhead();
+  }
+
+  /** Settings suited to tests: short heartbeats and grace, a unique id. */
+  public static WorkerSettings settings() {
+    WorkerSettings s = new WorkerSettings();
+    s.workerId = "w-" + UUID.randomUUID().toString().substring(0, 8);
+    s.heartbeatInterval = Duration.ofMillis(200);
+    s.leaseTtl = Duration.ofSeconds(5);
+    s.shutdownGrace = Duration.ofSeconds(5);
+    s.maxIdleWait = Duration.ofSeconds(2);
+    return s;
+  }
+
+  public Worker start(WorkerSettings settings, JobHandlers handlers) {
+    return start(stores, settings, handlers, metrics);
+  }
+
+  /** A worker with its own connections (as another process would have). */
+  public Worker startSeparate(WorkerSettings settings, JobHandlers handlers, MetricRegistry m) {
+    Stores own = new Stores(postgres, redis, queueSettings, Clock.systemUTC(), "worker-test-2");
+    extraStores.add(own);
+    return start(own, settings, handlers, m);
+  }
+
+  private Worker start(Stores on, WorkerSettings settings, JobHandlers handlers, MetricRegistry m) {
+    Worker worker = new Worker(on, settings, handlers, m);
+    workers.add(worker);
+    worker.start();
+    return worker;
+  }
+
+  public Job submit(NewJob job) {
+    return submit(List.of(job)).get(0);
+  }
+
+  public List<Job> submit(List<NewJob> jobs) {
+    List<Job> stored = stores.jobs.submit(jobs).stream().map(Submitted::job).toList();
+    List<QueueEntry> entries = new ArrayList<>();
+    for (Job j : stored) {
+      entries.add(new QueueEntry(j.id(), j.namespace(), j.priority(), j.runAt()));
+    }
+    stores.queue.enqueue(entries);
+    return stored;
+  }
+
+  public Job find(Job job) {
+    return stores.jobs.find(job.namespace(), job.id()).orElseThrow();
+  }
+
+  public Job awaitState(Job job, JobState state) {
+    return awaitState(job, state, Duration.ofSeconds(10));
+  }
+
+  public Job awaitState(Job job, JobState state, Duration within) {
+    await()
+        .atMost(within)
+        .pollInterval(Duration.ofMillis(10))
+        .until(() -> find(job).status() == state);
+    return find(job);
+  }
+
+  public List<Execution> executions(Job job) {
+    return stores.jobs.executions(job.namespace(), job.id());
+  }
+
+  public long count(String sql) {
+    return stores.database.jdbi().withHandle(h -> h.createQuery(sql).mapTo(Long.class).one());
+  }
+
+  /** Waits for a meter to reach {@code count} (meters are marked just after the write). */
+  public void awaitMeter(String name, long count) {
+    await().atMost(Duration.ofSeconds(5)).until(() -> meter(name) == count);
+  }
+
+  public long meter(String name) {
+    return metrics.meter(WorkerMetrics.PREFIX + name).getCount();
+  }
+
+  @Override
+  public void close() {
+    for (Worker w : workers) {
+      w.close();
+    }
+    for (Stores s : extraStores) {
+      s.close();
+    }
+    stores.close();
+  }
+}

@@ -1,0 +1,64 @@
+package io.punctual.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.punctual.common.json.Json;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class WorkerSettingsTest {
+  @Test
+  void defaultsWork() {
+    WorkerSettings s = new WorkerSettings();
+    s.validate();
+
+    assertThat(s.workerId).matches(".+-" + ProcessHandle.current().pid() + "-[0-9a-f]{6}");
+    assertThat(new WorkerSettings().workerId).isNotEqualTo(s.workerId);
+    assertThat(s.namespaces).containsExactly("default");
+    assertThat(s.concurrency).isEqualTo(256);
+    assertThat(s.claimBatchSize).isEqualTo(256);
+    assertThat(s.leaseTtl).isEqualTo(Duration.ofSeconds(30));
+    assertThat(s.heartbeatInterval).isEqualTo(Duration.ofSeconds(10));
+    assertThat(s.shutdownGrace).isEqualTo(Duration.ofSeconds(30));
+    assertThat(s.maxIdleWait).isEqualTo(Duration.ofSeconds(5));
+    assertThat(s.defaultTimeout).isNull();
+    assertThat(s.completionFlushInterval).isEqualTo(Duration.ofMillis(2));
+    assertThat(s.completionBatchSize).isEqualTo(500);
+    assertThat(s.http.signingSecret).isNull();
+    assertThat(s.http.connectTimeout).isEqualTo(Duration.ofSeconds(5));
+    assertThat(s.http.requestTimeout).isEqualTo(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void bindsFromJsonKeepingDefaultsForWhatIsMissing() {
+    WorkerSettings s =
+        Json.read(
+            "{\"workerId\":\"w1\",\"namespaces\":[\"a\",\"b\"],\"concurrency\":8,"
+                + "\"leaseTtl\":\"PT20S\",\"defaultTimeout\":\"PT1M\","
+                + "\"http\":{\"signingSecret\":\"k\"}}",
+            WorkerSettings.class);
+    s.validate();
+
+    assertThat(s.workerId).isEqualTo("w1");
+    assertThat(s.namespaces).isEqualTo(List.of("a", "b"));
+    assertThat(s.concurrency).isEqualTo(8);
+    assertThat(s.leaseTtl).isEqualTo(Duration.ofSeconds(20));
+    assertThat(s.defaultTimeout).isEqualTo(Duration.ofMinutes(1));
+    assertThat(s.http.signingSecret).isEqualTo("k");
+    assertThat(s.http.requestTimeout).isEqualTo(Duration.ofSeconds(30));
+    assertThat(s.claimBatchSize).isEqualTo(256);
+  }
+
+  @Test
+  void nonsenseIsRejectedNamingTheSetting() {
+    WorkerSettings s = new WorkerSettings();
+    s.concurrency = 0;
+    assertThatThrownBy(s::validate).hasMessageContaining("worker.concurrency");
+
+    WorkerSettings beat = new WorkerSettings();
+    beat.heartbeatInterval = Duration.ofMinutes(1);
+    assertThatThrownBy(beat::validate).hasMessageContaining("worker.heartbeatInterval");
+  }
+}

@@ -1,0 +1,91 @@
+package io.punctual.worker.claim;
+
+import static io.punctual.testing.Jobs.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.codahale.metrics.MetricRegistry;
+import io.punctual.common.Stores;
+import io.punctual.common.config.PostgresSettings;
+import io.punctual.common.config.QueueSettings;
+import io.punctual.common.job.Job;
+import io.punctual.common.job.JobState;
+import io.punctual.common.job.Priority;
+import io.punctual.worker.WorkerHarness;
+import io.punctual.worker.WorkerSettings;
+import io.punctual.worker.metrics.WorkerMetrics;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ClaimLoopIT {
+  private final WorkerHarness harness = new WorkerHarness();
+  private final WorkerSettings settings = WorkerHarness.settings();
+  private final List<Job> started = new CopyOnWriteArrayList<>();
+
+  @AfterEach
+  void close() {
+    harness.close();
+  }
+
+  private ClaimLoop loop(Stores stores, Semaphore slots) {
+    return new ClaimLoop(
+        stores,
+        settings,
+        new Waiter(stores.clock),
+        slots,
+        started::add,
+        new WorkerMetrics(new MetricRegistry()));
+  }
+
+  @Test
+  void aPassClaimsNoMoreThanTheFreeSlotsAndReportsTheNextDueTime() {
+    Instant now = Instant.now();
+    List<Job> jobs =
+        harness.submit(
+            List.of(
+                aJob().runAt(now.minusSeconds(1)).build(),
+                aJob().runAt(now.minusSeconds(1)).build(),
+                aJob().runAt(now.minusSeconds(1)).build(),
+                aJob().runAt(now.plusSeconds(60)).build()));
+    Semaphore slots = new Semaphore(2);
+
+    ClaimLoop.Pass pass = loop(harness.stores, slots).runOnce();
+
+    assertThat(pass.started()).isEqualTo(2);
+    assertThat(pass.full()).isTrue();
+    assertThat(slots.availablePermits()).isZero();
+    assertThat(started).extracting(Job::status).containsOnly(JobState.RUNNING);
+    assertThat(started).extracting(Job::attempt).containsOnly(1);
+    assertThat(started).allSatisfy(j -> assertThat(harness.stores.redlock.isHeld(j.id())).isTrue());
+
+    slots.release(2);
+    ClaimLoop.Pass next = loop(harness.stores, slots).runOnce();
+    assertThat(next.started()).isEqualTo(1);
+    assertThat(next.full()).isFalse();
+    assertThat(next.nextDue()).contains(jobs.get(3).runAt());
+  }
+
+  @Test
+  void aDatabaseErrorAfterTheRedisClaimPutsTheJobsBackAndFreesTheirLeases() {
+    Job job = harness.submit(aJob().runAt(Instant.now().minusSeconds(1)).build());
+    PostgresSettings broken =
+        new PostgresSettings(harness.postgres.url + "_missing", "postgres", "");
+    broken.connectionTimeout = Duration.ofMillis(300);
+    try (Stores noDatabase =
+        new Stores(broken, harness.redis, new QueueSettings(), Clock.systemUTC(), "broken")) {
+      assertThatThrownBy(() -> loop(noDatabase, new Semaphore(10)).runOnce())
+          .isInstanceOf(RuntimeException.class);
+    }
+
+    assertThat(started).isEmpty();
+    assertThat(harness.stores.queue.size("default", Priority.NORMAL)).isEqualTo(1);
+    assertThat(harness.stores.redlock.isHeld(job.id())).isFalse();
+    assertThat(harness.find(job).status()).isEqualTo(JobState.PENDING);
+  }
+}

@@ -1,0 +1,105 @@
+package io.punctual.worker.claim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+class WaiterTest {
+  private final Clock clock = Clock.systemUTC();
+  private final Waiter waiter = new Waiter(clock);
+
+  private CompletableFuture<Waiter.Wake> awaitDueAsync(Instant until) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return waiter.awaitDue(until);
+          } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
+  private void awaitWaiting() {
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(2))
+        .pollInterval(Duration.ofMillis(1))
+        .until(waiter::isWaitingForDue);
+  }
+
+  @Test
+  void aPastTimeReturnsAtOnce() throws Exception {
+    assertThat(waiter.awaitDue(clock.instant().minusMillis(5))).isEqualTo(Waiter.Wake.DUE);
+  }
+
+  @Test
+  void anAnnouncementOfSomethingSoonerEndsTheWaitAtThatTime() throws Exception {
+    Instant far = clock.instant().plusSeconds(30);
+    CompletableFuture<Waiter.Wake> wake = awaitDueAsync(far);
+    awaitWaiting();
+    Instant soon = clock.instant().plusMillis(100);
+    waiter.announce(soon);
+
+    assertThat(wake.get(2, TimeUnit.SECONDS)).isEqualTo(Waiter.Wake.ANNOUNCED);
+    assertThat(clock.instant()).isAfterOrEqualTo(soon);
+  }
+
+  @Test
+  void anAnnouncementWhileBusyIsKeptForTheNextWait() throws Exception {
+    Instant soon = clock.instant().plusMillis(50);
+    waiter.announce(soon);
+
+    assertThat(waiter.awaitDue(clock.instant().plusSeconds(30))).isEqualTo(Waiter.Wake.ANNOUNCED);
+    assertThat(clock.instant()).isAfterOrEqualTo(soon);
+  }
+
+  @Test
+  void aLaterAnnouncementDoesNotShortenTheWait() throws Exception {
+    Instant until = clock.instant().plusMillis(150);
+    CompletableFuture<Waiter.Wake> wake = awaitDueAsync(until);
+    awaitWaiting();
+    waiter.announce(until.plusSeconds(10));
+
+    assertThat(wake.get(2, TimeUnit.SECONDS)).isEqualTo(Waiter.Wake.DUE);
+    assertThat(clock.instant()).isAfterOrEqualTo(until);
+  }
+
+  @Test
+  void aFreedSlotWakesAFullLoop() throws Exception {
+    AtomicBoolean full = new AtomicBoolean(true);
+    CompletableFuture<Waiter.Wake> wake =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return waiter.awaitSlot(full::get, Duration.ofSeconds(30));
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    Thread.onSpinWait();
+    full.set(false);
+    waiter.slotFreed();
+
+    assertThat(wake.get(2, TimeUnit.SECONDS)).isEqualTo(Waiter.Wake.SLOT);
+  }
+
+  @Test
+  void aFullWaitEndsAtItsBound() throws Exception {
+    assertThat(waiter.awaitSlot(() -> true, Duration.ofMillis(20))).isEqualTo(Waiter.Wake.TIMEOUT);
+  }
+
+  @Test
+  void stopEndsEveryWait() throws Exception {
+    CompletableFuture<Waiter.Wake> wake = awaitDueAsync(clock.instant().plusSeconds(30));
+    awaitWaiting();
+    waiter.stop();
+
+    assertThat(wake.get(2, TimeUnit.SECONDS)).isEqualTo(Waiter.Wake.STOPPED);
+    assertThat(waiter.awaitDue(clock.instant().plusSeconds(30))).isEqualTo(Waiter.Wake.STOPPED);
+  }
+}
