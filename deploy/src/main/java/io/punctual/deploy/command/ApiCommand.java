@@ -1,0 +1,38 @@
+package io.punctual.deploy.command;
+
+import io.dropwizard.core.Application;
+import io.dropwizard.core.setup.Environment;
+import io.punctual.api.ApiModule;
+import io.punctual.common.Stores;
+import io.punctual.deploy.PunctualConfiguration;
+import io.punctual.deploy.runtime.Resources;
+import io.punctual.deploy.runtime.ServerUrls;
+import java.util.List;
+import net.sourceforge.argparse4j.inf.Namespace;
+
+/** {@code punctual api}: the REST API against the configured PostgreSQL and Redis. */
+final class ApiCommand extends RoleCommand {
+  ApiCommand(Application<PunctualConfiguration> application) {
+    super(application, "api", "Run the REST API against the configured PostgreSQL and Redis");
+  }
+
+  @Override
+  void wire(
+      Environment environment,
+      Namespace namespace,
+      PunctualConfiguration config,
+      Resources resources) {
+    Stores stores = RoleWiring.openStores(config, "api", resources, environment);
+    RoleWiring.checkSchema(stores);
+    ApiModule.register(environment, stores, config.api);
+  }
+
+  @Override
+  List<String> banner(ServerUrls urls, PunctualConfiguration config) {
+    return List.of(
+        "Punctual api is running",
+        "  API          " + urls.application() + "/api/v1/jobs",
+        "  Health       " + admin(urls, "/healthcheck"),
+        "  Metrics      " + admin(urls, "/metrics"));
+  }
+}

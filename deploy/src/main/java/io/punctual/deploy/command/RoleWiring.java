@@ -1,0 +1,88 @@
+package io.punctual.deploy.command;
+
+import io.dropwizard.core.setup.Environment;
+import io.punctual.common.Stores;
+import io.punctual.common.store.Migrations;
+import io.punctual.deploy.PunctualConfiguration;
+import io.punctual.deploy.runtime.Resources;
+import io.punctual.worker.Worker;
+import io.punctual.worker.handler.JobHandlers;
+import java.sql.SQLException;
+import java.time.Clock;
+import org.flywaydb.core.api.output.MigrateResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The pieces the role commands share: opening the stores, checking the schema, the worker. */
+final class RoleWiring {
+  private static final Logger log = LoggerFactory.getLogger(RoleWiring.class);
+
+  /** PostgreSQL's "undefined_function": the schema (punctual_ensure_partitions) is not there. */
+  private static final String UNDEFINED_FUNCTION = "42883";
+
+  private RoleWiring() {}
+
+  /** Opens PostgreSQL and Redis; they are closed after everything opened later. */
+  static Stores openStores(
+      PunctualConfiguration config, String role, Resources resources, Environment environment) {
+    Stores stores =
+        new Stores(config.postgres, config.redis, config.queue, Clock.systemUTC(), role);
+    resources.add("stores", stores::close, environment);
+    return stores;
+  }
+
+  /** Flyway migrations, then the daily partitions ahead. */
+  static MigrateResult migrate(Stores stores) {
+    MigrateResult result = Migrations.migrate(stores.database.dataSource());
+    int created = stores.partitions.ensureAhead();
+    log.info(
+        "schema at version {} ({} migrations applied now), {} partition tables created",
+        schemaVersion(result),
+        result.migrationsExecuted,
+        created);
+    return result;
+  }
+
+  /** The schema version after a migration (Flyway reports no target when nothing was applied). */
+  static String schemaVersion(MigrateResult result) {
+    return result.targetSchemaVersion != null
+        ? result.targetSchemaVersion
+        : result.initialSchemaVersion;
+  }
+
+  /**
+   * Creates the partitions ahead, which also proves the schema exists. A missing schema stops the
+   * start ("run migrate first"); an unreachable PostgreSQL does not: the role starts, reports
+   * unhealthy and recovers when PostgreSQL comes back.
+   */
+  static void checkSchema(Stores stores) {
+    try {
+      stores.partitions.ensureAhead();
+    } catch (RuntimeException e) {
+      if (UNDEFINED_FUNCTION.equals(sqlState(e))) {
+        throw new IllegalStateException(
+            "the PostgreSQL database has no Punctual schema; run `./punctual migrate` first", e);
+      }
+      log.warn("PostgreSQL not usable at start-up, going on (see /healthcheck): {}", e.toString());
+    }
+  }
+
+  /** A worker with the built-in handlers (and any on the class path), started with the server. */
+  static Worker startWorker(
+      PunctualConfiguration config, Stores stores, Resources resources, Environment environment) {
+    Worker worker =
+        new Worker(
+            stores, config.worker, JobHandlers.withBuiltIns(config.worker), environment.metrics());
+    resources.addStarted("worker", worker::start, worker::close, environment);
+    return worker;
+  }
+
+  private static String sqlState(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && sql.getSQLState() != null) {
+        return sql.getSQLState();
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,63 @@
+package io.punctual.deploy.runtime;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.server.Server;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns SIGTERM and SIGINT (Ctrl-C) into an orderly stop: the HTTP server stops, which stops the
+ * managed parts in reverse order of start (worker first, then the stores, then the embedded
+ * servers), then anything left in {@link Resources} is closed and the JVM exits with status 0.
+ *
+ * <p>Without this, the JVM would run every shutdown hook at once, and the hooks the embedded
+ * PostgreSQL and Redis install would stop them while the worker is still writing its last results.
+ */
+public final class GracefulShutdown {
+  private static final Logger log = LoggerFactory.getLogger(GracefulShutdown.class);
+
+  private final Resources resources;
+  private final AtomicBoolean stopping = new AtomicBoolean();
+  private volatile Server server;
+
+  public GracefulShutdown(Resources resources) {
+    this.resources = resources;
+  }
+
+  /** Installs the handlers; call before opening anything. */
+  public void install() {
+    for (String signal : new String[] {"TERM", "INT"}) {
+      Signals.handle(signal, () -> onSignal(signal));
+    }
+  }
+
+  /** The server whose stop drives the orderly stop (set once it has started). */
+  public void serverStarted(Server started) {
+    this.server = started;
+  }
+
+  private void onSignal(String signal) {
+    if (!stopping.compareAndSet(false, true)) {
+      log.info("already stopping (SIG{}); waiting for running jobs to finish", signal);
+      return;
+    }
+    Thread.ofPlatform().name("punctual-shutdown").start(() -> stop(signal));
+  }
+
+  private void stop(String signal) {
+    log.info("SIG{} received, stopping", signal);
+    int status = 0;
+    Server running = server;
+    if (running != null) {
+      try {
+        running.stop();
+      } catch (Exception e) {
+        log.error("stopping the server failed", e);
+        status = 1;
+      }
+    }
+    resources.closeAll();
+    log.info("stopped");
+    System.exit(status);
+  }
+}
