@@ -1,0 +1,253 @@
+package io.punctual.bench;
+
+import com.codahale.metrics.MetricRegistry;
+import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.punctual.common.Stores;
+import io.punctual.common.config.PostgresSettings;
+import io.punctual.common.config.QueueSettings;
+import io.punctual.common.config.RedisSettings;
+import io.punctual.common.embedded.EmbeddedPostgresServer;
+import io.punctual.common.embedded.EmbeddedRedisServer;
+import io.punctual.common.job.Backoff;
+import io.punctual.common.job.NewJob;
+import io.punctual.common.job.Priority;
+import io.punctual.common.store.JobStore;
+import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.common.store.Migrations;
+import io.punctual.worker.Worker;
+import io.punctual.worker.WorkerSettings;
+import io.punctual.worker.handler.JobHandlers;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Drains N pre-stored no-op jobs with Punctual (one worker, full execution history) and with
+ * db-scheduler (lock-and-fetch, 20 threads) on the same embedded PostgreSQL 18 with fsync and
+ * synchronous_commit on, in the same run, and prints executions per second and their ratio.
+ *
+ * <p>Usage: {@code java -cp ... io.punctual.bench.ThroughputBenchmark [jobs] [rounds]}.
+ */
+public final class ThroughputBenchmark {
+  private ThroughputBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int jobs = args.length > 0 ? Integer.parseInt(args[0]) : 50_000;
+    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 2;
+    try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(null, true);
+        EmbeddedRedisServer redis = EmbeddedRedisServer.start(null)) {
+      pg.createDatabaseIfMissing("punctual");
+      pg.createDatabaseIfMissing("dbscheduler");
+      PostgresSettings punctualDb = new PostgresSettings(pg.jdbcUrl("punctual"), "postgres", "");
+      String settings = showSettings(punctualDb);
+      System.out.printf(
+          "%s, %d cores, JDK %s, %d jobs per run, %d rounds%n",
+          settings, Runtime.getRuntime().availableProcessors(), Runtime.version(), jobs, rounds);
+      List<double[]> results = new ArrayList<>();
+      for (int round = 1; round <= rounds; round++) {
+        double punctual = punctual(punctualDb, redis.url(), jobs, round);
+        double peer =
+            Boolean.getBoolean("bench.skipPeer")
+                ? Double.NaN
+                : dbScheduler(pg.jdbcUrl("dbscheduler"), jobs, round);
+        results.add(new double[] {punctual, peer});
+        System.out.printf(
+            Locale.ROOT,
+            "round %d: punctual %.0f/s, db-scheduler %.0f/s, ratio %.2f%n",
+            round,
+            punctual,
+            peer,
+            punctual / peer);
+      }
+      double best = 0;
+      double bestPeer = 0;
+      for (double[] r : results) {
+        best = Math.max(best, r[0]);
+        bestPeer = Math.max(bestPeer, r[1]);
+      }
+      System.out.printf(
+          Locale.ROOT,
+          "best: punctual %.0f/s, db-scheduler %.0f/s, ratio %.2f%n",
+          best,
+          bestPeer,
+          best / bestPeer);
+    }
+  }
+
+  private static String showSettings(PostgresSettings db) throws Exception {
+    try (HikariDataSource ds = dataSource(db.url, 1);
+        Connection c = ds.getConnection();
+        Statement s = c.createStatement()) {
+      StringBuilder out = new StringBuilder("PostgreSQL ");
+      for (String setting : new String[] {"server_version", "fsync", "synchronous_commit"}) {
+        try (var rs = s.executeQuery("SHOW " + setting)) {
+          rs.next();
+          out.append(setting.equals("server_version") ? "" : " " + setting + "=")
+              .append(rs.getString(1));
+        }
+      }
+      return out.toString();
+    }
+  }
+
+  private static double punctual(PostgresSettings db, String redisUrl, int jobs, int round)
+      throws Exception {
+    try (HikariDataSource ds = dataSource(db.url, 4)) {
+      Migrations.migrate(ds);
+      try (Connection c = ds.getConnection();
+          Statement s = c.createStatement()) {
+        s.execute("TRUNCATE jobs, job_executions, idempotency_keys");
+      }
+    }
+    RedisSettings redisSettings = new RedisSettings(redisUrl, "bench" + round);
+    try (Stores stores =
+        new Stores(db, redisSettings, new QueueSettings(), Clock.systemUTC(), "bench")) {
+      stores.partitions.ensureAhead();
+      Instant now = Instant.now();
+      List<NewJob> batch = new ArrayList<>(1_000);
+      for (int i = 0; i < jobs; i++) {
+        batch.add(
+            new NewJob(
+                NewJob.DEFAULT_NAMESPACE,
+                "noop",
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode(),
+                now,
+                Priority.NORMAL,
+                3,
+                Backoff.DEFAULT,
+                null,
+                null,
+                "",
+                List.of(),
+                null));
+        if (batch.size() == 1_000 || i == jobs - 1) {
+          List<QueueEntry> entries = new ArrayList<>(batch.size());
+          for (JobStore.Submitted s : stores.jobs.submit(batch)) {
+            entries.add(
+                new QueueEntry(
+                    s.job().id(), s.job().namespace(), s.job().priority(), s.job().runAt()));
+          }
+          stores.queue.enqueue(entries);
+          batch.clear();
+        }
+      }
+      WorkerSettings settings = new WorkerSettings();
+      if (System.getProperty("bench.concurrency") != null) {
+        settings.concurrency = Integer.getInteger("bench.concurrency");
+        settings.claimBatchSize = Integer.getInteger("bench.batch", settings.claimBatchSize);
+      }
+      MetricRegistry metrics = new MetricRegistry();
+      long started = System.nanoTime();
+      try (Worker worker =
+          new Worker(stores, settings, JobHandlers.withBuiltIns(settings), metrics)) {
+        worker.start();
+        waitFor(() -> countSucceeded(stores) >= jobs, Duration.ofMinutes(10));
+      }
+      long elapsed = System.nanoTime() - started;
+      var batches = metrics.histogram("punctual.worker.claimBatch").getSnapshot();
+      System.out.printf(
+          Locale.ROOT,
+          "  punctual claim batches: mean %.1f, median %.0f, max %d%n",
+          batches.getMean(),
+          batches.getMedian(),
+          batches.getMax());
+      return jobs / (elapsed / 1e9);
+    }
+  }
+
+  private static long countSucceeded(Stores stores) {
+    return stores
+        .database
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery("SELECT count(*) FROM jobs WHERE status = 'SUCCEEDED'")
+                    .mapTo(Long.class)
+                    .one());
+  }
+
+  private static double dbScheduler(String url, int jobs, int round) throws Exception {
+    try (HikariDataSource ds = dataSource(url, 25)) {
+      try (Connection c = ds.getConnection();
+          Statement s = c.createStatement()) {
+        s.execute("DROP TABLE IF EXISTS scheduled_tasks");
+        s.execute(
+            """
+            CREATE TABLE scheduled_tasks (
+              task_name text NOT NULL, task_instance text NOT NULL, task_data bytea,
+              execution_time timestamptz NOT NULL, picked boolean NOT NULL, picked_by text,
+              last_success timestamptz, last_failure timestamptz, consecutive_failures int,
+              last_heartbeat timestamptz, version bigint NOT NULL, priority smallint,
+              PRIMARY KEY (task_name, task_instance))""");
+        s.execute("CREATE INDEX execution_time_idx ON scheduled_tasks (execution_time)");
+        s.execute("CREATE INDEX last_heartbeat_idx ON scheduled_tasks (last_heartbeat)");
+        s.execute(
+            "CREATE INDEX priority_execution_time_idx ON scheduled_tasks (priority desc, execution_time asc)");
+      }
+      try (Connection c = ds.getConnection();
+          PreparedStatement insert =
+              c.prepareStatement(
+                  "INSERT INTO scheduled_tasks (task_name, task_instance, execution_time, picked,"
+                      + " version, priority) VALUES ('noop', ?, now(), false, 1, 0)")) {
+        c.setAutoCommit(false);
+        for (int i = 0; i < jobs; i++) {
+          insert.setString(1, "r" + round + "-" + i);
+          insert.addBatch();
+          if (i % 1_000 == 999) {
+            insert.executeBatch();
+          }
+        }
+        insert.executeBatch();
+        c.commit();
+      }
+      LongAdder done = new LongAdder();
+      OneTimeTask<Void> task = Tasks.oneTime("noop").execute((instance, ctx) -> done.increment());
+      Scheduler scheduler =
+          Scheduler.create(ds, task)
+              .threads(20)
+              .pollUsingLockAndFetch(0.5, 1.0)
+              .pollingInterval(Duration.ofMillis(100))
+              .registerShutdownHook()
+              .build();
+      long started = System.nanoTime();
+      scheduler.start();
+      waitFor(() -> done.sum() >= jobs, Duration.ofMinutes(10));
+      long elapsed = System.nanoTime() - started;
+      scheduler.stop();
+      return jobs / (elapsed / 1e9);
+    }
+  }
+
+  private static HikariDataSource dataSource(String url, int pool) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(url);
+    config.setUsername("postgres");
+    config.setMaximumPoolSize(pool);
+    return new HikariDataSource(config);
+  }
+
+  private interface Condition {
+    boolean holds() throws Exception;
+  }
+
+  private static void waitFor(Condition condition, Duration limit) throws Exception {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (!condition.holds()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("benchmark did not finish within " + limit);
+      }
+      Thread.sleep(50);
+    }
+  }
+}
