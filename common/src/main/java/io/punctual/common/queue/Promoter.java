@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Moves pending jobs from PostgreSQL into Redis as they come within the horizon. Its cursor (the
- * last (run_at, id) promoted) lives in Redis: when Redis has lost its data the cursor is gone too,
- * and the next pass rebuilds the whole near-term queue from PostgreSQL, in pages.
+ * (run_at, id) up to which the queue is complete) lives in Redis: when Redis has lost its data the
+ * cursor is gone too, and the next pass rebuilds the whole near-term queue from PostgreSQL, in
+ * pages.
  *
  * <p>It stops {@code promoterSlack} short of the horizon: the API enqueues jobs inside the horizon
  * itself, and a job committed by a slow transaction just past the horizon's edge is still ahead of
@@ -70,6 +71,15 @@ public final class Promoter {
       if (page.size() < PAGE) {
         break;
       }
+    }
+    // Everything due up to `until` that is committed is in Redis now. What commits later is
+    // enqueued by whoever writes it (the API and the worker enqueue jobs due within the horizon
+    // themselves; the slack covers a transaction that took that long), so the cursor moves to
+    // `until`: the next pass reads only jobs entering the window, not every job the API already
+    // enqueued.
+    if (cursor.runAt.isBefore(until)) {
+      cursor = new Cursor(until, new UUID(-1L, -1L));
+      writeCursor(cursor);
     }
     if (promoted > 0) {
       log.debug("promoted {} jobs into Redis (up to {})", promoted, until);

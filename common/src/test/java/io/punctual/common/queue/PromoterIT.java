@@ -50,6 +50,22 @@ class PromoterIT {
   }
 
   @Test
+  void aCaughtUpPromoterReadsOnlyJobsEnteringTheWindow() {
+    Promoter promoter = promoter("p1");
+    assertThat(promoter.runOnce()).isZero(); // empty: the queue is complete up to now + 9.5 min
+
+    submit(clock.instant().plusSeconds(1), Priority.NORMAL); // inside: its writer enqueues it
+    Job later = submit(clock.instant().plus(Duration.ofMinutes(15)), Priority.NORMAL);
+    assertThat(promoter.runOnce()).isZero();
+
+    clock.advance(Duration.ofMinutes(6));
+    assertThat(promoter.runOnce()).isEqualTo(1);
+    List<Claimed> claimed =
+        stack.queue.claim("default", 10, clock.instant().plus(Duration.ofMinutes(10))).claimed();
+    assertThat(claimed).extracting(Claimed::id).containsExactly(later.id());
+  }
+
+  @Test
   void onlyOnePromoterWorksAtATime() {
     submit(clock.instant(), Priority.NORMAL);
 
