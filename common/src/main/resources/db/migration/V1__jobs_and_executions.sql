@@ -48,10 +48,19 @@ CREATE TABLE jobs (
 -- on a plain column would get a new entry for each new row version. These get one only while the
 -- row is in the state the index serves, which keeps the claim/finish path to about two index
 -- writes per job (the primary key and the one partial index of the new state).
+--
+-- The two state indexes carry a second, always-true condition on purpose: the claim, heartbeat
+-- and finish statements look jobs up by key *and* status ('PENDING' or 'RUNNING'), and with a
+-- predicate of status alone the planner may read the whole state index of a partition and
+-- hash-join it (its estimate of "status = 'PENDING'" is a guess until the partition is
+-- analyzed), which costs O(pending jobs) per claim instead of one primary-key probe per job.
+-- Those statements do not imply the extra condition, so they cannot use these indexes; the
+-- range scans they exist for (run_at <= x, heartbeat_at < x) imply it and still do.
 -- Promoter and reconciliation: pending jobs by due time.
-CREATE INDEX jobs_pending_run_at ON jobs (run_at) WHERE status = 'PENDING';
+CREATE INDEX jobs_pending_run_at ON jobs (run_at) WHERE status = 'PENDING' AND run_at IS NOT NULL;
 -- Reaper: running jobs by last heartbeat.
-CREATE INDEX jobs_running_heartbeat ON jobs (heartbeat_at) WHERE status = 'RUNNING';
+CREATE INDEX jobs_running_heartbeat ON jobs (heartbeat_at)
+    WHERE status = 'RUNNING' AND heartbeat_at IS NOT NULL;
 -- Triage: failed jobs per namespace, newest first.
 CREATE INDEX jobs_failed ON jobs (namespace, id) WHERE status = 'FAILED';
 -- Tag filters; jobs without tags stay out of the GIN index.

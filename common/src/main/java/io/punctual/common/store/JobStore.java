@@ -48,6 +48,20 @@ public final class JobStore {
     return SQL.locate(JobStore.class, name);
   }
 
+  /**
+   * Runs a statement that works on a batch of job keys (claim, heartbeat, finish) in a transaction
+   * whose planner may neither scan a partition sequentially nor loop over one side of a join once
+   * per row of the other: until a busy partition has been analyzed its guesses can make a batch
+   * cost O(partition) or O(batch x running jobs) instead of O(batch) (keyLookupsOnly.sql).
+   */
+  private <T> T byKeys(org.jdbi.v3.core.HandleCallback<T, RuntimeException> statement) {
+    return jdbi.inTransaction(
+        h -> {
+          h.createQuery(sql("keyLookupsOnly")).mapTo(String.class).one();
+          return statement.withHandle(h);
+        });
+  }
+
   /** A stored job and whether this call created it (false: an idempotent repeat). */
   public record Submitted(Job job, boolean created) {}
 
@@ -186,11 +200,10 @@ public final class JobStore {
       return List.of();
     }
     Instant now = clock.instant();
-    return jdbi.withHandle(
+    return byKeys(
         h ->
             h.createQuery(sql("claim"))
                 .bind("ids", ids.toArray(UUID[]::new))
-                .bind("scheduledMs", scheduledMillis(ids))
                 .bindMap(scheduledBounds(ids))
                 .bind("workerId", workerId)
                 .bind("now", now)
@@ -241,7 +254,7 @@ public final class JobStore {
       results[i] = c.result() == null ? null : Json.write(c.result());
     }
     Instant now = clock.instant();
-    return jdbi.withHandle(
+    return byKeys(
         h ->
             new HashSet<>(
                 h.createQuery(sql("finish"))
@@ -274,7 +287,7 @@ public final class JobStore {
     UUID[] ids = running.stream().map(Attempt::jobId).toArray(UUID[]::new);
     Integer[] attempts = running.stream().map(Attempt::attempt).toArray(Integer[]::new);
     Instant now = clock.instant();
-    return jdbi.withHandle(
+    return byKeys(
         h ->
             new HashSet<>(
                 h.createQuery(sql("heartbeat"))
@@ -344,7 +357,6 @@ public final class JobStore {
     }
     return h.createQuery(sql("findMany"))
         .bind("ids", ids.toArray(UUID[]::new))
-        .bind("scheduledMs", scheduledMillis(ids))
         .bindMap(scheduledBounds(ids))
         .map(JobRowMapper.INSTANCE)
         .list();

@@ -2,12 +2,12 @@
 -- time on the job row. Jobs no longer PENDING (cancelled, or claimed by someone else) are simply
 -- not returned. The attempt's execution row is written when it ends (finish.sql); until then the
 -- job row is the record of the running attempt. The BETWEEN bounds (the batch's earliest and
--- latest scheduled times) let the planner keep only the partitions involved.
+-- latest scheduled times) let the planner keep only the partitions involved; id = ANY(...) makes
+-- the primary key the way in (one probe per job, see keyLookupsOnly.sql).
 UPDATE jobs j
 SET status = 'RUNNING', attempt = j.attempt + 1, worker_id = :workerId, started_at = :now,
     heartbeat_at = :now, updated_at = :now
-FROM unnest(:ids, :scheduledMs) AS r(id, ms)
-WHERE j.id = r.id AND j.scheduled_at = punctual_ms(r.ms)
+WHERE j.id = ANY(:ids)
   AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
   AND j.status = 'PENDING' AND j.attempt < j.max_attempts
 RETURNING j.*

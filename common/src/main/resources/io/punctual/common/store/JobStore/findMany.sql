@@ -1,3 +1,3 @@
-SELECT j.* FROM jobs j JOIN unnest(:ids, :scheduledMs) AS r(id, ms)
-  ON j.id = r.id AND j.scheduled_at = punctual_ms(r.ms)
-WHERE j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
+SELECT j.* FROM jobs j
+WHERE j.id = ANY(:ids)
+  AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled

@@ -1,7 +1,8 @@
 -- Applies finished attempts in one statement. A job row changes only while it is still RUNNING
 -- with the same attempt number (fencing). Every attempt gets its execution row either way, so a
 -- refused (stale) attempt is still on record; an attempt already recorded (e.g. as LOST by the
--- reaper) keeps its row. Returns the ids whose job row changed.
+-- reaper) keeps its row. Returns the ids whose job row changed. id = ANY(...) makes the primary
+-- key the way into jobs (see keyLookupsOnly.sql).
 WITH v AS (
     SELECT *
     FROM unnest(:ids, :scheduledMs, :attempts, :nextStates, :nextRunAtMs, :execStatuses,
@@ -18,7 +19,8 @@ WITH v AS (
         heartbeat_at = NULL,
         updated_at   = :now
     FROM v
-    WHERE j.id = v.id AND j.scheduled_at = punctual_ms(v.ms)
+    WHERE j.id = ANY(:ids)
+      AND j.id = v.id AND j.scheduled_at = punctual_ms(v.ms)
       AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
       AND j.status = 'RUNNING' AND j.attempt = v.attempt
     RETURNING j.id
@@ -32,7 +34,7 @@ WITH v AS (
                 ELSE punctual_ms(v.finished_ms - v.duration_ms) END,
            punctual_ms(v.finished_ms), v.duration_ms, v.error, v.stack_trace, CAST(v.result AS jsonb)
     FROM v
-    JOIN jobs j ON j.id = v.id AND j.scheduled_at = punctual_ms(v.ms)
+    JOIN jobs j ON j.id = ANY(:ids) AND j.id = v.id AND j.scheduled_at = punctual_ms(v.ms)
                AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
     ON CONFLICT (job_id, job_scheduled_at, attempt) DO NOTHING
 )

@@ -3,7 +3,8 @@
 UPDATE jobs j
 SET heartbeat_at = :now
 FROM unnest(:ids, :scheduledMs, :attempts) AS r(id, ms, attempt)
-WHERE j.id = r.id AND j.scheduled_at = punctual_ms(r.ms)
+WHERE j.id = ANY(:ids)
+  AND j.id = r.id AND j.scheduled_at = punctual_ms(r.ms)
   AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
   AND j.status = 'RUNNING' AND j.attempt = r.attempt
 RETURNING j.id
