@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * PostgreSQL 18 started by the program itself (zonky's binaries from Maven Central), on a free
@@ -27,6 +28,15 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
    * @param durable fsync and synchronous_commit on
    */
   public static EmbeddedPostgresServer start(Path dataDirectory, boolean durable) {
+    return start(dataDirectory, durable, Map.of());
+  }
+
+  /**
+   * @param extraSettings further server settings ({@code postgresql.conf} names), e.g. {@code
+   *     shared_preload_libraries=pg_stat_statements} for a benchmark that reports where time goes
+   */
+  public static EmbeddedPostgresServer start(
+      Path dataDirectory, boolean durable, Map<String, String> extraSettings) {
     try {
       EmbeddedPostgres.Builder builder =
           EmbeddedPostgres.builder()
@@ -36,6 +46,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
               .setServerConfig("fsync", durable ? "on" : "off")
               .setServerConfig("synchronous_commit", durable ? "on" : "off")
               .setServerConfig("full_page_writes", durable ? "on" : "off");
+      extraSettings.forEach(builder::setServerConfig);
       if (dataDirectory != null) {
         builder.setDataDirectory(dataDirectory.toFile()).setCleanDataDirectory(false);
       }
