@@ -16,6 +16,7 @@ import io.punctual.api.problem.ProblemExceptionMapper;
 import io.punctual.api.problem.ThrowableMapper;
 import io.punctual.api.problem.ViolationExceptionMapper;
 import io.punctual.api.problem.WebApplicationExceptionMapper;
+import io.punctual.api.workers.WorkersResource;
 import io.punctual.common.Stores;
 import io.punctual.common.json.Json;
 
@@ -39,6 +40,7 @@ public final class ApiModule {
     jersey.register(new RequestSizeLimitFilter(settings.maxRequestBytes));
     jersey.register(new Authorizer(settings.defaultNamespace));
     jersey.register(new JobsResource(stores.jobs, submitter, queue, settings));
+    jersey.register(new WorkersResource(stores.workers, settings));
 
     // Registered by us, these take precedence over Dropwizard's default mappers of the same types
     // (Throwable, JsonProcessingException, JerseyViolationException, IllegalStateException,

@@ -10,6 +10,7 @@ import io.punctual.common.config.RedisSettings;
 import io.punctual.common.lease.Redlock;
 import io.punctual.common.queue.ReadyQueue;
 import io.punctual.common.queue.RedisKeys;
+import io.punctual.common.registry.WorkerRegistry;
 import io.punctual.common.store.Database;
 import io.punctual.common.store.JobStore;
 import io.punctual.common.store.PartitionManager;
@@ -34,6 +35,7 @@ public final class Stores implements AutoCloseable {
   public final ReadyQueue queue;
   private final List<RedisClient> leaseClients = new ArrayList<>();
   public final Redlock redlock;
+  public final WorkerRegistry workers;
 
   public Stores(
       PostgresSettings postgres,
@@ -63,6 +65,7 @@ public final class Stores implements AutoCloseable {
       }
     }
     this.redlock = new Redlock(leaseNodes, keys);
+    this.workers = new WorkerRegistry(database.jdbi(), clock);
   }
 
   /**

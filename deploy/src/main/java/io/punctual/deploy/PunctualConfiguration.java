@@ -6,6 +6,7 @@ import io.punctual.api.ApiSettings;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
+import io.punctual.reaper.ReaperSettings;
 import io.punctual.worker.WorkerSettings;
 import java.nio.file.Path;
 
@@ -21,6 +22,7 @@ public class PunctualConfiguration extends Configuration {
   @JsonProperty public QueueSettings queue = new QueueSettings();
   @JsonProperty public ApiSettings api = new ApiSettings();
   @JsonProperty public WorkerSettings worker = new WorkerSettings();
+  @JsonProperty public ReaperSettings reaper = new ReaperSettings();
 
   /**
    * Where {@code punctual dev} keeps its embedded PostgreSQL and Redis, relative to the working
@@ -42,6 +44,7 @@ public class PunctualConfiguration extends Configuration {
     require(queue != null, "queue section is missing");
     require(api != null, "api section is missing");
     require(worker != null, "worker section is missing");
+    require(reaper != null, "reaper section is missing");
     require(postgres.url != null && !postgres.url.isBlank(), "postgres.url is required");
     require(postgres.maxPoolSize >= 1, "postgres.maxPoolSize must be >= 1");
     require(redis.url != null && !redis.url.isBlank(), "redis.url is required");
@@ -50,6 +53,7 @@ public class PunctualConfiguration extends Configuration {
     queue.validate();
     api.validate();
     worker.validate();
+    reaper.validate();
   }
 
   private static void require(boolean ok, String message) {

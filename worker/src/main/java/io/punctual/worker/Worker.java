@@ -4,6 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import io.punctual.common.Stores;
 import io.punctual.common.queue.Promoter;
 import io.punctual.common.queue.WakeListener;
+import io.punctual.common.registry.WorkerRegistry;
 import io.punctual.worker.claim.ClaimLoop;
 import io.punctual.worker.claim.Waiter;
 import io.punctual.worker.complete.CompletionBatcher;
@@ -50,6 +51,7 @@ public final class Worker implements AutoCloseable {
   private final Thread claimThread;
   private final AtomicInteger state = new AtomicInteger(NEW);
   private volatile WakeListener wakeListener;
+  private volatile boolean registered;
 
   private static final int NEW = 0;
   private static final int STARTED = 1;
@@ -117,6 +119,7 @@ public final class Worker implements AutoCloseable {
       throw new IllegalStateException("worker already started or closed");
     }
     metrics.registerGauges(running::size, stores.queue, settings.namespaces);
+    register();
     subscribe();
     completions.start();
     claimThread.start();
@@ -154,8 +157,40 @@ public final class Worker implements AutoCloseable {
     try {
       subscribe();
       heartbeater.runOnce();
+      reportIn();
     } catch (RuntimeException e) {
       log.warn("heartbeat failed worker={}: {}", settings.workerId, e.toString());
+    }
+  }
+
+  /** Writes this worker's row in the registry (again, if the reaper pruned it meanwhile). */
+  private void reportIn() {
+    if (!registered || !stores.workers.beat(settings.workerId, running.size())) {
+      register();
+    }
+  }
+
+  private void register() {
+    try {
+      stores.workers.register(
+          new WorkerRegistry.Registration(
+              settings.workerId,
+              hostName(),
+              ProcessHandle.current().pid(),
+              settings.namespaces,
+              settings.concurrency,
+              settings.heartbeatInterval));
+      registered = true;
+    } catch (RuntimeException e) {
+      log.warn("worker registration failed worker={}: {}", settings.workerId, e.toString());
+    }
+  }
+
+  private static String hostName() {
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (Exception e) {
+      return "unknown";
     }
   }
 
@@ -198,6 +233,11 @@ public final class Worker implements AutoCloseable {
       log.debug("promoter lease release failed", e);
     }
     metrics.close();
+    try {
+      stores.workers.stop(settings.workerId);
+    } catch (RuntimeException e) {
+      log.warn("could not mark the worker stopped worker={}: {}", settings.workerId, e.toString());
+    }
     log.info("worker stopped worker={}", settings.workerId);
   }
 

@@ -11,6 +11,7 @@ import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.Priority;
 import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.common.store.JobStore.Rescue;
 import io.punctual.worker.complete.CompletionBatcher;
 import io.punctual.worker.complete.FinishedAttempt;
 import io.punctual.worker.handler.JobHandlers;
@@ -36,31 +37,20 @@ class FencingIT {
     harness.close();
   }
 
-  /** Claims the job as a worker that will then stall, and simulates the reaper's rescue. */
+  /**
+   * Claims the job as a worker that will then stall, and rescues it the way the reaper does (the
+   * reaper's own tests cover when it decides to): back to PENDING, the attempt recorded LOST.
+   */
   private Job claimThenRescue(Job job, String staleWorker) {
     harness.stores.queue.claim("default", 10, Instant.now());
     Job attempt1 = harness.stores.jobs.claim(List.of(job.id()), staleWorker).get(0);
     assertThat(attempt1.attempt()).isEqualTo(1);
-    harness
-        .stores
-        .database
-        .jdbi()
-        .useHandle(
-            h -> {
-              h.execute(
-                  "UPDATE jobs SET status = 'PENDING', worker_id = NULL, heartbeat_at = NULL,"
-                      + " started_at = NULL WHERE id = ?",
-                  job.id());
-              // what the reaper records for the dead attempt (the attempt's row is written
-              // when it ends, so a vanished attempt has none yet)
-              h.execute(
-                  "INSERT INTO job_executions (job_id, job_scheduled_at, attempt, namespace,"
-                      + " worker_id, status, started_at, finished_at)"
-                      + " SELECT id, scheduled_at, attempt, namespace, ?, 'LOST', now(), now()"
-                      + " FROM jobs WHERE id = ?",
-                  attempt1.workerId(),
-                  job.id());
-            });
+    Instant now = Instant.now();
+    assertThat(
+            harness.stores.jobs.rescue(
+                List.of(new Rescue(job.id(), 1, JobState.PENDING, now, "attempt 1 lost")),
+                now.plusSeconds(1)))
+        .containsExactly(job.id());
     return attempt1;
   }
 

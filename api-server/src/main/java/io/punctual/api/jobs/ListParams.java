@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.UUID;
 
 /** Turns the query parameters of {@code GET /jobs} into a {@link JobQuery}, or a 400 problem. */
-final class ListParams {
+public final class ListParams {
   private ListParams() {}
 
   static JobQuery parse(
@@ -63,7 +63,8 @@ final class ListParams {
     return instant;
   }
 
-  private static int limit(String value, ApiSettings settings) {
+  /** The {@code limit} query parameter: the default when absent, else 1 to the configured max. */
+  public static int limit(String value, ApiSettings settings) {
     if (isBlank(value)) {
       return settings.defaultListLimit;
     }

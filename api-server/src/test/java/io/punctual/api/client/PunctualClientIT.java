@@ -151,7 +151,8 @@ class PunctualClientIT {
         .extracting(JobView::id)
         .containsExactly(batch.get(0).id());
 
-    UUID running = UUID.fromString(batch.get(1).id());
+    // a job is claimed only once it is due
+    UUID running = UUID.fromString(client.submit(JobRequest.builder("a").build()).id());
     FIXTURE.stack.store.claim(List.of(running), "w-1");
     List<ExecutionView> executions = client.executions(running.toString());
     assertThat(executions).hasSize(1);

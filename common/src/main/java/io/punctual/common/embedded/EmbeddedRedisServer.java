@@ -21,7 +21,11 @@ public final class EmbeddedRedisServer implements AutoCloseable {
   }
 
   public static EmbeddedRedisServer start(Path dataDirectory) {
-    int port = FreePorts.pick();
+    return start(dataDirectory, FreePorts.pick());
+  }
+
+  /** On a given port (a restart on the port clients already know). */
+  public static EmbeddedRedisServer start(Path dataDirectory, int port) {
     try {
       var builder = RedisServer.newRedisServer().port(port).bind("127.0.0.1");
       if (dataDirectory != null) {

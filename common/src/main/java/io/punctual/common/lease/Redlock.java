@@ -134,6 +134,30 @@ public final class Redlock {
         });
   }
 
+  /** The ids among {@code ids} that some holder leases on a majority of nodes (pipelined). */
+  public Set<UUID> heldAmong(Collection<UUID> ids) {
+    if (ids.isEmpty()) {
+      return Set.of();
+    }
+    Map<UUID, Integer> present =
+        countPerId(
+            ids,
+            node -> {
+              Map<UUID, CompletionStage<Boolean>> out = new HashMap<>();
+              for (UUID id : ids) {
+                out.put(id, node.exists(keys.lease(id)).thenApply(n -> n != null && n > 0));
+              }
+              return out;
+            });
+    Set<UUID> held = new HashSet<>();
+    for (UUID id : ids) {
+      if (present.getOrDefault(id, 0) >= quorum) {
+        held.add(id);
+      }
+    }
+    return held;
+  }
+
   /** Whether any holder has a lease on {@code id} on a majority of nodes. */
   public boolean isHeld(UUID id) {
     int present = 0;

@@ -10,14 +10,18 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Moves pending jobs from PostgreSQL into Redis as they come within the horizon. Its cursor (the
- * (run_at, id) up to which the queue is complete) lives in Redis: when Redis has lost its data the
- * cursor is gone too, and the next pass rebuilds the whole near-term queue from PostgreSQL, in
- * pages.
+ * (run_at, id) up to which the queue is complete) lives in Redis, stamped with the Redis server's
+ * {@code run_id}: when Redis has lost its data (FLUSHALL, a restart without persistence) the cursor
+ * is gone, and when the server is a different one (a restart, which may have reloaded an older
+ * snapshot, or a failover to a replica that lagged) the stamp differs. Either way the next pass
+ * rebuilds the whole near-term queue from PostgreSQL, in pages, at once, without waiting for jobs
+ * to become overdue.
  *
  * <p>It stops {@code promoterSlack} short of the horizon: the API enqueues jobs inside the horizon
  * itself, and a job committed by a slow transaction just past the horizon's edge is still ahead of
@@ -33,6 +37,7 @@ public final class Promoter {
   private final QueueSettings settings;
   private final Clock clock;
   private final SingleHolderLease lease;
+  private final AtomicLong rebuilds = new AtomicLong();
 
   public Promoter(
       JobStore store,
@@ -56,7 +61,21 @@ public final class Promoter {
       return 0;
     }
     Instant until = clock.instant().plus(settings.horizon).minus(settings.promoterSlack);
+    String runId = serverRunId();
     Cursor cursor = readCursor();
+    if (cursor == null || !cursor.runId.equals(runId)) {
+      rebuilds.incrementAndGet();
+      if (cursor == null) {
+        log.info(
+            "no promoter cursor in Redis (first start, or Redis lost its data): rebuilding the"
+                + " near-term queue from PostgreSQL");
+      } else {
+        log.warn(
+            "Redis is not the server of the last pass (restart or failover): rebuilding the"
+                + " near-term queue from PostgreSQL");
+      }
+      cursor = new Cursor(runId, Instant.EPOCH, new UUID(0, 0));
+    }
     int promoted = 0;
     while (true) {
       List<QueueEntry> page = store.pendingDue(cursor.runAt, cursor.id, until, PAGE);
@@ -66,7 +85,7 @@ public final class Promoter {
       queue.enqueue(page);
       promoted += page.size();
       QueueEntry last = page.get(page.size() - 1);
-      cursor = new Cursor(last.runAt(), last.id());
+      cursor = new Cursor(runId, last.runAt(), last.id());
       writeCursor(cursor);
       if (page.size() < PAGE) {
         break;
@@ -78,7 +97,7 @@ public final class Promoter {
     // `until`: the next pass reads only jobs entering the window, not every job the API already
     // enqueued.
     if (cursor.runAt.isBefore(until)) {
-      cursor = new Cursor(until, new UUID(-1L, -1L));
+      cursor = new Cursor(runId, until, new UUID(-1L, -1L));
       writeCursor(cursor);
     }
     if (promoted > 0) {
@@ -91,20 +110,43 @@ public final class Promoter {
     lease.release();
   }
 
-  private record Cursor(Instant runAt, UUID id) {}
+  /** How many times this promoter found the queue lost and rebuilt it from PostgreSQL. */
+  public long rebuilds() {
+    return rebuilds.get();
+  }
 
+  private record Cursor(String runId, Instant runAt, UUID id) {}
+
+  /** The Redis server's run_id: a new one on every start of the server. */
+  private String serverRunId() {
+    String info = redis.sync().info("server");
+    for (String line : info.split("\r?\n")) {
+      if (line.startsWith("run_id:")) {
+        return line.substring("run_id:".length()).trim();
+      }
+    }
+    throw new IllegalStateException("Redis INFO server has no run_id");
+  }
+
+  /** {@code <run_id>/<run_at ms>/<id>}, or null when absent (or written by an older version). */
   private Cursor readCursor() {
     String raw = redis.sync().get(queue.keys().promoterCursor());
     if (raw == null) {
-      return new Cursor(Instant.EPOCH, new UUID(0, 0));
+      return null;
     }
-    int colon = raw.indexOf(':');
+    String[] parts = raw.split("/", 3);
+    if (parts.length != 3) {
+      return null;
+    }
     return new Cursor(
-        Instant.ofEpochMilli(Long.parseLong(raw.substring(0, colon))),
-        UUID.fromString(raw.substring(colon + 1)));
+        parts[0], Instant.ofEpochMilli(Long.parseLong(parts[1])), UUID.fromString(parts[2]));
   }
 
   private void writeCursor(Cursor cursor) {
-    redis.sync().set(queue.keys().promoterCursor(), cursor.runAt.toEpochMilli() + ":" + cursor.id);
+    redis
+        .sync()
+        .set(
+            queue.keys().promoterCursor(),
+            cursor.runId + "/" + cursor.runAt.toEpochMilli() + "/" + cursor.id);
   }
 }

@@ -1,6 +1,7 @@
 package io.punctual.common.queue;
 
 import io.punctual.common.job.Priority;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -33,6 +34,31 @@ public final class RedisKeys {
     return keys;
   }
 
+  /** A glob matching every queue key (all namespaces and priorities), for SCAN. */
+  public String queuePattern() {
+    return prefix + ":{*}:q:*";
+  }
+
+  /** A queue key taken apart. */
+  public record QueueKey(String namespace, Priority priority) {}
+
+  /** The namespace and priority of a queue key made by {@link #queue}; empty for other keys. */
+  public Optional<QueueKey> parseQueue(String key) {
+    String head = prefix + ":{";
+    int close = key.lastIndexOf("}:q:");
+    if (!key.startsWith(head) || close < head.length()) {
+      return Optional.empty();
+    }
+    String namespace = key.substring(head.length(), close);
+    String priority = key.substring(close + "}:q:".length());
+    for (Priority p : Priority.values()) {
+      if (p.wireName().equals(priority)) {
+        return Optional.of(new QueueKey(namespace, p));
+      }
+    }
+    return Optional.empty();
+  }
+
   /** Fairness counters of the weighted claim. */
   public String fairness(String namespace) {
     return prefix + ":{" + namespace + "}:fair";
@@ -51,11 +77,6 @@ public final class RedisKeys {
   /** Lease that lets one promoter work at a time. */
   public String promoterLease() {
     return prefix + ":promoter:lease";
-  }
-
-  /** Set at start-up of the queue; its absence tells that Redis lost its data. */
-  public String sentinel() {
-    return prefix + ":sentinel";
   }
 
   public String lease(UUID jobId) {

@@ -20,7 +20,7 @@ import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.StatementContext;
 
 /** Maps a {@code jobs} row to {@link Job}. */
-final class JobRowMapper implements RowMapper<Job> {
+public final class JobRowMapper implements RowMapper<Job> {
   static final JobRowMapper INSTANCE = new JobRowMapper();
 
   @Override
@@ -74,7 +74,7 @@ final class JobRowMapper implements RowMapper<Job> {
     return parsed;
   }
 
-  static Instant instant(ResultSet rs, String column) throws SQLException {
+  public static Instant instant(ResultSet rs, String column) throws SQLException {
     Timestamp ts = rs.getTimestamp(column);
     return ts == null ? null : ts.toInstant();
   }

@@ -435,6 +435,76 @@ public final class JobStore {
                 .list());
   }
 
+  /** Running attempts whose worker has not reported in since {@code staleBefore}, oldest first. */
+  public List<Job> staleRunning(Instant staleBefore, int limit) {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql("staleRunning"))
+                .bind("staleBefore", staleBefore)
+                .bind("limit", limit)
+                .map(JobRowMapper.INSTANCE)
+                .list());
+  }
+
+  /**
+   * What the reaper decided for a lost attempt: back to PENDING at {@code nextRunAt}, or FAILED
+   * (then {@code nextRunAt} is null).
+   */
+  public record Rescue(
+      UUID jobId, int attempt, JobState nextState, Instant nextRunAt, String error) {
+    public Rescue {
+      if (nextState != JobState.PENDING && nextState != JobState.FAILED) {
+        throw new IllegalArgumentException("a rescue ends PENDING or FAILED, not " + nextState);
+      }
+      if ((nextState == JobState.PENDING) != (nextRunAt != null)) {
+        throw new IllegalArgumentException("nextRunAt goes with PENDING, and only with it");
+      }
+    }
+  }
+
+  /**
+   * Applies rescues (transitions RESCUE and RESCUE_EXHAUSTED) to jobs still RUNNING with the same
+   * attempt and still silent since {@code staleBefore}; records each lost attempt as LOST. Returns
+   * the ids rescued.
+   */
+  public Set<UUID> rescue(List<Rescue> rescues, Instant staleBefore) {
+    if (rescues.isEmpty()) {
+      return Set.of();
+    }
+    int n = rescues.size();
+    UUID[] ids = new UUID[n];
+    Long[] scheduled = new Long[n];
+    Integer[] attempts = new Integer[n];
+    String[] nextStates = new String[n];
+    Long[] nextRunAt = new Long[n];
+    String[] errors = new String[n];
+    for (int i = 0; i < n; i++) {
+      Rescue r = rescues.get(i);
+      ids[i] = r.jobId();
+      scheduled[i] = JobId.scheduledAt(r.jobId()).toEpochMilli();
+      attempts[i] = r.attempt();
+      nextStates[i] = r.nextState().name();
+      nextRunAt[i] = r.nextRunAt() == null ? null : r.nextRunAt().toEpochMilli();
+      errors[i] = r.error();
+    }
+    Instant now = clock.instant();
+    return byKeys(
+        h ->
+            new HashSet<>(
+                h.createQuery(sql("rescue"))
+                    .bind("ids", ids)
+                    .bind("scheduledMs", scheduled)
+                    .bindMap(scheduledBounds(List.of(ids)))
+                    .bind("attempts", attempts)
+                    .bind("nextStates", nextStates)
+                    .bind("nextRunAtMs", nextRunAt)
+                    .bind("errors", errors)
+                    .bind("staleBefore", staleBefore)
+                    .bind("now", now)
+                    .mapTo(UUID.class)
+                    .list()));
+  }
+
   /** Where a pending job goes in Redis. */
   public record QueueEntry(UUID id, String namespace, Priority priority, Instant runAt) {}
 

@@ -8,6 +8,7 @@ import io.punctual.deploy.PunctualConfiguration;
 import io.punctual.deploy.dev.EmbeddedStores;
 import io.punctual.deploy.runtime.Resources;
 import io.punctual.deploy.runtime.ServerUrls;
+import io.punctual.reaper.Reaper;
 import java.util.ArrayList;
 import java.util.List;
 import net.sourceforge.argparse4j.impl.Arguments;
@@ -17,7 +18,7 @@ import net.sourceforge.argparse4j.inf.Subparser;
 /**
  * {@code punctual dev}: everything in one process, on its own embedded PostgreSQL 18 and Redis
  * (free ports, data in {@code dataDir}, kept across restarts): migrations, partitions, the API and
- * a worker (which also runs the promoter).
+ * a worker and the reaper.
  */
 final class DevCommand extends RoleCommand {
   private EmbeddedStores embedded;
@@ -57,12 +58,16 @@ final class DevCommand extends RoleCommand {
     RoleWiring.migrate(stores);
     ApiModule.register(environment, stores, config.api);
     RoleWiring.startWorker(config, stores, resources, environment);
+    Reaper reaper =
+        new Reaper(
+            stores, config.reaper, environment.metrics(), "dev-" + ProcessHandle.current().pid());
+    resources.addStarted("reaper", reaper::start, reaper::close, environment);
   }
 
   @Override
   List<String> banner(ServerUrls urls, PunctualConfiguration config) {
     return List.of(
-        "Punctual dev is running (API + worker + promoter in one process)",
+        "Punctual dev is running (API + worker + reaper in one process)",
         "  API          " + urls.application() + "/api/v1/jobs",
         "  Health       " + admin(urls, "/healthcheck"),
         "  Metrics      " + admin(urls, "/metrics"),

@@ -1,13 +1,14 @@
 package io.punctual.deploy.command;
 
+import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Environment;
 import io.punctual.common.Stores;
 import io.punctual.deploy.PunctualConfiguration;
-import io.punctual.deploy.reaper.ReaperLoop;
 import io.punctual.deploy.runtime.Resources;
 import io.punctual.deploy.runtime.ServerUrls;
 import io.punctual.deploy.runtime.StoreHealthChecks;
+import io.punctual.reaper.Reaper;
 import java.time.Clock;
 import java.util.List;
 import net.sourceforge.argparse4j.impl.Arguments;
@@ -15,16 +16,18 @@ import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
 
 /**
- * {@code punctual reaper}: the promoter loop (moves pending jobs into Redis as they come due, and
- * rebuilds the Redis queue from PostgreSQL after Redis lost its data) and partition maintenance.
- * {@code --once} does one pass and exits.
+ * {@code punctual reaper}: every repair that keeps accepted jobs on their way (see {@link Reaper}):
+ * lost attempts rescued, Redis reconciled with PostgreSQL and rebuilt after it lost its data, jobs
+ * promoted into the horizon, partitions and retention. {@code --once} does one pass of each and
+ * exits (for a Kubernetes CronJob).
  */
 final class ReaperCommand extends RoleCommand {
   ReaperCommand(Application<PunctualConfiguration> application) {
     super(
         application,
         "reaper",
-        "Run the promoter (rebuilds the Redis queue from PostgreSQL) and partition maintenance");
+        "Rescue lost attempts, reconcile and rebuild Redis from PostgreSQL, promote jobs,"
+            + " keep partitions and retention");
   }
 
   @Override
@@ -33,7 +36,7 @@ final class ReaperCommand extends RoleCommand {
     subparser
         .addArgument("--once")
         .action(Arguments.storeTrue())
-        .help("do one promoter pass and one partition check, print what was done, exit");
+        .help("do one pass of every repair, print what was done, exit");
   }
 
   @Override
@@ -47,13 +50,27 @@ final class ReaperCommand extends RoleCommand {
     try (Stores stores =
         new Stores(config.postgres, config.redis, config.queue, Clock.systemUTC(), "reaper")) {
       RoleWiring.checkSchema(stores);
-      ReaperLoop.Pass pass = new ReaperLoop(stores, holder()).runOnce();
+      Reaper.Pass pass =
+          new Reaper(stores, config.reaper, new MetricRegistry(), holder()).runOnce();
       System.out.println(
           "reaper pass: "
+              + pass.rescued()
+              + " lost attempts rescued, "
+              + pass.repairs().enqueued()
+              + " pending jobs re-queued in Redis, "
+              + pass.repairs().removed()
+              + " stale Redis entries removed, "
               + pass.promoted()
-              + " jobs promoted into Redis, "
-              + pass.partitionsCreated()
-              + " partition tables created");
+              + " jobs promoted into Redis"
+              + (pass.queueRebuilds() > 0 ? " (queue rebuilt from PostgreSQL)" : "")
+              + ", "
+              + pass.upkeep().partitionsCreated()
+              + " partition tables created, "
+              + pass.upkeep().partitionsDropped().size()
+              + " dropped past retention"
+              + (pass.upkeep().partitionsKept().isEmpty()
+                  ? ""
+                  : ", kept (jobs not final yet): " + pass.upkeep().partitionsKept()));
     }
   }
 
@@ -67,17 +84,19 @@ final class ReaperCommand extends RoleCommand {
     Stores stores = RoleWiring.openStores(config, "reaper", resources, environment);
     RoleWiring.checkSchema(stores);
     StoreHealthChecks.register(environment, stores, config.api.redisTimeout);
-    ReaperLoop loop = new ReaperLoop(stores, holder());
-    resources.addStarted("reaper", loop::start, loop::close, environment);
+    Reaper reaper = new Reaper(stores, config.reaper, environment.metrics(), holder());
+    resources.addStarted("reaper", reaper::start, reaper::close, environment);
   }
 
   @Override
   List<String> banner(ServerUrls urls, PunctualConfiguration config) {
     return List.of(
-        "Punctual reaper is running (promoter every "
-            + config.queue.promoterInterval
-            + ", partitions checked every "
-            + ReaperLoop.PARTITION_INTERVAL
+        "Punctual reaper is running (repairs every "
+            + config.reaper.interval
+            + ", attempts silent for "
+            + config.reaper.rescueAfter
+            + " are rescued, partitions checked every "
+            + config.reaper.partitionInterval
             + ")",
         "  Health       " + admin(urls, "/healthcheck"),
         "  Metrics      " + admin(urls, "/metrics"));

@@ -2,6 +2,7 @@ package io.punctual.worker.claim;
 
 import io.punctual.common.Stores;
 import io.punctual.common.job.Job;
+import io.punctual.common.job.JobState;
 import io.punctual.common.queue.ReadyQueue.ClaimResult;
 import io.punctual.common.queue.ReadyQueue.Claimed;
 import io.punctual.common.store.JobStore.QueueEntry;
@@ -159,6 +160,7 @@ public final class ClaimLoop implements Runnable {
     }
     List<UUID> refused = leasedIds.stream().filter(id -> !confirmed.contains(id)).toList();
     releaseQuietly(refused);
+    requeueNotYetDue(refused);
     jobs.sort(Comparator.comparingInt(j -> order.get(j.id())));
     for (Job job : jobs) {
       slots.acquireUninterruptibly();
@@ -182,6 +184,31 @@ public final class ClaimLoop implements Runnable {
       log.warn(
           "could not put {} claimed jobs back; they wait for reconciliation worker={}: {}",
           entries.size(),
+          settings.workerId,
+          e.toString());
+    }
+  }
+
+  /**
+   * A refused claim is normally a job cancelled or finished meanwhile. One still PENDING had a
+   * queue entry older than its run_at (a repair raced a retry): it goes back at its real time.
+   */
+  private void requeueNotYetDue(List<UUID> refused) {
+    if (refused.isEmpty()) {
+      return;
+    }
+    try {
+      List<QueueEntry> entries = new ArrayList<>();
+      for (Job job : stores.jobs.findMany(refused)) {
+        if (job.status() == JobState.PENDING) {
+          entries.add(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt()));
+        }
+      }
+      stores.queue.enqueue(entries);
+    } catch (RuntimeException e) {
+      log.warn(
+          "could not check {} refused claims; they wait for reconciliation worker={}: {}",
+          refused.size(),
           settings.workerId,
           e.toString());
     }

@@ -17,7 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reports running attempts alive in one statement and renews their leases in one Redlock batch. An
+ * Reports running attempts alive in one statement and renews their leases in one Redlock batch
+ * (also while PostgreSQL is unreachable, so that an outage alone does not get them rescued). An
  * attempt PostgreSQL no longer counts as current (cancelled over the API, or rescued by the reaper)
  * is stopped: its cancellation signal is set and its thread interrupted.
  */
@@ -44,7 +45,19 @@ public final class Heartbeater {
     for (RunningAttempt a : snapshot) {
       attempts.add(a.attempt());
     }
-    Set<UUID> current = stores.jobs.heartbeat(attempts);
+    Set<UUID> current;
+    try {
+      current = stores.jobs.heartbeat(attempts);
+    } catch (RuntimeException e) {
+      // PostgreSQL is unreachable: the handlers still run, so keep their leases alive (the reaper
+      // rescues an attempt only when both its heartbeat and its lease are gone).
+      Set<UUID> all = new HashSet<>();
+      for (RunningAttempt a : snapshot) {
+        all.add(a.job().id());
+      }
+      renewLeases(all);
+      throw e;
+    }
     int stopped = 0;
     for (RunningAttempt a : snapshot) {
       // An attempt that ended meanwhile may already be recorded; only stop ones still running.

@@ -3,11 +3,15 @@
 -- not returned. The attempt's execution row is written when it ends (finish.sql); until then the
 -- job row is the record of the running attempt. The BETWEEN bounds (the batch's earliest and
 -- latest scheduled times) let the planner keep only the partitions involved; id = ANY(...) makes
--- the primary key the way in (one probe per job, see keyLookupsOnly.sql).
+-- the primary key the way in (one probe per job, see keyLookupsOnly.sql). A job is claimed only
+-- once it is due (with a second's tolerance for the millisecond scores in Redis): a queue entry
+-- that outlived a retry (a reconciliation racing the attempt) cannot start the job early. The
+-- COALESCE (run_at is never null) keeps this from implying the pending index's predicate.
 UPDATE jobs j
 SET status = 'RUNNING', attempt = j.attempt + 1, worker_id = :workerId, started_at = :now,
     heartbeat_at = :now, updated_at = :now
 WHERE j.id = ANY(:ids)
   AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
   AND j.status = 'PENDING' AND j.attempt < j.max_attempts
+  AND COALESCE(j.run_at, CAST(:now AS timestamptz)) <= CAST(:now AS timestamptz) + interval '1 second'
 RETURNING j.*

@@ -1,0 +1,86 @@
+package io.punctual.api.workers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.punctual.api.support.ApiFixture;
+import io.punctual.api.support.HttpSupport.Reply;
+import io.punctual.common.job.Job;
+import io.punctual.common.registry.WorkerRegistry.Registration;
+import io.punctual.testing.Jobs;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class WorkersIT {
+  static final ApiFixture FIXTURE = ApiFixture.start();
+
+  @RegisterExtension static final DropwizardAppExtension<?> APP = FIXTURE.app;
+
+  @Test
+  void listsTheWorkersOfTheNamespaceWithTheirRunningJobsAndLiveness() {
+    FIXTURE.stores.workers.register(
+        new Registration(
+            "w-busy", "host-a", 11, List.of("default", "reports"), 8, Duration.ofSeconds(10)));
+    FIXTURE.stores.workers.register(
+        new Registration("w-other", "host-b", 12, List.of("reports"), 8, Duration.ofSeconds(10)));
+    FIXTURE.stores.workers.register(
+        new Registration("w-silent", "host-c", 13, List.of("default"), 8, Duration.ofSeconds(1)));
+    Job job =
+        FIXTURE
+            .stores
+            .jobs
+            .submit(List.of(Jobs.aJob().type("report").runAt(FIXTURE.clock.instant()).build()))
+            .get(0)
+            .job();
+    FIXTURE.stores.jobs.claim(List.of(job.id()), "w-busy");
+    FIXTURE.stores.workers.beat("w-busy", 1);
+    FIXTURE.clock.advance(Duration.ofSeconds(5)); // w-silent beats every 1s: stale now
+
+    Reply reply = FIXTURE.http().get("/api/v1/workers");
+
+    assertThat(reply.status()).isEqualTo(200);
+    JsonNode items = reply.json().get("items");
+    assertThat(items)
+        .extracting(w -> w.get("id").asText())
+        .containsExactlyInAnyOrder("w-silent", "w-busy");
+    JsonNode busy = byId(items, "w-busy");
+    assertThat(busy.get("status").asText()).isEqualTo("alive");
+    assertThat(busy.get("host").asText()).isEqualTo("host-a");
+    assertThat(busy.get("running").asInt()).isEqualTo(1);
+    assertThat(busy.get("heartbeatInterval").asText()).isEqualTo("PT10S");
+    assertThat(busy.get("namespaces")).extracting(JsonNode::asText).contains("default", "reports");
+    assertThat(busy.get("jobs")).hasSize(1);
+    assertThat(busy.get("jobs").get(0).get("id").asText()).isEqualTo(job.id().toString());
+    assertThat(busy.get("jobs").get(0).get("type").asText()).isEqualTo("report");
+    assertThat(busy.get("jobs").get(0).get("attempt").asInt()).isEqualTo(1);
+    assertThat(byId(items, "w-silent").get("status").asText()).isEqualTo("stale");
+
+    FIXTURE.stores.workers.stop("w-silent");
+    JsonNode after = FIXTURE.http().get("/api/v1/workers").json().get("items");
+    assertThat(after.get(after.size() - 1).get("id").asText())
+        .as("stopped workers come last")
+        .isEqualTo("w-silent");
+    assertThat(byId(after, "w-silent").get("status").asText()).isEqualTo("stopped");
+  }
+
+  private static JsonNode byId(JsonNode items, String id) {
+    for (JsonNode w : items) {
+      if (w.get("id").asText().equals(id)) {
+        return w;
+      }
+    }
+    throw new AssertionError("no worker " + id + " in " + items);
+  }
+
+  @Test
+  void aBadLimitIsAProblemNamingIt() {
+    Reply reply = FIXTURE.http().get("/api/v1/workers?limit=0");
+
+    assertThat(reply.status()).isEqualTo(400);
+    assertThat(reply.contentType()).startsWith("application/problem+json");
+    assertThat(reply.json().toString()).contains("limit");
+  }
+}

@@ -1,0 +1,186 @@
+package io.punctual.common.registry;
+
+import io.punctual.common.store.JobRowMapper;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.locator.ClasspathSqlLocator;
+
+/**
+ * The {@code workers} table: each worker process writes its row when it starts, on every heartbeat
+ * and when it stops; the API lists it ({@code GET /api/v1/workers}); the reaper prunes it. The SQL
+ * is in {@code WorkerRegistry/*.sql} beside this class.
+ */
+public final class WorkerRegistry {
+  private static final ClasspathSqlLocator SQL = ClasspathSqlLocator.create();
+
+  private final Jdbi jdbi;
+  private final Clock clock;
+
+  public WorkerRegistry(Jdbi jdbi, Clock clock) {
+    this.jdbi = jdbi;
+    this.clock = clock;
+  }
+
+  private static String sql(String name) {
+    return SQL.locate(WorkerRegistry.class, name);
+  }
+
+  /** What a worker says about itself when it starts. */
+  public record Registration(
+      String id,
+      String host,
+      long pid,
+      List<String> namespaces,
+      int concurrency,
+      Duration heartbeatInterval) {}
+
+  public void register(Registration r) {
+    jdbi.useHandle(
+        h ->
+            h.createUpdate(sql("register"))
+                .bind("id", r.id())
+                .bind("host", r.host())
+                .bind("pid", r.pid())
+                .bind("namespaces", r.namespaces().toArray(String[]::new))
+                .bind("concurrency", r.concurrency())
+                .bind("heartbeatIntervalMs", r.heartbeatInterval().toMillis())
+                .bind("now", clock.instant())
+                .execute());
+  }
+
+  /** Records a heartbeat; false when the row is gone (pruned) or marked stopped. */
+  public boolean beat(String id, int running) {
+    return jdbi.withHandle(
+            h ->
+                h.createUpdate(sql("beat"))
+                    .bind("id", id)
+                    .bind("running", running)
+                    .bind("now", clock.instant())
+                    .execute())
+        > 0;
+  }
+
+  public void stop(String id) {
+    jdbi.useHandle(
+        h -> h.createUpdate(sql("stop")).bind("id", id).bind("now", clock.instant()).execute());
+  }
+
+  /** Deletes the rows of workers not heard of since {@code before}; returns how many. */
+  public int prune(Instant before) {
+    return jdbi.withHandle(h -> h.createUpdate(sql("prune")).bind("before", before).execute());
+  }
+
+  /** Whether a worker is alive, silent for longer than three heartbeats, or stopped. */
+  public enum Status {
+    ALIVE,
+    STALE,
+    STOPPED
+  }
+
+  /** An attempt a worker runs now. */
+  public record RunningJob(
+      UUID id, String type, int attempt, Instant startedAt, Instant heartbeatAt) {}
+
+  /** A worker as listed over the API. */
+  public record WorkerView(
+      String id,
+      String host,
+      long pid,
+      List<String> namespaces,
+      int concurrency,
+      Duration heartbeatInterval,
+      Status status,
+      int running,
+      Instant startedAt,
+      Instant heartbeatAt,
+      Instant stoppedAt,
+      List<RunningJob> jobs) {}
+
+  /** A worker counts as stale after this many heartbeat intervals without one. */
+  public static final int STALE_AFTER_BEATS = 3;
+
+  /**
+   * The workers serving {@code namespace} (at most {@code limit}) with the attempts of that
+   * namespace each one runs.
+   */
+  public List<WorkerView> list(String namespace, int limit) {
+    Instant now = clock.instant();
+    return jdbi.withHandle(
+        h -> {
+          List<WorkerView> rows =
+              h.createQuery(sql("list"))
+                  .bind("namespace", namespace)
+                  .bind("limit", limit)
+                  .map(
+                      (rs, ctx) -> {
+                        Duration interval = Duration.ofMillis(rs.getLong("heartbeat_interval_ms"));
+                        Instant beat = JobRowMapper.instant(rs, "heartbeat_at");
+                        Instant stopped = JobRowMapper.instant(rs, "stopped_at");
+                        Status status =
+                            stopped != null
+                                ? Status.STOPPED
+                                : beat.plus(interval.multipliedBy(STALE_AFTER_BEATS)).isBefore(now)
+                                    ? Status.STALE
+                                    : Status.ALIVE;
+                        return new WorkerView(
+                            rs.getString("id"),
+                            rs.getString("host"),
+                            rs.getLong("pid"),
+                            Arrays.asList((String[]) rs.getArray("namespaces").getArray()),
+                            rs.getInt("concurrency"),
+                            interval,
+                            status,
+                            rs.getInt("running"),
+                            JobRowMapper.instant(rs, "started_at"),
+                            beat,
+                            stopped,
+                            List.of());
+                      })
+                  .list();
+          if (rows.isEmpty()) {
+            return rows;
+          }
+          Map<String, List<RunningJob>> jobs = new HashMap<>();
+          h.createQuery(sql("runningJobs"))
+              .bind("namespace", namespace)
+              .bind("workerIds", rows.stream().map(WorkerView::id).toArray(String[]::new))
+              .map(
+                  (rs, ctx) ->
+                      jobs.computeIfAbsent(rs.getString("worker_id"), k -> new ArrayList<>())
+                          .add(
+                              new RunningJob(
+                                  rs.getObject("id", UUID.class),
+                                  rs.getString("type"),
+                                  rs.getInt("attempt"),
+                                  JobRowMapper.instant(rs, "started_at"),
+                                  JobRowMapper.instant(rs, "heartbeat_at"))))
+              .list();
+          List<WorkerView> out = new ArrayList<>(rows.size());
+          for (WorkerView w : rows) {
+            out.add(
+                new WorkerView(
+                    w.id(),
+                    w.host(),
+                    w.pid(),
+                    w.namespaces(),
+                    w.concurrency(),
+                    w.heartbeatInterval(),
+                    w.status(),
+                    w.running(),
+                    w.startedAt(),
+                    w.heartbeatAt(),
+                    w.stoppedAt(),
+                    List.copyOf(jobs.getOrDefault(w.id(), List.of()))));
+          }
+          return out;
+        });
+  }
+}

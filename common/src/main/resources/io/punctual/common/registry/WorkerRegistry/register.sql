@@ -1,0 +1,9 @@
+-- A worker starts (or restarts under the same id): its row is (re)written.
+INSERT INTO workers (id, host, pid, namespaces, concurrency, heartbeat_interval_ms, running,
+                     started_at, heartbeat_at, stopped_at)
+VALUES (:id, :host, :pid, :namespaces, :concurrency, :heartbeatIntervalMs, 0, :now, :now, NULL)
+ON CONFLICT (id) DO UPDATE
+SET host = EXCLUDED.host, pid = EXCLUDED.pid, namespaces = EXCLUDED.namespaces,
+    concurrency = EXCLUDED.concurrency, heartbeat_interval_ms = EXCLUDED.heartbeat_interval_ms,
+    running = 0, started_at = EXCLUDED.started_at, heartbeat_at = EXCLUDED.heartbeat_at,
+    stopped_at = NULL

@@ -1,0 +1,90 @@
+package io.punctual.reaper;
+
+import io.punctual.common.Stores;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.jdbi.v3.core.locator.ClasspathSqlLocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the daily partitions in order: creates those ahead, drops those past retention (never one
+ * whose day still holds a job that is not final), forgets idempotency keys as old as the oldest
+ * jobs kept, and prunes the worker registry.
+ */
+public final class PartitionJanitor {
+  private static final Logger log = LoggerFactory.getLogger(PartitionJanitor.class);
+  private static final ClasspathSqlLocator SQL = ClasspathSqlLocator.create();
+  private static final int KEY_BATCH = 10_000;
+
+  private final Stores stores;
+  private final ReaperSettings settings;
+
+  public PartitionJanitor(Stores stores, ReaperSettings settings) {
+    this.stores = stores;
+    this.settings = settings;
+  }
+
+  /** What one pass did. */
+  public record Upkeep(
+      int partitionsCreated,
+      List<String> partitionsDropped,
+      List<String> partitionsKept,
+      int keysForgotten,
+      int workersPruned) {}
+
+  public Upkeep runOnce() {
+    int created = stores.partitions.ensureAhead();
+    LocalDate today = LocalDate.ofInstant(stores.clock.instant(), ZoneOffset.UTC);
+    LocalDate jobsBefore = today.minusDays(settings.jobRetention.toDays());
+    LocalDate executionsBefore = today.minusDays(settings.executionRetention.toDays());
+    List<String> dropped = new ArrayList<>();
+    List<String> kept = new ArrayList<>();
+    stores
+        .database
+        .jdbi()
+        .useHandle(
+            h ->
+                h.createQuery(SQL.locate(PartitionJanitor.class, "dropExpired"))
+                    .bind("jobsBefore", jobsBefore)
+                    .bind("executionsBefore", executionsBefore)
+                    .map(
+                        (rs, ctx) -> {
+                          String table = rs.getString("table_name");
+                          (rs.getString("action").equals("dropped") ? dropped : kept).add(table);
+                          return table;
+                        })
+                    .list());
+    int forgotten = forgetKeys(jobsBefore);
+    int pruned = stores.workers.prune(stores.clock.instant().minus(settings.workerRetention));
+    if (!dropped.isEmpty()) {
+      log.info("dropped partitions past retention: {}", dropped);
+    }
+    if (!kept.isEmpty()) {
+      log.warn("kept partitions past retention because they hold jobs not final yet: {}", kept);
+    }
+    return new Upkeep(created, List.copyOf(dropped), List.copyOf(kept), forgotten, pruned);
+  }
+
+  private int forgetKeys(LocalDate before) {
+    int total = 0;
+    while (true) {
+      int n =
+          stores
+              .database
+              .jdbi()
+              .withHandle(
+                  h ->
+                      h.createUpdate(SQL.locate(PartitionJanitor.class, "forgetKeys"))
+                          .bind("before", before.atStartOfDay(ZoneOffset.UTC).toInstant())
+                          .bind("limit", KEY_BATCH)
+                          .execute());
+      total += n;
+      if (n < KEY_BATCH) {
+        return total;
+      }
+    }
+  }
+}

@@ -1,0 +1,169 @@
+package io.punctual.reaper;
+
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
+import io.punctual.common.Stores;
+import io.punctual.common.queue.Promoter;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code reaper} role: every repair that keeps an accepted job on its way to a final state.
+ *
+ * <ul>
+ *   <li>{@link Promoter} (every {@code queue.promoterInterval}): moves jobs entering the horizon
+ *       into Redis, and rebuilds the whole near-term queue at once when Redis lost its data;
+ *   <li>{@link Rescuer} and {@link Reconciler} (every {@code reaper.interval}): lost attempts back
+ *       to PENDING, Redis and PostgreSQL brought to agree;
+ *   <li>{@link PartitionJanitor} (every {@code reaper.partitionInterval}): partitions ahead,
+ *       retention, the worker registry.
+ * </ul>
+ *
+ * Each repair is idempotent and guarded, so any number of reapers may run. {@link #runOnce()} does
+ * one of each (what {@code punctual reaper --once} runs).
+ */
+public final class Reaper implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Reaper.class);
+
+  private final Stores stores;
+  private final ReaperSettings settings;
+  private final String holder;
+  private final Promoter promoter;
+  private final Rescuer rescuer;
+  private final Reconciler reconciler;
+  private final PartitionJanitor janitor;
+  private final Meter rescued;
+  private final Meter requeued;
+  private final Meter removed;
+  private final Meter promoted;
+  private final Meter partitionsDropped;
+  private ScheduledExecutorService executor;
+
+  public Reaper(Stores stores, ReaperSettings settings, MetricRegistry metrics, String holder) {
+    settings.validate();
+    this.stores = stores;
+    this.settings = settings;
+    this.holder = holder;
+    this.promoter =
+        new Promoter(
+            stores.jobs, stores.queue, stores.redis, stores.queueSettings, stores.clock, holder);
+    this.rescuer = new Rescuer(stores, settings, ThreadLocalRandom.current());
+    this.reconciler = new Reconciler(stores, settings);
+    this.janitor = new PartitionJanitor(stores, settings);
+    this.rescued = metrics.meter("punctual.reaper.rescued");
+    this.requeued = metrics.meter("punctual.reaper.requeued");
+    this.removed = metrics.meter("punctual.reaper.removedFromRedis");
+    this.promoted = metrics.meter("punctual.reaper.promoted");
+    this.partitionsDropped = metrics.meter("punctual.reaper.partitionsDropped");
+    metrics.gauge("punctual.reaper.queueRebuilds", () -> (Gauge<Long>) promoter::rebuilds);
+  }
+
+  /** What one full pass did. */
+  public record Pass(
+      int promoted,
+      long queueRebuilds,
+      int rescued,
+      Reconciler.Repairs repairs,
+      PartitionJanitor.Upkeep upkeep) {}
+
+  /** One of everything, in order: partitions, promoter, rescue, reconciliation. */
+  public Pass runOnce() {
+    PartitionJanitor.Upkeep upkeep = upkeep();
+    int p = promote();
+    int r = rescue();
+    Reconciler.Repairs repairs = reconcile();
+    return new Pass(p, promoter.rebuilds(), r, repairs, upkeep);
+  }
+
+  public synchronized void start() {
+    if (executor != null) {
+      throw new IllegalStateException("already started");
+    }
+    executor =
+        Executors.newScheduledThreadPool(
+            2, Thread.ofPlatform().daemon().name("punctual-reaper").factory());
+    every(stores.queueSettings.promoterInterval, this::promote);
+    every(settings.interval, this::repair);
+    every(settings.partitionInterval, this::upkeep);
+    log.info(
+        "reaper started holder={} interval={} rescueAfter={} reconcileAfter={}",
+        holder,
+        settings.interval,
+        settings.rescueAfter,
+        settings.reconcileAfter);
+  }
+
+  private void every(Duration period, Supplier<?> task) {
+    long nanos = period.toNanos();
+    executor.scheduleWithFixedDelay(
+        () -> {
+          try {
+            task.get();
+          } catch (RuntimeException e) {
+            log.warn("reaper task failed holder={}: {}", holder, e.toString());
+            log.debug("reaper task failure", e);
+          }
+        },
+        0,
+        nanos,
+        TimeUnit.NANOSECONDS);
+  }
+
+  private int promote() {
+    int n = promoter.runOnce();
+    promoted.mark(n);
+    return n;
+  }
+
+  private int rescue() {
+    int n = rescuer.runOnce();
+    rescued.mark(n);
+    return n;
+  }
+
+  private Reconciler.Repairs reconcile() {
+    Reconciler.Repairs repairs = reconciler.runOnce();
+    requeued.mark(repairs.enqueued());
+    removed.mark(repairs.removed());
+    return repairs;
+  }
+
+  private Object repair() {
+    rescue();
+    return reconcile();
+  }
+
+  private PartitionJanitor.Upkeep upkeep() {
+    PartitionJanitor.Upkeep upkeep = janitor.runOnce();
+    partitionsDropped.mark(upkeep.partitionsDropped().size());
+    return upkeep;
+  }
+
+  /** Stops the loops and releases the promoter lease so another reaper or worker takes over. */
+  @Override
+  public synchronized void close() {
+    if (executor == null) {
+      return;
+    }
+    executor.shutdownNow();
+    try {
+      executor.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    executor = null;
+    try {
+      promoter.release();
+    } catch (RuntimeException e) {
+      log.debug("promoter lease release failed", e);
+    }
+    log.info("reaper stopped holder={}", holder);
+  }
+}

@@ -1,0 +1,72 @@
+package io.punctual.reaper;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.time.Duration;
+
+/**
+ * What the reaper repairs and when. Mutable Jackson bean (the {@code reaper} section of the
+ * configuration); every field has a default that works.
+ */
+public class ReaperSettings {
+  /** How often the reaper looks for lost attempts and for drift between PostgreSQL and Redis. */
+  @JsonProperty public Duration interval = Duration.ofSeconds(5);
+
+  /**
+   * A RUNNING attempt whose worker has not reported in for this long, and whose lease is gone, is
+   * lost: the job goes back to PENDING (or FAILED when no attempt remains). Must be well above the
+   * workers' {@code heartbeatInterval} and {@code leaseTtl}.
+   */
+  @JsonProperty public Duration rescueAfter = Duration.ofMinutes(1);
+
+  /**
+   * A PENDING job due this long ago that is not in Redis is enqueued again, and a Redis entry due
+   * this long ago whose job is no longer PENDING is removed. The grace keeps the reaper out of the
+   * way of a job being claimed or enqueued right now.
+   */
+  @JsonProperty public Duration reconcileAfter = Duration.ofSeconds(10);
+
+  /** Most jobs one pass rescues, re-enqueues or checks (the rest waits for the next pass). */
+  @JsonProperty public int maxPerPass = 10_000;
+
+  /** How often partitions are created ahead and those past retention dropped. */
+  @JsonProperty public Duration partitionInterval = Duration.ofHours(1);
+
+  /** Execution history (job_executions) is kept this long, counted from the job's scheduled day. */
+  @JsonProperty public Duration executionRetention = Duration.ofDays(90);
+
+  /**
+   * Final jobs are kept this long, counted from their scheduled day (a day holding a job that is
+   * not final is never dropped). At least {@code executionRetention}. Idempotency keys are
+   * remembered as long.
+   */
+  @JsonProperty public Duration jobRetention = Duration.ofDays(90);
+
+  /** Rows of workers not heard of for this long leave the worker registry. */
+  @JsonProperty public Duration workerRetention = Duration.ofDays(1);
+
+  /** Throws IllegalArgumentException naming the first setting that makes no sense. */
+  public void validate() {
+    positive(interval, "reaper.interval");
+    positive(rescueAfter, "reaper.rescueAfter");
+    positive(reconcileAfter, "reaper.reconcileAfter");
+    positive(partitionInterval, "reaper.partitionInterval");
+    positive(workerRetention, "reaper.workerRetention");
+    require(maxPerPass >= 1, "reaper.maxPerPass must be >= 1");
+    require(
+        executionRetention != null && executionRetention.toDays() >= 2,
+        "reaper.executionRetention must be at least 2 days");
+    require(
+        jobRetention != null && jobRetention.compareTo(executionRetention) >= 0,
+        "reaper.jobRetention must be at least reaper.executionRetention");
+  }
+
+  private static void positive(Duration d, String name) {
+    require(d != null && d.isPositive(), name + " must be positive");
+  }
+
+  private static void require(boolean ok, String message) {
+    if (!ok) {
+      throw new IllegalArgumentException(message);
+    }
+  }
+}

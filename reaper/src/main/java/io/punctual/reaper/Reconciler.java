@@ -1,0 +1,166 @@
+package io.punctual.reaper;
+
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanIterator;
+import io.lettuce.core.ScoredValue;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.punctual.common.Stores;
+import io.punctual.common.job.Job;
+import io.punctual.common.job.JobState;
+import io.punctual.common.queue.LuaScript;
+import io.punctual.common.queue.RedisKeys.QueueKey;
+import io.punctual.common.store.JobStore.QueueEntry;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes Redis agree with PostgreSQL for jobs due more than {@code reconcileAfter} ago:
+ *
+ * <ul>
+ *   <li>a PENDING job that is not in its queue is added again (the API died between its commit and
+ *       its enqueue, a worker died between its Redis claim and PostgreSQL, an enqueue failed);
+ *   <li>a queue entry whose job is no longer PENDING (or no longer exists) is removed, unless it
+ *       was re-added meanwhile with another score.
+ * </ul>
+ *
+ * Both directions are idempotent, so several reapers may run them at once. Jobs due more recently
+ * are left alone: they may be between a commit and its enqueue, or being claimed, right now.
+ */
+public final class Reconciler {
+  private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
+  private static final LuaScript RECONCILE =
+      LuaScript.load(Reconciler.class, "reconcile.lua", ScriptOutputType.INTEGER);
+  private static final LuaScript REMOVE_STALE =
+      LuaScript.load(Reconciler.class, "removeStale.lua", ScriptOutputType.INTEGER);
+  private static final int PAGE = 1_000;
+
+  private final Stores stores;
+  private final ReaperSettings settings;
+
+  public Reconciler(Stores stores, ReaperSettings settings) {
+    this.stores = stores;
+    this.settings = settings;
+  }
+
+  /** What one pass repaired. */
+  public record Repairs(int enqueued, int removed) {}
+
+  public Repairs runOnce() {
+    Instant dueBefore = stores.clock.instant().minus(settings.reconcileAfter);
+    int enqueued = enqueueMissing(dueBefore);
+    int removed = removeStale(dueBefore);
+    if (enqueued > 0 || removed > 0) {
+      log.warn(
+          "reconciled Redis with PostgreSQL: {} pending jobs were missing from Redis and are"
+              + " queued again, {} entries of jobs no longer pending removed",
+          enqueued,
+          removed);
+    }
+    return new Repairs(enqueued, removed);
+  }
+
+  /** PostgreSQL to Redis: every PENDING job due before {@code dueBefore} is in its queue. */
+  private int enqueueMissing(Instant dueBefore) {
+    RedisCommands<String, String> redis = stores.redis.sync();
+    Instant afterRunAt = Instant.EPOCH;
+    UUID afterId = new UUID(0, 0);
+    int added = 0;
+    int seen = 0;
+    while (seen < settings.maxPerPass) {
+      List<QueueEntry> page = stores.jobs.pendingDue(afterRunAt, afterId, dueBefore, PAGE);
+      if (page.isEmpty()) {
+        break;
+      }
+      seen += page.size();
+      Map<String, List<QueueEntry>> byNamespace = new LinkedHashMap<>();
+      for (QueueEntry e : page) {
+        byNamespace.computeIfAbsent(e.namespace(), n -> new ArrayList<>()).add(e);
+      }
+      for (var group : byNamespace.entrySet()) {
+        List<String> args = new ArrayList<>(1 + 3 * group.getValue().size());
+        args.add(stores.keys.wakeChannel(group.getKey()));
+        for (QueueEntry e : group.getValue()) {
+          args.add(Integer.toString(e.priority().ordinal() + 1));
+          args.add(Long.toString(e.runAt().toEpochMilli()));
+          args.add(e.id().toString());
+        }
+        Long n =
+            RECONCILE.run(redis, stores.keys.queues(group.getKey()), args.toArray(String[]::new));
+        added += n.intValue();
+      }
+      QueueEntry last = page.get(page.size() - 1);
+      afterRunAt = last.runAt();
+      afterId = last.id();
+      if (page.size() < PAGE) {
+        break;
+      }
+    }
+    return added;
+  }
+
+  /** Redis to PostgreSQL: queue entries due before {@code dueBefore} belong to PENDING jobs. */
+  private int removeStale(Instant dueBefore) {
+    RedisCommands<String, String> redis = stores.redis.sync();
+    Range<Double> due = Range.create(Double.NEGATIVE_INFINITY, (double) dueBefore.toEpochMilli());
+    int removed = 0;
+    int budget = settings.maxPerPass;
+    ScanIterator<String> queues =
+        ScanIterator.scan(redis, ScanArgs.Builder.matches(stores.keys.queuePattern()).limit(100));
+    while (queues.hasNext() && budget > 0) {
+      String key = queues.next();
+      Optional<QueueKey> queue = stores.keys.parseQueue(key);
+      if (queue.isEmpty()) {
+        continue;
+      }
+      List<ScoredValue<String>> entries =
+          redis.zrangebyscoreWithScores(key, due, Limit.create(0, Math.min(budget, PAGE)));
+      budget -= entries.size();
+      if (entries.isEmpty()) {
+        continue;
+      }
+      Map<UUID, Long> scores = new HashMap<>();
+      for (ScoredValue<String> e : entries) {
+        scores.put(UUID.fromString(e.getValue()), (long) e.getScore());
+      }
+      Map<UUID, Job> jobs = new HashMap<>();
+      for (Job job : stores.jobs.findMany(scores.keySet())) {
+        jobs.put(job.id(), job);
+      }
+      Map<UUID, Long> stale = new HashMap<>();
+      for (var e : scores.entrySet()) {
+        Job job = jobs.get(e.getKey());
+        if (job == null || job.status() != JobState.PENDING) {
+          stale.put(e.getKey(), e.getValue());
+        }
+      }
+      removed += removeIfUnchanged(key, stale);
+    }
+    return removed;
+  }
+
+  /** Removes members of a queue that still have the score read (see removeStale.lua). */
+  int removeIfUnchanged(String queueKey, Map<UUID, Long> scores) {
+    if (scores.isEmpty()) {
+      return 0;
+    }
+    List<String> args = new ArrayList<>(2 * scores.size());
+    for (var e : scores.entrySet()) {
+      args.add(e.getKey().toString());
+      args.add(Long.toString(e.getValue()));
+    }
+    Long n =
+        REMOVE_STALE.run(stores.redis.sync(), new String[] {queueKey}, args.toArray(String[]::new));
+    return n.intValue();
+  }
+}

@@ -1,0 +1,128 @@
+package io.punctual.reaper;
+
+import io.punctual.common.Stores;
+import io.punctual.common.job.Backoff;
+import io.punctual.common.job.Job;
+import io.punctual.common.job.JobState;
+import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.common.store.JobStore.Rescue;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Revives attempts whose worker is gone: RUNNING, no heartbeat for {@code rescueAfter}, and no
+ * Redlock lease left on a majority of nodes. Such a job goes back to PENDING after its backoff
+ * (transition RESCUE) or, with no attempt left, to FAILED (RESCUE_EXHAUSTED); the lost attempt is
+ * recorded as LOST. Retries due within the horizon go straight back into Redis. The SQL update is
+ * guarded by status, attempt and heartbeat, so several reapers may race and a worker that reports
+ * in at the last moment wins; should a paused worker wake up later, its result is refused by the
+ * attempt number.
+ */
+public final class Rescuer {
+  private static final Logger log = LoggerFactory.getLogger(Rescuer.class);
+  private static final int PAGE = 500;
+
+  private final Stores stores;
+  private final ReaperSettings settings;
+  private final RandomGenerator random;
+
+  public Rescuer(Stores stores, ReaperSettings settings, RandomGenerator random) {
+    this.stores = stores;
+    this.settings = settings;
+    this.random = random;
+  }
+
+  /** One pass; returns how many attempts it rescued. */
+  public int runOnce() {
+    Instant now = stores.clock.instant();
+    Instant staleBefore = now.minus(settings.rescueAfter);
+    int rescued = 0;
+    int seen = 0;
+    while (seen < settings.maxPerPass) {
+      List<Job> stale = stores.jobs.staleRunning(staleBefore, PAGE);
+      if (stale.isEmpty()) {
+        break;
+      }
+      seen += stale.size();
+      Set<UUID> leased = stores.redlock.heldAmong(stale.stream().map(Job::id).toList());
+      List<Rescue> rescues = new ArrayList<>();
+      Map<UUID, Job> byId = new HashMap<>();
+      for (Job job : stale) {
+        if (leased.contains(job.id())) {
+          // The heartbeat is late but the lease is alive: the worker renews it, so it still runs.
+          continue;
+        }
+        byId.put(job.id(), job);
+        rescues.add(decide(job, now));
+      }
+      Set<UUID> done = stores.jobs.rescue(rescues, staleBefore);
+      rescued += done.size();
+      requeue(rescues, byId, done, now);
+      report(rescues, byId, done);
+      if (stale.size() < PAGE || rescues.isEmpty()) {
+        break;
+      }
+    }
+    return rescued;
+  }
+
+  private Rescue decide(Job job, Instant now) {
+    String error =
+        "attempt "
+            + job.attempt()
+            + " lost: worker "
+            + job.workerId()
+            + " silent since "
+            + job.heartbeatAt()
+            + " and its lease is gone";
+    if (job.attempt() >= job.maxAttempts()) {
+      return new Rescue(job.id(), job.attempt(), JobState.FAILED, null, error);
+    }
+    Backoff backoff = job.backoff() == null ? Backoff.DEFAULT : job.backoff();
+    Instant next = now.plus(backoff.delayAfter(job.attempt(), random));
+    return new Rescue(job.id(), job.attempt(), JobState.PENDING, next, error);
+  }
+
+  private void requeue(List<Rescue> rescues, Map<UUID, Job> byId, Set<UUID> done, Instant now) {
+    Instant horizon = now.plus(stores.queueSettings.horizon);
+    List<QueueEntry> entries = new ArrayList<>();
+    for (Rescue r : rescues) {
+      if (done.contains(r.jobId())
+          && r.nextState() == JobState.PENDING
+          && !r.nextRunAt().isAfter(horizon)) {
+        Job job = byId.get(r.jobId());
+        entries.add(new QueueEntry(job.id(), job.namespace(), job.priority(), r.nextRunAt()));
+      }
+    }
+    try {
+      stores.queue.enqueue(entries);
+    } catch (RuntimeException e) {
+      // PostgreSQL holds them as PENDING: the reconciliation or the promoter enqueues them later.
+      log.warn("could not enqueue {} rescued jobs: {}", entries.size(), e.toString());
+    }
+  }
+
+  private static void report(List<Rescue> rescues, Map<UUID, Job> byId, Set<UUID> done) {
+    for (Rescue r : rescues) {
+      if (!done.contains(r.jobId())) {
+        continue;
+      }
+      Job job = byId.get(r.jobId());
+      log.warn(
+          "rescued lost attempt job={} attempt={} worker={} next={} runAt={}",
+          job.id(),
+          job.attempt(),
+          job.workerId(),
+          r.nextState(),
+          r.nextRunAt());
+    }
+  }
+}

@@ -1,0 +1,20 @@
+-- Adds the members that are missing from their priority queue (a member already queued keeps its
+-- score) and wakes sleeping workers when it added any.
+-- KEYS[1..n]: the queues of one namespace, highest priority first.
+-- ARGV[1]: wake channel; then triples (queue index, score ms, member).
+-- Returns how many members it added.
+local added = 0
+local soonest = nil
+for a = 2, #ARGV, 3 do
+  local key = KEYS[tonumber(ARGV[a])]
+  if not redis.call('ZSCORE', key, ARGV[a + 2]) then
+    local score = tonumber(ARGV[a + 1])
+    redis.call('ZADD', key, score, ARGV[a + 2])
+    added = added + 1
+    if soonest == nil or score < soonest then soonest = score end
+  end
+end
+if soonest ~= nil then
+  redis.call('PUBLISH', ARGV[1], string.format('%.0f', soonest))
+end
+return added

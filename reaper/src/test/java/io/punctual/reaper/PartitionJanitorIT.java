@@ -1,0 +1,123 @@
+package io.punctual.reaper;
+
+import static io.punctual.testing.Jobs.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.punctual.common.job.Job;
+import io.punctual.common.registry.WorkerRegistry.Registration;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class PartitionJanitorIT {
+  private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyyMMdd");
+  private final ReaperFixture f = new ReaperFixture();
+  private final Instant now = f.clock.instant();
+
+  @AfterEach
+  void close() {
+    f.close();
+  }
+
+  /** Submits a job as if it were {@code daysAgo} days ago (its partition is that day's). */
+  private Job jobFrom(int daysAgo) {
+    f.clock.set(now.minus(Duration.ofDays(daysAgo)));
+    Job job = f.store(List.of(aJob().runAt(f.clock.instant()).build())).get(0);
+    f.clock.set(now);
+    return job;
+  }
+
+  private String day(int daysAgo) {
+    return LocalDate.ofInstant(now.minus(Duration.ofDays(daysAgo)), ZoneOffset.UTC).format(DAY);
+  }
+
+  private boolean exists(String table) {
+    return f.stores
+        .database
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery("SELECT to_regclass(:t) IS NOT NULL")
+                    .bind("t", table)
+                    .mapTo(Boolean.class)
+                    .one());
+  }
+
+  @Test
+  void dropsDaysPastRetentionButNeverOneHoldingAJobNotFinal() {
+    f.settings.executionRetention = Duration.ofDays(30);
+    f.settings.jobRetention = Duration.ofDays(90);
+    Job finalOld = jobFrom(100);
+    f.stores.jobs.cancel("default", finalOld.id());
+    Job pendingOld = jobFrom(95);
+    Job finalMiddle = jobFrom(40);
+    f.stores.jobs.cancel("default", finalMiddle.id());
+    Job recent = jobFrom(5);
+
+    PartitionJanitor.Upkeep upkeep = new PartitionJanitor(f.stores, f.settings).runOnce();
+
+    // 100 days: past both retentions, all final -> both tables dropped
+    assertThat(exists("jobs_p" + day(100))).isFalse();
+    assertThat(exists("job_executions_p" + day(100))).isFalse();
+    // 95 days: past both, but a pending job lives there -> kept whole
+    assertThat(exists("jobs_p" + day(95))).isTrue();
+    assertThat(exists("job_executions_p" + day(95))).isTrue();
+    assertThat(upkeep.partitionsKept()).containsExactly("jobs_p" + day(95));
+    // 40 days: history past its 30 days, jobs not past their 90
+    assertThat(exists("jobs_p" + day(40))).isTrue();
+    assertThat(exists("job_executions_p" + day(40))).isFalse();
+    // 5 days: untouched
+    assertThat(exists("jobs_p" + day(5))).isTrue();
+    assertThat(exists("job_executions_p" + day(5))).isTrue();
+    assertThat(upkeep.partitionsDropped())
+        .containsExactlyInAnyOrder(
+            "jobs_p" + day(100), "job_executions_p" + day(100), "job_executions_p" + day(40));
+    assertThat(f.stores.jobs.find("default", pendingOld.id())).isPresent();
+    assertThat(f.stores.jobs.find("default", finalMiddle.id())).isPresent();
+    assertThat(f.stores.jobs.find("default", recent.id())).isPresent();
+
+    PartitionJanitor.Upkeep again = new PartitionJanitor(f.stores, f.settings).runOnce();
+    assertThat(again.partitionsDropped()).as("idempotent").isEmpty();
+  }
+
+  @Test
+  void forgetsIdempotencyKeysOlderThanTheJobsKept() {
+    f.clock.set(now.minus(Duration.ofDays(120)));
+    f.store(List.of(aJob().runAt(f.clock.instant()).idempotencyKey("old", "h").build()));
+    f.clock.set(now);
+    f.store(List.of(aJob().runAt(now).idempotencyKey("new", "h").build()));
+
+    PartitionJanitor.Upkeep upkeep = new PartitionJanitor(f.stores, f.settings).runOnce();
+
+    assertThat(upkeep.keysForgotten()).isEqualTo(1);
+    List<String> keys =
+        f.stores
+            .database
+            .jdbi()
+            .withHandle(
+                h -> h.createQuery("SELECT key FROM idempotency_keys").mapTo(String.class).list());
+    assertThat(keys).containsExactly("new");
+  }
+
+  @Test
+  void prunesWorkersGoneLongerThanTheirRetention() {
+    f.clock.set(now.minus(Duration.ofDays(2)));
+    f.stores.workers.register(
+        new Registration("gone", "h", 1, List.of("default"), 4, Duration.ofSeconds(10)));
+    f.clock.set(now);
+    f.stores.workers.register(
+        new Registration("alive", "h", 2, List.of("default"), 4, Duration.ofSeconds(10)));
+
+    PartitionJanitor.Upkeep upkeep = new PartitionJanitor(f.stores, f.settings).runOnce();
+
+    assertThat(upkeep.workersPruned()).isEqualTo(1);
+    assertThat(f.stores.workers.list("default", 10))
+        .extracting(w -> w.id())
+        .containsExactly("alive");
+  }
+}

@@ -1,0 +1,62 @@
+package io.punctual.reaper;
+
+import io.punctual.common.Stores;
+import io.punctual.common.config.QueueSettings;
+import io.punctual.common.job.Job;
+import io.punctual.common.job.NewJob;
+import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.common.store.JobStore.Submitted;
+import io.punctual.testing.TestClock;
+import io.punctual.testing.TestStores;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+/** A fresh database and Redis prefix, {@link Stores} on a test clock, and reaper settings. */
+final class ReaperFixture implements AutoCloseable {
+  final TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
+  final ReaperSettings settings = new ReaperSettings();
+  final Stores stores;
+
+  ReaperFixture() {
+    TestStores servers = TestStores.get();
+    settings.rescueAfter = Duration.ofSeconds(60);
+    settings.reconcileAfter = Duration.ofSeconds(10);
+    stores = new Stores(servers.newDatabase(), servers.newRedis(), new QueueSettings(), clock, "t");
+    stores.partitions.ensureAhead();
+  }
+
+  /** Stores jobs in PostgreSQL only (as if the API died before its enqueue). */
+  List<Job> store(List<NewJob> jobs) {
+    return stores.jobs.submit(jobs).stream().map(Submitted::job).toList();
+  }
+
+  /** Stores jobs and enqueues them, the way the API does. */
+  List<Job> submit(List<NewJob> jobs) {
+    List<Job> stored = store(jobs);
+    stores.queue.enqueue(
+        stored.stream()
+            .map(j -> new QueueEntry(j.id(), j.namespace(), j.priority(), j.runAt()))
+            .toList());
+    return stored;
+  }
+
+  Job find(Job job) {
+    return stores.jobs.find(job.namespace(), job.id()).orElseThrow();
+  }
+
+  /** Whether a job is in its Redis queue. */
+  boolean queued(Job job) {
+    return stores
+            .redis
+            .sync()
+            .zscore(stores.keys.queue(job.namespace(), job.priority()), job.id().toString())
+        != null;
+  }
+
+  @Override
+  public void close() {
+    stores.close();
+  }
+}

@@ -1,0 +1,175 @@
+package io.punctual.reaper;
+
+import static io.punctual.testing.Jobs.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.punctual.common.job.Backoff;
+import io.punctual.common.job.Completion;
+import io.punctual.common.job.Execution;
+import io.punctual.common.job.ExecutionStatus;
+import io.punctual.common.job.Job;
+import io.punctual.common.job.JobState;
+import io.punctual.common.job.NewJob;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class RescuerIT {
+  private final ReaperFixture f = new ReaperFixture();
+  private final Rescuer rescuer = new Rescuer(f.stores, f.settings, new Random(1));
+
+  @AfterEach
+  void close() {
+    f.close();
+  }
+
+  private Job claimed(NewJob job, String worker) {
+    Job stored = f.store(List.of(job)).get(0);
+    return f.stores.jobs.claim(List.of(stored.id()), worker).get(0);
+  }
+
+  private NewJob due() {
+    return aJob()
+        .runAt(f.clock.instant())
+        .backoff(new Backoff.Fixed(Duration.ofSeconds(5)))
+        .build();
+  }
+
+  @Test
+  void aSilentAttemptWithoutLeaseGoesBackToPendingAndIsRecordedLost() {
+    Job running = claimed(due(), "dead-worker");
+    f.clock.advance(Duration.ofSeconds(30));
+    assertThat(rescuer.runOnce()).as("heartbeat only 30s old").isZero();
+
+    f.clock.advance(Duration.ofSeconds(31));
+    assertThat(rescuer.runOnce()).isEqualTo(1);
+
+    Job after = f.find(running);
+    assertThat(after.status()).isEqualTo(JobState.PENDING);
+    assertThat(after.attempt()).isEqualTo(1);
+    assertThat(after.runAt()).isEqualTo(f.clock.instant().plusSeconds(5));
+    assertThat(after.lastError()).contains("attempt 1 lost", "dead-worker");
+    assertThat(f.queued(after)).as("a retry inside the horizon goes back into Redis").isTrue();
+    List<Execution> history = f.stores.jobs.executions(after.namespace(), after.id());
+    assertThat(history).hasSize(1);
+    assertThat(history.get(0).status()).isEqualTo(ExecutionStatus.LOST);
+    assertThat(history.get(0).workerId()).isEqualTo("dead-worker");
+    assertThat(history.get(0).durationMs()).isEqualTo(61_000L);
+  }
+
+  @Test
+  void theLostWorkersLateResultIsRefusedAndTheLostRecordStays() {
+    Job running = claimed(due(), "paused-worker");
+    f.clock.advance(Duration.ofSeconds(61));
+    rescuer.runOnce();
+
+    Set<UUID> applied =
+        f.stores.jobs.finish(
+            List.of(
+                new Completion(
+                    running.id(),
+                    1,
+                    JobState.SUCCEEDED,
+                    null,
+                    ExecutionStatus.SUCCEEDED,
+                    f.clock.instant(),
+                    5,
+                    null,
+                    null,
+                    null)),
+            "paused-worker");
+
+    assertThat(applied).isEmpty();
+    assertThat(f.find(running).status()).isEqualTo(JobState.PENDING);
+    assertThat(f.stores.jobs.executions(running.namespace(), running.id()))
+        .singleElement()
+        .extracting(Execution::status)
+        .isEqualTo(ExecutionStatus.LOST);
+  }
+
+  @Test
+  void theLastAttemptLostEndsFailed() {
+    Job running = claimed(aJob().runAt(f.clock.instant()).maxAttempts(1).build(), "dead-worker");
+    f.clock.advance(Duration.ofMinutes(2));
+
+    assertThat(rescuer.runOnce()).isEqualTo(1);
+
+    Job after = f.find(running);
+    assertThat(after.status()).isEqualTo(JobState.FAILED);
+    assertThat(after.finishedAt()).isEqualTo(f.clock.instant());
+    assertThat(f.queued(after)).isFalse();
+  }
+
+  @Test
+  void anAttemptWhoseLeaseIsAliveIsLeftAlone() {
+    Job running = claimed(due(), "slow-db-worker");
+    f.stores.redlock.acquire(List.of(running.id()), "slow-db-worker", Duration.ofMinutes(5));
+    f.clock.advance(Duration.ofMinutes(2));
+
+    assertThat(rescuer.runOnce()).isZero();
+    assertThat(f.find(running).status()).isEqualTo(JobState.RUNNING);
+  }
+
+  @Test
+  void aHeartbeatThatLandsBeforeTheRescueWins() {
+    Job running = claimed(due(), "late-worker");
+    f.clock.advance(Duration.ofMinutes(2));
+    // The reaper read the attempt as stale; then the worker reported in before the update ran.
+    f.stores.jobs.heartbeat(
+        List.of(new io.punctual.common.store.JobStore.Attempt(running.id(), 1)));
+
+    Set<UUID> rescued =
+        f.stores.jobs.rescue(
+            List.of(
+                new io.punctual.common.store.JobStore.Rescue(
+                    running.id(), 1, JobState.PENDING, f.clock.instant(), "lost")),
+            f.clock.instant().minus(f.settings.rescueAfter));
+
+    assertThat(rescued).isEmpty();
+    assertThat(f.find(running).status()).isEqualTo(JobState.RUNNING);
+  }
+
+  @Test
+  void racingReapersRescueEachAttemptOnce() throws Exception {
+    List<NewJob> jobs = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      jobs.add(due());
+    }
+    List<UUID> ids = f.store(jobs).stream().map(Job::id).toList();
+    f.stores.jobs.claim(ids, "dead-worker");
+    f.clock.advance(Duration.ofMinutes(2));
+
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    List<Callable<Integer>> reapers = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      Rescuer r = new Rescuer(f.stores, f.settings, new Random(i));
+      reapers.add(r::runOnce);
+    }
+    int total = 0;
+    for (Future<Integer> n : pool.invokeAll(reapers)) {
+      total += n.get();
+    }
+    pool.shutdown();
+
+    assertThat(total).isEqualTo(300);
+    Integer lostRows =
+        f.stores
+            .database
+            .jdbi()
+            .withHandle(
+                h ->
+                    h.createQuery("SELECT count(*) FROM job_executions WHERE status = 'LOST'")
+                        .mapTo(Integer.class)
+                        .one());
+    assertThat(lostRows).isEqualTo(300);
+  }
+}
