@@ -4,6 +4,7 @@ import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.config.QueueSettings;
+import io.punctual.common.fault.CrashPoint;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
@@ -71,6 +72,7 @@ public final class JobSubmitter {
           e.getMessage() + " (key " + e.key() + ")",
           prefix.apply(e.index()) + "idempotencyKey");
     }
+    CrashPoint.AFTER_COMMIT.reached();
     enqueueDueSoon(result, now);
     return result;
   }

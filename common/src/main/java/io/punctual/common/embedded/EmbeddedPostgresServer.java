@@ -37,10 +37,16 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
    */
   public static EmbeddedPostgresServer start(
       Path dataDirectory, boolean durable, Map<String, String> extraSettings) {
+    return start(dataDirectory, durable, extraSettings, FreePorts.pick());
+  }
+
+  /** On a given port (a restart on the port clients already know). */
+  public static EmbeddedPostgresServer start(
+      Path dataDirectory, boolean durable, Map<String, String> extraSettings, int port) {
     try {
       EmbeddedPostgres.Builder builder =
           EmbeddedPostgres.builder()
-              .setPort(FreePorts.pick())
+              .setPort(port)
               .setPGStartupWait(Duration.ofSeconds(60))
               .setServerConfig("max_connections", "200")
               .setServerConfig("fsync", durable ? "on" : "off")

@@ -216,7 +216,7 @@ class DevDistributionE2E {
 
     PunctualProcess migrate = track(PunctualProcess.start(nextLog("migrate"), stores, "migrate"));
     assertThat(migrate.awaitExit(STOP)).as(migrate.tail()).isZero();
-    assertThat(migrate.output()).contains("schema version 1 (0 migrations applied now)");
+    assertThat(migrate.output()).contains("schema version 2 (0 migrations applied now)");
 
     PunctualProcess reaper =
         track(PunctualProcess.start(nextLog("reaper"), stores, "reaper", "--once"));

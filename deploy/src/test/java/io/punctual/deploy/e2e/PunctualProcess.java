@@ -136,6 +136,25 @@ final class PunctualProcess implements AutoCloseable {
     return awaitExit(timeout);
   }
 
+  long pid() {
+    return process.pid();
+  }
+
+  /** Sends a signal by name ({@code STOP}, {@code CONT}, ...) with the system's kill command. */
+  void signal(String name) {
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw new AssertionError("kill -" + name + " " + process.pid() + " failed");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
+  }
+
   /** SIGKILL: the process gets no chance to stop what it started. */
   void kill() {
     process.destroyForcibly();

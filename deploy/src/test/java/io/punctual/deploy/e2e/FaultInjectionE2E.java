@@ -1,0 +1,564 @@
+package io.punctual.deploy.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.punctual.common.embedded.EmbeddedPostgresServer;
+import io.punctual.common.embedded.EmbeddedRedisServer;
+import io.punctual.common.embedded.FreePorts;
+import io.punctual.common.fault.CrashPoint;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Punctual's promise under faults, with real processes and real servers: PostgreSQL and Redis (each
+ * its own OS process, restartable on the same port), the API, a reaper and workers started from the
+ * distribution jar, and a callback server whose log is the handlers' side effects. A mixed load
+ * runs (immediate, delayed, retried and long-running {@code http} jobs, plus a steady trickle of
+ * single submits) while, in turn: a worker is killed with SIGKILL mid-handler; Redis is flushed,
+ * then restarted without persistence; PostgreSQL is restarted (the API answers 503 problem+json
+ * meanwhile); an API dies right after committing a job, before enqueueing it; a worker is paused
+ * with SIGSTOP past its lease and resumed. A checker then reads PostgreSQL and the side-effect log.
+ */
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
+class FaultInjectionE2E {
+  private static final Duration START = Duration.ofMinutes(2);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  /** Fast failure detection so the faults play out in seconds (each knob is in README). */
+  private static final String CONFIG =
+      """
+      queue:
+        promoterInterval: PT0.2S
+      postgres:
+        connectionTimeout: PT2S
+      worker:
+        heartbeatInterval: PT0.5S
+        leaseTtl: PT2S
+        shutdownGrace: PT5S
+        maxIdleWait: PT1S
+        concurrency: 64
+      reaper:
+        interval: PT0.5S
+        rescueAfter: PT3S
+        reconcileAfter: PT2S
+      """;
+
+  @TempDir Path tmp;
+  private final List<PunctualProcess> processes = new ArrayList<>();
+  private final Map<String, String> env = new LinkedHashMap<>();
+  private Path config;
+  private int logs;
+  private String api;
+  private SideEffectServer effects;
+  private EmbeddedPostgresServer postgres;
+  private EmbeddedRedisServer redis;
+  private String jdbcUrl;
+
+  /** Ids the API answered 201 for: Punctual owes each of them a final state. */
+  private final Set<UUID> accepted = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  private final Map<String, Integer> report = new LinkedHashMap<>();
+
+  @Test
+  void everyAcceptedJobReachesOneFinalStateThroughEveryFault() throws Exception {
+    effects = SideEffectServer.start();
+    Path pgData = tmp.resolve("pg");
+    int pgPort = FreePorts.pick();
+    postgres = EmbeddedPostgresServer.start(pgData, false, Map.of(), pgPort);
+    postgres.createDatabaseIfMissing("punctual");
+    jdbcUrl = postgres.jdbcUrl("punctual");
+    redis = EmbeddedRedisServer.start(null);
+    int redisPort = redis.port();
+    config = tmp.resolve("fault.yml");
+    Files.writeString(config, CONFIG);
+    env.put("PUNCTUAL_DATABASE_URL", jdbcUrl);
+    env.put("PUNCTUAL_REDIS_URL", redis.url());
+
+    try {
+      PunctualProcess migrate = start("migrate", Map.of(), "migrate");
+      assertThat(migrate.awaitExit(START)).as(migrate.tail()).isZero();
+
+      int apiPort = FreePorts.pick();
+      PunctualProcess apiProcess =
+          start(
+              "api", Map.of("PUNCTUAL_HTTP_PORT", "" + apiPort, "PUNCTUAL_ADMIN_PORT", "0"), "api");
+      PunctualProcess reaper = startAdminOnly("reaper");
+      PunctualProcess worker1 = startAdminOnly("worker");
+      PunctualProcess worker2 = startAdminOnly("worker");
+      api = "http://127.0.0.1:" + apiPort;
+      apiProcess.awaitOutput("(Punctual api is running)", START);
+      awaitRegistered(worker1);
+      awaitRegistered(worker2);
+      reaper.awaitOutput("(Punctual reaper is running)", START);
+
+      AtomicBoolean trickling = new AtomicBoolean(true);
+      Thread trickle = Thread.ofVirtual().start(() -> trickle(trickling));
+
+      // the mixed load
+      submitBatch(jobs("quick", 150, 0));
+      submitBatch(jobs("flaky", 40, 0));
+      submitBatch(delayed(40));
+      submitBatch(jobs("slow", 30, 3_000));
+
+      // 1. kill -9 a worker in the middle of handlers
+      submitBatch(jobs("slow", 20, 4_000));
+      awaitRunning(worker1);
+      worker1.kill();
+      PunctualProcess worker3 = startAdminOnly("worker");
+      awaitRegistered(worker3);
+
+      // 2a. FLUSHALL; 2b. restart Redis (no persistence: everything in it is gone)
+      submitBatch(delayed(20));
+      try (RedisClient client = RedisClient.create(redis.url());
+          StatefulRedisConnection<String, String> c = client.connect()) {
+        c.sync().flushall();
+      }
+      Thread.sleep(1_500);
+      submitBatch(jobs("quick", 50, 0));
+      redis.close();
+      Thread.sleep(1_000);
+      redis = EmbeddedRedisServer.start(null, redisPort);
+      submitBatch(delayed(20));
+
+      // 3. restart PostgreSQL: the API answers 503 problem+json meanwhile
+      postgres.close();
+      JsonNode outage = awaitUnavailable();
+      assertThat(outage.get("status").asInt()).isEqualTo(503);
+      postgres = EmbeddedPostgresServer.start(pgData, false, Map.of(), pgPort);
+      await().atMost(START).until(() -> submitOne(job("quick", 0)) != null);
+
+      // 4. kill an API right after it commits a job (before it enqueues it in Redis)
+      int doomedPort = FreePorts.pick();
+      PunctualProcess doomed =
+          start(
+              "api-doomed",
+              Map.of(
+                  "PUNCTUAL_HTTP_PORT",
+                  "" + doomedPort,
+                  "PUNCTUAL_ADMIN_PORT",
+                  "0",
+                  CrashPoint.AFTER_COMMIT.variable(),
+                  "1"),
+              "api");
+      doomed.awaitOutput("(Punctual api is running)", START);
+      var doomedJob =
+          (com.fasterxml.jackson.databind.node.ObjectNode)
+              JSON.readTree(job("quick", 0).toString());
+      doomedJob.putArray("tags").add("doomed");
+      Integer status =
+          post("http://127.0.0.1:" + doomedPort + "/api/v1/jobs", doomedJob.toString());
+      assertThat(status).as("the doomed API never answers").isNull();
+      assertThat(doomed.awaitExit(Duration.ofSeconds(30))).isEqualTo(CrashPoint.EXIT_STATUS);
+      UUID orphan = onlyJobNotAccepted();
+
+      // 5. pause a worker past its lease (SIGSTOP), then resume it: its results are refused
+      submitBatch(jobs("slow", 20, 5_000));
+      awaitRunning(worker2);
+      worker2.signal("STOP");
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(200))
+          .until(() -> lostAttemptsOf(worker2) > 0);
+      worker2.signal("CONT");
+
+      trickling.set(false);
+      trickle.join();
+
+      // every job in PostgreSQL reaches a final state
+      await()
+          .atMost(Duration.ofMinutes(2))
+          .pollInterval(Duration.ofSeconds(1))
+          .until(() -> count("SELECT count(*) FROM jobs WHERE finished_at IS NULL") == 0);
+      // The resumed zombie learns it lost: either its heartbeat (no longer the current attempt)
+      // interrupts its handlers, or its completions come first and are refused by the attempt
+      // number. The checker below shows no stale result landed either way.
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  worker2.output().contains("stale attempt refused")
+                      || worker2.output().contains("attempt no longer current"));
+
+      check(orphan);
+    } finally {
+      System.out.println("fault-injection report: " + report);
+      for (PunctualProcess p : processes) {
+        if (p.isAlive()) {
+          p.signal("CONT");
+        }
+        p.close();
+      }
+      effects.close();
+      redis.close();
+      postgres.close();
+      keepLogs();
+    }
+  }
+
+  /** Copies the processes' logs to target/fault-injection-logs for a look after the run. */
+  private void keepLogs() {
+    Path target = Path.of("target", "fault-injection-logs");
+    try {
+      Files.createDirectories(target);
+      try (var logFiles = Files.list(tmp)) {
+        for (Path log : logFiles.filter(p -> p.toString().endsWith(".log")).toList()) {
+          Files.copy(
+              log,
+              target.resolve(log.getFileName()),
+              java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    } catch (IOException e) {
+      System.out.println("could not keep the logs: " + e);
+    }
+  }
+
+  // --- the checker
+
+  private void check(UUID orphan) throws SQLException {
+    Map<UUID, String[]> jobs = new HashMap<>(); // id -> status, attempt, worker, resultAttempt
+    try (Connection c = DriverManager.getConnection(jdbcUrl, "postgres", "");
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT id, status, attempt, worker_id, result->>'attempt' AS result_attempt"
+                    + " FROM jobs")) {
+      while (rs.next()) {
+        jobs.put(
+            rs.getObject("id", UUID.class),
+            new String[] {
+              rs.getString("status"),
+              rs.getString("attempt"),
+              rs.getString("worker_id"),
+              rs.getString("result_attempt")
+            });
+      }
+    }
+    Map<UUID, Set<String>> lost = new HashMap<>();
+    Map<UUID, Map<Integer, String[]>> executions = new HashMap<>();
+    try (Connection c = DriverManager.getConnection(jdbcUrl, "postgres", "");
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery("SELECT job_id, attempt, status, worker_id FROM job_executions")) {
+      while (rs.next()) {
+        UUID id = rs.getObject("job_id", UUID.class);
+        executions
+            .computeIfAbsent(id, k -> new HashMap<>())
+            .put(
+                rs.getInt("attempt"),
+                new String[] {rs.getString("status"), rs.getString("worker_id")});
+        if (rs.getString("status").equals("LOST")) {
+          lost.computeIfAbsent(id, k -> new HashSet<>()).add(rs.getString("worker_id"));
+        }
+      }
+    }
+
+    int missing = 0;
+    for (UUID id : accepted) {
+      if (!jobs.containsKey(id)) {
+        missing++;
+      }
+    }
+    int notFinal = 0;
+    int notSucceeded = 0;
+    int staleWrites = 0;
+    for (var e : jobs.entrySet()) {
+      String[] j = e.getValue();
+      if (!Set.of("SUCCEEDED", "FAILED", "CANCELLED").contains(j[0])) {
+        notFinal++;
+      }
+      if (!j[0].equals("SUCCEEDED")) {
+        notSucceeded++;
+        continue;
+      }
+      int attempt = Integer.parseInt(j[1]);
+      String[] row = executions.getOrDefault(e.getKey(), Map.of()).get(attempt);
+      boolean consistent =
+          row != null
+              && row[0].equals("SUCCEEDED")
+              && row[1].equals(j[2])
+              && String.valueOf(attempt).equals(j[3]);
+      if (!consistent) {
+        staleWrites++;
+      }
+    }
+    Map<UUID, Integer> successes = new HashMap<>();
+    for (SideEffectServer.Effect effect : effects.effects()) {
+      successes.merge(effect.jobId(), 1, Integer::sum);
+    }
+    int duplicates = 0;
+    int explained = 0;
+    for (var e : successes.entrySet()) {
+      if (e.getValue() > 1) {
+        duplicates++;
+        if (lost.containsKey(e.getKey())) {
+          explained++;
+        }
+      }
+    }
+    int neverRan = 0;
+    for (var e : jobs.entrySet()) {
+      if (e.getValue()[0].equals("SUCCEEDED") && !successes.containsKey(e.getKey())) {
+        neverRan++;
+      }
+    }
+
+    report.put("accepted (201)", accepted.size());
+    report.put("jobs in PostgreSQL", jobs.size());
+    report.put("jobs lost", missing);
+    report.put("jobs not final", notFinal);
+    report.put("jobs not SUCCEEDED", notSucceeded);
+    report.put("final results from a stale attempt", staleWrites);
+    report.put("SUCCEEDED without a side effect", neverRan);
+    report.put("jobs with a lost attempt", lost.size());
+    report.put("duplicate executions", duplicates);
+    report.put("duplicates after a crash or pause (attempt recorded LOST)", explained);
+
+    assertThat(missing).as("jobs lost").isZero();
+    assertThat(notFinal).as("jobs not in a final state").isZero();
+    assertThat(notSucceeded).as("every handler here eventually succeeds").isZero();
+    assertThat(staleWrites).as("final results written by a stale attempt").isZero();
+    assertThat(neverRan).as("SUCCEEDED without the handler's side effect").isZero();
+    assertThat(duplicates).as("unexplained duplicate executions").isEqualTo(explained);
+    assertThat(jobs).as("the job committed by the API that died").containsKey(orphan);
+    assertThat(lost.values().stream().flatMap(Set::stream).distinct().count())
+        .as("attempts lost on the killed and on the paused worker")
+        .isGreaterThanOrEqualTo(2);
+  }
+
+  // --- load
+
+  private ObjectNodeBuilder job(String kind, int ms) {
+    return new ObjectNodeBuilder(kind, ms, null, effects.url());
+  }
+
+  private List<ObjectNodeBuilder> jobs(String kind, int n, int ms) {
+    List<ObjectNodeBuilder> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(job(kind, ms));
+    }
+    return out;
+  }
+
+  private List<ObjectNodeBuilder> delayed(int n) {
+    List<ObjectNodeBuilder> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(new ObjectNodeBuilder("quick", 0, "PT" + (3 + i % 20) + "S", effects.url()));
+    }
+    return out;
+  }
+
+  /** A job request body for the side-effect callback. */
+  private record ObjectNodeBuilder(String kind, int ms, String delay, String callback) {
+    @Override
+    public String toString() {
+      var node = JSON.createObjectNode();
+      node.put("type", "http");
+      node.putObject("payload").put("kind", kind).put("ms", ms);
+      node.putObject("callback").put("url", callback);
+      node.put("maxAttempts", 6);
+      node.putObject("backoff").put("strategy", "fixed").put("delay", "PT1S");
+      if (delay != null) {
+        node.put("delay", delay);
+      }
+      return node.toString();
+    }
+  }
+
+  private void submitBatch(List<ObjectNodeBuilder> jobs) throws IOException, InterruptedException {
+    StringBuilder body = new StringBuilder("{\"jobs\":[");
+    for (int i = 0; i < jobs.size(); i++) {
+      body.append(i == 0 ? "" : ",").append(jobs.get(i));
+    }
+    body.append("]}");
+    HttpResponse<String> response = send(api + "/api/v1/jobs/batch", body.toString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+    for (JsonNode item : JSON.readTree(response.body()).get("items")) {
+      accepted.add(UUID.fromString(item.get("id").asText()));
+    }
+  }
+
+  /** Submits one job; returns its id when the API accepted it, null otherwise. */
+  private UUID submitOne(ObjectNodeBuilder job) {
+    try {
+      HttpResponse<String> response = send(api + "/api/v1/jobs", job.toString());
+      if (response.statusCode() == 201) {
+        UUID id = UUID.fromString(JSON.readTree(response.body()).get("id").asText());
+        accepted.add(id);
+        return id;
+      }
+      return null;
+    } catch (IOException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
+
+  /** A single submit every 50 ms for the whole run, whatever is failing at the moment. */
+  private void trickle(AtomicBoolean running) {
+    AtomicInteger refused = new AtomicInteger();
+    while (running.get()) {
+      if (submitOne(job("quick", 0)) == null) {
+        refused.incrementAndGet();
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+    report.put("trickle submits refused during outages", refused.get());
+  }
+
+  private JsonNode awaitUnavailable() {
+    JsonNode[] problem = new JsonNode[1];
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              HttpResponse<String> r = send(api + "/api/v1/jobs", job("quick", 0).toString());
+              if (r.statusCode() == 503) {
+                assertThat(r.headers().firstValue("Content-Type").orElse(""))
+                    .startsWith("application/problem+json");
+                problem[0] = JSON.readTree(r.body());
+                return true;
+              }
+              if (r.statusCode() == 201) {
+                accepted.add(UUID.fromString(JSON.readTree(r.body()).get("id").asText()));
+              }
+              return false;
+            });
+    return problem[0];
+  }
+
+  private static HttpResponse<String> send(String url, String body)
+      throws IOException, InterruptedException {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(Duration.ofSeconds(15))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build();
+    return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** The status of a POST, or null when the server closed the connection without answering. */
+  private static Integer post(String url, String body) {
+    try {
+      return send(url, body).statusCode();
+    } catch (IOException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
+
+  // --- processes and observations
+
+  private PunctualProcess start(String name, Map<String, String> extra, String... args) {
+    Map<String, String> all = new HashMap<>(env);
+    all.putAll(extra);
+    String[] withConfig = new String[args.length + 1];
+    System.arraycopy(args, 0, withConfig, 0, args.length);
+    withConfig[args.length] = config.toString();
+    PunctualProcess p =
+        PunctualProcess.start(tmp.resolve((++logs) + "-" + name + ".log"), all, withConfig);
+    processes.add(p);
+    return p;
+  }
+
+  private PunctualProcess startAdminOnly(String role) {
+    return start(role, Map.of("PUNCTUAL_ADMIN_PORT", "" + FreePorts.pick()), role);
+  }
+
+  private void awaitRegistered(PunctualProcess worker) {
+    await()
+        .atMost(START)
+        .pollInterval(Duration.ofMillis(200))
+        .failFast("worker exited:\n" + worker.tail(), () -> !worker.isAlive())
+        .until(() -> count("SELECT count(*) FROM workers WHERE pid = " + worker.pid()) == 1);
+  }
+
+  /** Waits until the worker runs at least one attempt (as the registry reports it). */
+  private void awaitRunning(PunctualProcess worker) {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () ->
+                count(
+                        "SELECT count(*) FROM jobs j JOIN workers w ON w.id = j.worker_id"
+                            + " WHERE j.status = 'RUNNING' AND w.pid = "
+                            + worker.pid())
+                    > 0);
+  }
+
+  private long lostAttemptsOf(PunctualProcess worker) {
+    return count(
+        "SELECT count(*) FROM job_executions e JOIN workers w ON w.id = e.worker_id"
+            + " WHERE e.status = 'LOST' AND w.pid = "
+            + worker.pid());
+  }
+
+  /** The job the doomed API committed and never answered for. */
+  private UUID onlyJobNotAccepted() throws SQLException {
+    List<UUID> doomed = new ArrayList<>();
+    try (Connection c = DriverManager.getConnection(jdbcUrl, "postgres", "");
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT id FROM jobs WHERE 'doomed' = ANY(tags)")) {
+      while (rs.next()) {
+        doomed.add(rs.getObject("id", UUID.class));
+      }
+    }
+    assertThat(doomed).as("committed by the API that died").hasSize(1);
+    assertThat(accepted).doesNotContain(doomed.get(0));
+    return doomed.get(0);
+  }
+
+  private long count(String sql) {
+    try (Connection c = DriverManager.getConnection(jdbcUrl, "postgres", "");
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      return -1;
+    }
+  }
+}
