@@ -4,7 +4,6 @@ import com.codahale.metrics.MetricRegistry;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.punctual.common.Stores;
 import io.punctual.common.config.PostgresSettings;
@@ -12,9 +11,7 @@ import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
 import io.punctual.common.embedded.EmbeddedPostgresServer;
 import io.punctual.common.embedded.EmbeddedRedisServer;
-import io.punctual.common.job.Backoff;
 import io.punctual.common.job.NewJob;
-import io.punctual.common.job.Priority;
 import io.punctual.common.store.JobStore;
 import io.punctual.common.store.JobStore.QueueEntry;
 import io.punctual.common.store.Migrations;
@@ -57,7 +54,7 @@ public final class ThroughputBenchmark {
       pg.createDatabaseIfMissing("punctual");
       pg.createDatabaseIfMissing("dbscheduler");
       PostgresSettings punctualDb = new PostgresSettings(pg.jdbcUrl("punctual"), "postgres", "");
-      String settings = showSettings(punctualDb);
+      String settings = BenchSupport.describe(BenchSupport.postgresSettings(punctualDb.url));
       System.out.printf(
           "%s, %d cores, JDK %s, %d jobs per run, %d rounds%n",
           settings, Runtime.getRuntime().availableProcessors(), Runtime.version(), jobs, rounds);
@@ -105,7 +102,7 @@ public final class ThroughputBenchmark {
    * just run (pg_stat_statements), then resets the statistics.
    */
   private static void printTopStatements(String url) throws Exception {
-    try (HikariDataSource ds = dataSource(url, 1);
+    try (HikariDataSource ds = BenchSupport.dataSource(url, 1);
         Connection c = ds.getConnection();
         Statement s = c.createStatement()) {
       s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
@@ -132,25 +129,9 @@ public final class ThroughputBenchmark {
     }
   }
 
-  private static String showSettings(PostgresSettings db) throws Exception {
-    try (HikariDataSource ds = dataSource(db.url, 1);
-        Connection c = ds.getConnection();
-        Statement s = c.createStatement()) {
-      StringBuilder out = new StringBuilder("PostgreSQL ");
-      for (String setting : new String[] {"server_version", "fsync", "synchronous_commit"}) {
-        try (var rs = s.executeQuery("SHOW " + setting)) {
-          rs.next();
-          out.append(setting.equals("server_version") ? "" : " " + setting + "=")
-              .append(rs.getString(1));
-        }
-      }
-      return out.toString();
-    }
-  }
-
   private static double punctual(PostgresSettings db, String redisUrl, int jobs, int round)
       throws Exception {
-    try (HikariDataSource ds = dataSource(db.url, 4)) {
+    try (HikariDataSource ds = BenchSupport.dataSource(db.url, 4)) {
       Migrations.migrate(ds);
       try (Connection c = ds.getConnection();
           Statement s = c.createStatement()) {
@@ -166,20 +147,7 @@ public final class ThroughputBenchmark {
       Instant now = Instant.now();
       List<NewJob> batch = new ArrayList<>(1_000);
       for (int i = 0; i < jobs; i++) {
-        batch.add(
-            new NewJob(
-                NewJob.DEFAULT_NAMESPACE,
-                "noop",
-                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode(),
-                now,
-                Priority.NORMAL,
-                3,
-                Backoff.DEFAULT,
-                null,
-                null,
-                "",
-                List.of(),
-                null));
+        batch.add(BenchSupport.noop(now, List.of()));
         if (batch.size() == 1_000 || i == jobs - 1) {
           List<QueueEntry> entries = new ArrayList<>(batch.size());
           for (JobStore.Submitted s : stores.jobs.submit(batch)) {
@@ -203,7 +171,7 @@ public final class ThroughputBenchmark {
         worker.start();
         // The meter counts results committed to PostgreSQL; polling it costs the database nothing.
         var succeeded = metrics.meter("punctual.worker.succeeded");
-        waitFor(() -> succeeded.getCount() >= jobs, Duration.ofMinutes(10));
+        BenchSupport.waitFor(() -> succeeded.getCount() >= jobs, Duration.ofMinutes(10));
       }
       long elapsed = System.nanoTime() - started;
       verify(stores, jobs);
@@ -243,7 +211,7 @@ public final class ThroughputBenchmark {
   }
 
   private static double dbScheduler(String url, int jobs, int round) throws Exception {
-    try (HikariDataSource ds = dataSource(url, 25)) {
+    try (HikariDataSource ds = BenchSupport.dataSource(url, 25)) {
       try (Connection c = ds.getConnection();
           Statement s = c.createStatement()) {
         s.execute("DROP TABLE IF EXISTS scheduled_tasks");
@@ -287,32 +255,10 @@ public final class ThroughputBenchmark {
               .build();
       long started = System.nanoTime();
       scheduler.start();
-      waitFor(() -> done.sum() >= jobs, Duration.ofMinutes(10));
+      BenchSupport.waitFor(() -> done.sum() >= jobs, Duration.ofMinutes(10));
       long elapsed = System.nanoTime() - started;
       scheduler.stop();
       return jobs / (elapsed / 1e9);
-    }
-  }
-
-  private static HikariDataSource dataSource(String url, int pool) {
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(url);
-    config.setUsername("postgres");
-    config.setMaximumPoolSize(pool);
-    return new HikariDataSource(config);
-  }
-
-  private interface Condition {
-    boolean holds() throws Exception;
-  }
-
-  private static void waitFor(Condition condition, Duration limit) throws Exception {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (!condition.holds()) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("benchmark did not finish within " + limit);
-      }
-      Thread.sleep(5);
     }
   }
 }

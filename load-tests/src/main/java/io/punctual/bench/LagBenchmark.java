@@ -1,0 +1,325 @@
+package io.punctual.bench;
+
+import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import com.zaxxer.hikari.HikariDataSource;
+import io.punctual.common.Stores;
+import io.punctual.common.config.PostgresSettings;
+import io.punctual.common.config.QueueSettings;
+import io.punctual.common.config.RedisSettings;
+import io.punctual.common.embedded.EmbeddedPostgresServer;
+import io.punctual.common.embedded.EmbeddedRedisServer;
+import io.punctual.common.job.NewJob;
+import io.punctual.common.json.Json;
+import io.punctual.common.store.JobStore;
+import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.common.store.Migrations;
+import io.punctual.worker.Worker;
+import io.punctual.worker.WorkerSettings;
+import io.punctual.worker.handler.JobHandlers;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Start lag: jobs are submitted at a fixed rate, each due {@code lead} after its submission, and
+ * the lag of each is its actual start minus its {@code runAt} (Punctual: {@code started_at -
+ * run_at} of the job row, written when PostgreSQL confirms the claim). The same schedule runs
+ * through db-scheduler (lock-and-fetch, 20 threads, 100 ms polling) on the same PostgreSQL, whose
+ * lag is measured in its task. PostgreSQL runs with fsync and synchronous_commit on.
+ *
+ * <p>Usage: {@code LagBenchmark [--rate R] [--seconds S] [--lead-ms L] [--json FILE]
+ * [--skip-peer]}; defaults 1000 jobs/s for 20 s, 200 ms ahead. A warm-up of a quarter of the
+ * seconds (at least 3) runs first and is not counted.
+ */
+public final class LagBenchmark {
+  private LagBenchmark() {}
+
+  private static final int TICKS_PER_SECOND = 100;
+
+  public static void main(String[] args) throws Exception {
+    int rate = 1_000;
+    int seconds = 20;
+    int leadMs = 200;
+    Path json = null;
+    boolean skipPeer = false;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--rate" -> rate = Integer.parseInt(args[++i]);
+        case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+        case "--lead-ms" -> leadMs = Integer.parseInt(args[++i]);
+        case "--json" -> json = Path.of(args[++i]);
+        case "--skip-peer" -> skipPeer = true;
+        default -> throw new IllegalArgumentException("unknown option " + args[i]);
+      }
+    }
+    int warmup = Math.max(3, seconds / 4);
+    try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(null, true);
+        EmbeddedRedisServer redis = EmbeddedRedisServer.start(null)) {
+      pg.createDatabaseIfMissing("punctual");
+      pg.createDatabaseIfMissing("dbscheduler");
+      Map<String, String> postgres = BenchSupport.postgresSettings(pg.jdbcUrl("punctual"));
+      System.out.printf(
+          Locale.ROOT,
+          "%s, %d cores, JDK %s: %d jobs/s for %d s (+%d s warm-up), each due %d ms after submit%n",
+          BenchSupport.describe(postgres),
+          Runtime.getRuntime().availableProcessors(),
+          Runtime.version(),
+          rate,
+          seconds,
+          warmup,
+          leadMs);
+      long[] punctual =
+          punctual(pg.jdbcUrl("punctual"), redis.url(), rate, seconds, warmup, leadMs);
+      Percentiles ours = Percentiles.of(punctual);
+      print("punctual", ours, punctual.length);
+      Percentiles peer = null;
+      if (!skipPeer) {
+        long[] lags = dbScheduler(pg.jdbcUrl("dbscheduler"), rate, seconds, warmup, leadMs);
+        peer = Percentiles.of(lags);
+        print("db-scheduler (lock-and-fetch, 20 threads, 100 ms polling)", peer, lags.length);
+        System.out.printf(
+            Locale.ROOT,
+            "ratio db-scheduler / punctual: p50 %.1f, p99 %.1f%n",
+            peer.p50 / Math.max(1, ours.p50),
+            peer.p99 / Math.max(1, ours.p99));
+      }
+      if (json != null) {
+        ObjectNode out = Json.mapper().createObjectNode();
+        out.put("scenario", "lag");
+        out.put("rate", rate);
+        out.put("seconds", seconds);
+        out.put("leadMs", leadMs);
+        out.put("jobs", punctual.length);
+        out.set("lagMs", ours.toJson());
+        if (peer != null) {
+          ObjectNode p = out.putObject("peer");
+          p.put("name", "db-scheduler 16.12.0 lock-and-fetch, 20 threads, 100 ms polling");
+          p.set("lagMs", peer.toJson());
+          out.put("p99RatioPeerOverPunctual", peer.p99 / Math.max(1.0, ours.p99));
+        }
+        ObjectNode pgNode = out.putObject("postgres");
+        postgres.forEach(pgNode::put);
+        out.put("jdk", Runtime.version().toString());
+        out.put("cores", Runtime.getRuntime().availableProcessors());
+        Files.writeString(
+            json, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(out));
+        System.out.println("wrote " + json);
+      }
+    }
+  }
+
+  private static void print(String who, Percentiles p, int n) {
+    System.out.printf(
+        Locale.ROOT,
+        "  %-58s jobs %6d  lag ms p50 %5.0f  p95 %5.0f  p99 %5.0f  max %5.0f%n",
+        who,
+        n,
+        p.p50,
+        p.p95,
+        p.p99,
+        p.max);
+  }
+
+  /** Lag percentiles in milliseconds. */
+  record Percentiles(double p50, double p95, double p99, double max) {
+    static Percentiles of(long[] lagsMs) {
+      long[] sorted = lagsMs.clone();
+      Arrays.sort(sorted);
+      return new Percentiles(
+          at(sorted, 0.50), at(sorted, 0.95), at(sorted, 0.99), sorted[sorted.length - 1]);
+    }
+
+    private static double at(long[] sorted, double q) {
+      return sorted[Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1)];
+    }
+
+    ObjectNode toJson() {
+      ObjectNode n = Json.mapper().createObjectNode();
+      n.put("p50", p50);
+      n.put("p95", p95);
+      n.put("p99", p99);
+      n.put("max", max);
+      return n;
+    }
+  }
+
+  /** Runs the fixed-rate schedule: {@code submit(count, runAt, measured)} every 10 ms. */
+  private interface Submitter {
+    void submit(int count, Instant runAt, boolean measured) throws Exception;
+  }
+
+  private static void paced(int rate, int warmup, int seconds, int leadMs, Submitter submitter)
+      throws Exception {
+    long tickNanos = 1_000_000_000L / TICKS_PER_SECOND;
+    long totalTicks = (long) (warmup + seconds) * TICKS_PER_SECOND;
+    long warmTicks = (long) warmup * TICKS_PER_SECOND;
+    long start = System.nanoTime();
+    double owed = 0;
+    for (long tick = 0; tick < totalTicks; tick++) {
+      long due = start + tick * tickNanos;
+      long wait = due - System.nanoTime();
+      if (wait > 0) {
+        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+      }
+      owed += (double) rate / TICKS_PER_SECOND;
+      int n = (int) owed;
+      owed -= n;
+      if (n > 0) {
+        Instant runAt = Instant.now().plusMillis(leadMs).truncatedTo(ChronoUnit.MILLIS);
+        submitter.submit(n, runAt, tick >= warmTicks);
+      }
+    }
+  }
+
+  private static long[] punctual(
+      String url, String redisUrl, int rate, int seconds, int warmup, int leadMs) throws Exception {
+    try (HikariDataSource ds = BenchSupport.dataSource(url, 2)) {
+      Migrations.migrate(ds);
+    }
+    PostgresSettings db = new PostgresSettings(url, "postgres", "");
+    try (Stores stores =
+        new Stores(
+            db,
+            new RedisSettings(redisUrl, "lag"),
+            new QueueSettings(),
+            Clock.systemUTC(),
+            "bench")) {
+      stores.partitions.ensureAhead();
+      WorkerSettings settings = new WorkerSettings();
+      MetricRegistry metrics = new MetricRegistry();
+      AtomicInteger measured = new AtomicInteger();
+      try (Worker worker =
+          new Worker(stores, settings, JobHandlers.withBuiltIns(settings), metrics)) {
+        worker.start();
+        paced(
+            rate,
+            warmup,
+            seconds,
+            leadMs,
+            (count, runAt, counted) -> {
+              List<NewJob> jobs = new ArrayList<>(count);
+              List<String> tags = List.of(counted ? "measured" : "warm-up");
+              for (int i = 0; i < count; i++) {
+                jobs.add(BenchSupport.noop(runAt, tags));
+              }
+              // the API's path: one transaction, then the Redis enqueue
+              List<QueueEntry> entries = new ArrayList<>(count);
+              for (JobStore.Submitted s : stores.jobs.submit(jobs)) {
+                entries.add(
+                    new QueueEntry(
+                        s.job().id(), s.job().namespace(), s.job().priority(), s.job().runAt()));
+              }
+              stores.queue.enqueue(entries);
+              if (counted) {
+                measured.addAndGet(count);
+              }
+            });
+        var succeeded = metrics.meter("punctual.worker.succeeded");
+        int all = (int) (measured.get() + (long) rate * warmup);
+        BenchSupport.waitFor(() -> succeeded.getCount() >= all - rate, Duration.ofMinutes(5));
+        BenchSupport.waitFor(
+            () ->
+                count(
+                        stores,
+                        "SELECT count(*) FROM jobs WHERE status = 'SUCCEEDED' AND 'measured' = ANY(tags)")
+                    >= measured.get(),
+            Duration.ofMinutes(5));
+      }
+      return stores
+          .database
+          .jdbi()
+          .withHandle(
+              h ->
+                  h.createQuery(
+                          "SELECT round(extract(epoch FROM started_at - run_at) * 1000)::bigint"
+                              + " FROM jobs WHERE 'measured' = ANY(tags)")
+                      .mapTo(Long.class)
+                      .list())
+          .stream()
+          .mapToLong(Long::longValue)
+          .toArray();
+    }
+  }
+
+  private static long count(Stores stores, String sql) {
+    return stores.database.jdbi().withHandle(h -> h.createQuery(sql).mapTo(Long.class).one());
+  }
+
+  private static long[] dbScheduler(String url, int rate, int seconds, int warmup, int leadMs)
+      throws Exception {
+    try (HikariDataSource ds = BenchSupport.dataSource(url, 25)) {
+      try (Connection c = ds.getConnection();
+          Statement s = c.createStatement()) {
+        s.execute("DROP TABLE IF EXISTS scheduled_tasks");
+        s.execute(
+            """
+            CREATE TABLE scheduled_tasks (
+              task_name text NOT NULL, task_instance text NOT NULL, task_data bytea,
+              execution_time timestamptz NOT NULL, picked boolean NOT NULL, picked_by text,
+              last_success timestamptz, last_failure timestamptz, consecutive_failures int,
+              last_heartbeat timestamptz, version bigint NOT NULL, priority smallint,
+              PRIMARY KEY (task_name, task_instance))""");
+        s.execute("CREATE INDEX execution_time_idx ON scheduled_tasks (execution_time)");
+        s.execute("CREATE INDEX last_heartbeat_idx ON scheduled_tasks (last_heartbeat)");
+        s.execute(
+            "CREATE INDEX priority_execution_time_idx ON scheduled_tasks (priority desc, execution_time asc)");
+      }
+      ConcurrentLinkedQueue<Long> lags = new ConcurrentLinkedQueue<>();
+      AtomicInteger done = new AtomicInteger();
+      OneTimeTask<Void> task =
+          Tasks.oneTime("noop")
+              .execute(
+                  (instance, ctx) -> {
+                    long lag =
+                        Duration.between(ctx.getExecution().executionTime, Instant.now())
+                            .toMillis();
+                    if (instance.getId().startsWith("m-")) {
+                      lags.add(lag);
+                    }
+                    done.incrementAndGet();
+                  });
+      Scheduler scheduler =
+          Scheduler.create(ds, task)
+              .threads(20)
+              .pollUsingLockAndFetch(0.5, 1.0)
+              .pollingInterval(Duration.ofMillis(100))
+              .build();
+      scheduler.start();
+      AtomicInteger ids = new AtomicInteger();
+      AtomicInteger measured = new AtomicInteger();
+      paced(
+          rate,
+          warmup,
+          seconds,
+          leadMs,
+          (count, runAt, counted) -> {
+            for (int i = 0; i < count; i++) {
+              scheduler.schedule(
+                  task.instance((counted ? "m-" : "w-") + ids.incrementAndGet()), runAt);
+            }
+            if (counted) {
+              measured.addAndGet(count);
+            }
+          });
+      BenchSupport.waitFor(() -> lags.size() >= measured.get(), Duration.ofMinutes(5));
+      scheduler.stop();
+      return lags.stream().mapToLong(Long::longValue).toArray();
+    }
+  }
+}
