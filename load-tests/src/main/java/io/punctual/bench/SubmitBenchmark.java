@@ -1,0 +1,240 @@
+package io.punctual.bench;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.punctual.common.embedded.EmbeddedPostgresServer;
+import io.punctual.common.embedded.EmbeddedRedisServer;
+import io.punctual.common.embedded.FreePorts;
+import io.punctual.common.json.Json;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * REST submission: the API runs as its own process ({@code java -jar deploy/target/punctual.jar
+ * api}) on the embedded PostgreSQL (fsync and synchronous_commit on) and Redis this benchmark
+ * starts; clients on virtual threads in this process post no-op jobs due now (each is committed,
+ * then enqueued in Redis), first one job per request, then batches. Every answer must be 201.
+ *
+ * <p>Usage: {@code SubmitBenchmark [--seconds S] [--clients C] [--batch-size B] [--batch-clients K]
+ * [--json FILE]}; defaults 10 s, 32 clients, batches of 500 from 4 clients. A warm-up of 3 s for
+ * each phase is not counted.
+ */
+public final class SubmitBenchmark {
+  private SubmitBenchmark() {}
+
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .executor(Executors.newVirtualThreadPerTaskExecutor())
+          .build();
+
+  public static void main(String[] args) throws Exception {
+    int seconds = 10;
+    int clients = 32;
+    int batchSize = 500;
+    int batchClients = 4;
+    Path json = null;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+        case "--clients" -> clients = Integer.parseInt(args[++i]);
+        case "--batch-size" -> batchSize = Integer.parseInt(args[++i]);
+        case "--batch-clients" -> batchClients = Integer.parseInt(args[++i]);
+        case "--json" -> json = Path.of(args[++i]);
+        default -> throw new IllegalArgumentException("unknown option " + args[i]);
+      }
+    }
+    Path jar = Path.of("deploy", "target", "punctual.jar");
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalStateException("no " + jar + ": build it first (load-tests/bench does)");
+    }
+    try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(null, true);
+        EmbeddedRedisServer redis = EmbeddedRedisServer.start(null)) {
+      pg.createDatabaseIfMissing("punctual");
+      Map<String, String> postgres = BenchSupport.postgresSettings(pg.jdbcUrl("punctual"));
+      int port = FreePorts.pick();
+      Map<String, String> env =
+          Map.of(
+              "PUNCTUAL_DATABASE_URL", pg.jdbcUrl("punctual"),
+              "PUNCTUAL_REDIS_URL", redis.url(),
+              "PUNCTUAL_HTTP_PORT", Integer.toString(port),
+              "PUNCTUAL_ADMIN_PORT", "0");
+      run(jar, env, "migrate").waitFor();
+      Process api = run(jar, env, "api");
+      try {
+        String base = "http://127.0.0.1:" + port + "/api/v1/jobs";
+        BenchSupport.waitFor(() -> ping(base), Duration.ofMinutes(2));
+        System.out.printf(
+            Locale.ROOT,
+            "%s, %d cores, JDK %s, API in its own process%n",
+            BenchSupport.describe(postgres),
+            Runtime.getRuntime().availableProcessors(),
+            Runtime.version());
+
+        String one = "{\"type\":\"noop\"}";
+        phase(base, one, clients, 3, 1); // warm-up
+        Result single = phase(base, one, clients, seconds, 1);
+        print("single: " + clients + " clients, 1 job per request", single);
+
+        StringBuilder batch = new StringBuilder("{\"jobs\":[");
+        for (int i = 0; i < batchSize; i++) {
+          batch.append(i == 0 ? "" : ",").append("{\"type\":\"noop\"}");
+        }
+        String batchBody = batch.append("]}").toString();
+        phase(base + "/batch", batchBody, batchClients, 3, batchSize); // warm-up
+        Result batched = phase(base + "/batch", batchBody, batchClients, seconds, batchSize);
+        print("batch: " + batchClients + " clients, " + batchSize + " jobs per request", batched);
+
+        if (json != null) {
+          ObjectNode out = Json.mapper().createObjectNode();
+          out.put("scenario", "submit");
+          out.put("seconds", seconds);
+          out.put("submitPerSecond", single.jobsPerSecond());
+          out.set("latencyMs", single.toJson());
+          out.put("batchSize", batchSize);
+          out.put("batchJobsPerSecond", batched.jobsPerSecond());
+          out.set("batchLatencyMs", batched.toJson());
+          ObjectNode pgNode = out.putObject("postgres");
+          postgres.forEach(pgNode::put);
+          out.put("jdk", Runtime.version().toString());
+          out.put("cores", Runtime.getRuntime().availableProcessors());
+          Files.writeString(
+              json, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(out));
+          System.out.println("wrote " + json);
+        }
+      } finally {
+        api.destroy();
+        api.waitFor();
+      }
+    }
+  }
+
+  /** Requests answered, jobs stored, elapsed time and latencies (ms) of one phase. */
+  record Result(long requests, long jobs, double seconds, double[] latencies) {
+    double jobsPerSecond() {
+      return jobs / seconds;
+    }
+
+    double at(double q) {
+      return latencies[Math.min(latencies.length - 1, (int) Math.ceil(q * latencies.length) - 1)];
+    }
+
+    ObjectNode toJson() {
+      ObjectNode n = Json.mapper().createObjectNode();
+      n.put("p50", at(0.5));
+      n.put("p95", at(0.95));
+      n.put("p99", at(0.99));
+      n.put("max", latencies[latencies.length - 1]);
+      return n;
+    }
+  }
+
+  private static void print(String what, Result r) {
+    System.out.printf(
+        Locale.ROOT,
+        "  %-42s %8.0f jobs/s (%6.0f requests/s)  latency ms p50 %5.1f  p95 %5.1f  p99 %5.1f"
+            + "  max %6.1f%n",
+        what,
+        r.jobsPerSecond(),
+        r.requests() / r.seconds(),
+        r.at(0.5),
+        r.at(0.95),
+        r.at(0.99),
+        r.latencies()[r.latencies().length - 1]);
+  }
+
+  private static Result phase(String url, String body, int clients, int seconds, int jobsPerRequest)
+      throws Exception {
+    AtomicBoolean running = new AtomicBoolean(true);
+    AtomicLong requests = new AtomicLong();
+    ConcurrentLinkedQueue<Double> latencies = new ConcurrentLinkedQueue<>();
+    ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(Duration.ofSeconds(30))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build();
+    long started = System.nanoTime();
+    try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int c = 0; c < clients; c++) {
+        pool.submit(
+            () -> {
+              while (running.get()) {
+                long t0 = System.nanoTime();
+                try {
+                  HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+                  if (r.statusCode() != 201) {
+                    failures.add(r.statusCode() + " " + r.body());
+                  }
+                } catch (IOException | InterruptedException e) {
+                  failures.add(e.toString());
+                }
+                latencies.add((System.nanoTime() - t0) / 1e6);
+                requests.incrementAndGet();
+              }
+              return null;
+            });
+      }
+      Thread.sleep(seconds * 1_000L);
+      running.set(false);
+    }
+    double elapsed = (System.nanoTime() - started) / 1e9;
+    if (!failures.isEmpty()) {
+      throw new IllegalStateException(
+          failures.size() + " requests failed, first: " + failures.peek());
+    }
+    double[] sorted = latencies.stream().mapToDouble(Double::doubleValue).toArray();
+    Arrays.sort(sorted);
+    return new Result(requests.get(), requests.get() * jobsPerRequest, elapsed, sorted);
+  }
+
+  private static boolean ping(String base) {
+    try {
+      HttpRequest r =
+          HttpRequest.newBuilder(URI.create(base + "?limit=1"))
+              .timeout(Duration.ofSeconds(2))
+              .build();
+      return HTTP.send(r, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private static Process run(Path jar, Map<String, String> env, String... args) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    if (Runtime.version().feature() >= 24) {
+      command.add("--sun-misc-unsafe-memory-access=allow");
+    }
+    command.add("-jar");
+    command.add(jar.toString());
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().keySet().removeIf(k -> k.startsWith("PUNCTUAL_"));
+    builder.environment().putAll(env);
+    builder.redirectErrorStream(true);
+    Path log = Path.of("target", "bench-" + args[0] + ".log");
+    builder.redirectOutput(log.toFile());
+    return builder.start();
+  }
+}
