@@ -212,22 +212,7 @@ public final class ThroughputBenchmark {
 
   private static double dbScheduler(String url, int jobs, int round) throws Exception {
     try (HikariDataSource ds = BenchSupport.dataSource(url, 25)) {
-      try (Connection c = ds.getConnection();
-          Statement s = c.createStatement()) {
-        s.execute("DROP TABLE IF EXISTS scheduled_tasks");
-        s.execute(
-            """
-            CREATE TABLE scheduled_tasks (
-              task_name text NOT NULL, task_instance text NOT NULL, task_data bytea,
-              execution_time timestamptz NOT NULL, picked boolean NOT NULL, picked_by text,
-              last_success timestamptz, last_failure timestamptz, consecutive_failures int,
-              last_heartbeat timestamptz, version bigint NOT NULL, priority smallint,
-              PRIMARY KEY (task_name, task_instance))""");
-        s.execute("CREATE INDEX execution_time_idx ON scheduled_tasks (execution_time)");
-        s.execute("CREATE INDEX last_heartbeat_idx ON scheduled_tasks (last_heartbeat)");
-        s.execute(
-            "CREATE INDEX priority_execution_time_idx ON scheduled_tasks (priority desc, execution_time asc)");
-      }
+      BenchSupport.createDbSchedulerTable(ds);
       try (Connection c = ds.getConnection();
           PreparedStatement insert =
               c.prepareStatement(
