@@ -23,7 +23,8 @@ public record NewJob(
     String idempotencyKey,
     String requestHash,
     List<String> tags,
-    JsonNode callback) {
+    JsonNode callback,
+    JobLinks links) {
 
   public static final String DEFAULT_NAMESPACE = "default";
 
@@ -37,8 +38,57 @@ public record NewJob(
     // Millisecond precision everywhere: Redis scores and the promoter's cursor are milliseconds.
     runAt = runAt.truncatedTo(ChronoUnit.MILLIS);
     tags = tags == null ? List.of() : List.copyOf(tags);
+    links = links == null ? JobLinks.NONE : links;
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be >= 1");
     }
+  }
+
+  /** A job that belongs to no schedule or workflow. */
+  public NewJob(
+      String namespace,
+      String type,
+      JsonNode payload,
+      Instant runAt,
+      Priority priority,
+      int maxAttempts,
+      Backoff backoff,
+      Duration timeout,
+      String idempotencyKey,
+      String requestHash,
+      List<String> tags,
+      JsonNode callback) {
+    this(
+        namespace,
+        type,
+        payload,
+        runAt,
+        priority,
+        maxAttempts,
+        backoff,
+        timeout,
+        idempotencyKey,
+        requestHash,
+        tags,
+        callback,
+        JobLinks.NONE);
+  }
+
+  /** This job, belonging to what {@code links} says. */
+  public NewJob withLinks(JobLinks links) {
+    return new NewJob(
+        namespace,
+        type,
+        payload,
+        runAt,
+        priority,
+        maxAttempts,
+        backoff,
+        timeout,
+        idempotencyKey,
+        requestHash,
+        tags,
+        callback,
+        links);
   }
 }

@@ -108,6 +108,8 @@ public final class JobStore {
           .bind("tags", job.tags().toArray(String[]::new))
           .bind("callback", job.callback() == null ? null : Json.write(job.callback()))
           .bind("now", now)
+          .bind("scheduleId", job.links().scheduleId())
+          .bind("workflowId", job.links().workflowId())
           .add();
       inserted.add(id);
     }
