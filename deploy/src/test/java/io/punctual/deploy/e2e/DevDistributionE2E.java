@@ -217,7 +217,8 @@ class DevDistributionE2E {
     PunctualProcess migrate = track(PunctualProcess.start(nextLog("migrate"), stores, "migrate"));
     assertThat(migrate.awaitExit(STOP)).as(migrate.tail()).isZero();
     // dev applied every migration already, so this run finds the schema current.
-    assertThat(migrate.output()).containsPattern("schema version \\d+ \\(0 migrations applied now\\)");
+    assertThat(migrate.output())
+        .containsPattern("schema version \\d+ \\(0 migrations applied now\\)");
 
     PunctualProcess reaper =
         track(PunctualProcess.start(nextLog("reaper"), stores, "reaper", "--once"));
