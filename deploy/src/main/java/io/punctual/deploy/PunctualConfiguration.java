@@ -47,6 +47,10 @@ public class PunctualConfiguration extends Configuration {
     require(reaper != null, "reaper section is missing");
     require(postgres.url != null && !postgres.url.isBlank(), "postgres.url is required");
     require(postgres.maxPoolSize >= 1, "postgres.maxPoolSize must be >= 1");
+    require(
+        postgres.idleInTransactionTimeout == null
+            || !postgres.idleInTransactionTimeout.isNegative(),
+        "postgres.idleInTransactionTimeout must not be negative (PT0S turns it off)");
     require(redis.url != null && !redis.url.isBlank(), "redis.url is required");
     require(redis.keyPrefix != null && !redis.keyPrefix.isBlank(), "redis.keyPrefix is required");
     require(dataDir != null && !dataDir.isBlank(), "dataDir is required");

@@ -1,6 +1,7 @@
 package io.punctual.reaper;
 
 import io.punctual.common.Stores;
+import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.NewJob;
@@ -17,13 +18,15 @@ import java.util.List;
 final class ReaperFixture implements AutoCloseable {
   final TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
   final ReaperSettings settings = new ReaperSettings();
+  final PostgresSettings postgres;
   final Stores stores;
 
   ReaperFixture() {
     TestStores servers = TestStores.get();
     settings.rescueAfter = Duration.ofSeconds(60);
     settings.reconcileAfter = Duration.ofSeconds(10);
-    stores = new Stores(servers.newDatabase(), servers.newRedis(), new QueueSettings(), clock, "t");
+    postgres = servers.newDatabase();
+    stores = new Stores(postgres, servers.newRedis(), new QueueSettings(), clock, "t");
     stores.partitions.ensureAhead();
   }
 

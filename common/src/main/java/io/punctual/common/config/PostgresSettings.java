@@ -19,6 +19,14 @@ public class PostgresSettings {
 
   @JsonProperty public Duration connectionTimeout = Duration.ofSeconds(5);
 
+  /**
+   * PostgreSQL ends a session of this process that sits inside a transaction doing nothing for this
+   * long ({@code idle_in_transaction_session_timeout}). Punctual's transactions last milliseconds;
+   * one left open is a process that was paused (GC, SIGSTOP, a frozen VM) while holding row locks,
+   * and those locks would otherwise hold up the reaper's rescue of its jobs until it woke up.
+   */
+  @JsonProperty public Duration idleInTransactionTimeout = Duration.ofSeconds(10);
+
   /** Days of daily partitions kept created ahead of today. */
   @JsonProperty public int partitionDaysAhead = 14;
 

@@ -29,6 +29,11 @@ public final class Database implements AutoCloseable {
     // Fail fast at start-up only when asked; a pool that starts while PostgreSQL restarts recovers.
     config.setInitializationFailTimeout(-1);
     config.addDataSourceProperty("reWriteBatchedInserts", "true");
+    if (settings.idleInTransactionTimeout != null && !settings.idleInTransactionTimeout.isZero()) {
+      config.setConnectionInitSql(
+          "SET idle_in_transaction_session_timeout = "
+              + settings.idleInTransactionTimeout.toMillis());
+    }
     config.addDataSourceProperty("ApplicationName", "punctual-" + poolName);
     return new Database(new HikariDataSource(config));
   }
