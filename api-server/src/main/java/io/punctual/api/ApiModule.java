@@ -17,6 +17,7 @@ import io.punctual.api.problem.ThrowableMapper;
 import io.punctual.api.problem.ViolationExceptionMapper;
 import io.punctual.api.problem.WebApplicationExceptionMapper;
 import io.punctual.api.workers.WorkersResource;
+import io.punctual.api.workflows.WorkflowsResource;
 import io.punctual.common.Stores;
 import io.punctual.common.json.Json;
 
@@ -34,13 +35,20 @@ public final class ApiModule {
     QueueWriter queue = new QueueWriter(stores.queue, settings.redisTimeout);
     env.lifecycle().manage(queue);
     JobSubmitter submitter =
-        new JobSubmitter(stores.jobs, queue, stores.queueSettings, stores.clock, env.metrics());
+        new JobSubmitter(
+            stores.jobs,
+            stores.workflows,
+            queue,
+            stores.queueSettings,
+            stores.clock,
+            env.metrics());
 
     JerseyEnvironment jersey = env.jersey();
     jersey.register(new RequestSizeLimitFilter(settings.maxRequestBytes));
     jersey.register(new Authorizer(settings.defaultNamespace));
     jersey.register(new JobsResource(stores.jobs, submitter, queue, settings));
     jersey.register(new WorkersResource(stores.workers, settings));
+    jersey.register(new WorkflowsResource(stores.workflows, submitter, queue, settings));
 
     // Registered by us, these take precedence over Dropwizard's default mappers of the same types
     // (Throwable, JsonProcessingException, JerseyViolationException, IllegalStateException,

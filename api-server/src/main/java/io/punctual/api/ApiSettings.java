@@ -21,6 +21,9 @@ public final class ApiSettings {
   /** Most jobs in one {@code POST /jobs/batch} (413 beyond). */
   @JsonProperty public int maxBatchSize = 1000;
 
+  /** Most jobs in one workflow ({@code POST /workflows}), and most entries in one dependsOn. */
+  @JsonProperty public int maxWorkflowJobs = 10_000;
+
   /** {@code maxAttempts} of a job that does not give one. */
   @JsonProperty public int defaultMaxAttempts = 3;
 
@@ -65,6 +68,7 @@ public final class ApiSettings {
     require(maxPayloadBytes > 0, "api.maxPayloadBytes must be positive");
     require(maxRequestBytes > 0, "api.maxRequestBytes must be positive");
     require(maxBatchSize > 0, "api.maxBatchSize must be positive");
+    require(maxWorkflowJobs > 0, "api.maxWorkflowJobs must be positive");
     require(maxMaxAttempts >= 1, "api.maxMaxAttempts must be >= 1");
     require(
         defaultMaxAttempts >= 1 && defaultMaxAttempts <= maxMaxAttempts,

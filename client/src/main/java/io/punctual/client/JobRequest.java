@@ -10,7 +10,8 @@ import java.util.Objects;
 
 /**
  * A job to submit. Only {@code type} is required; the server fills in the rest. Build with {@link
- * #builder(String)}.
+ * #builder(String)}. In a workflow ({@link WorkflowRequest}) each job has a {@code ref}, and may
+ * name its parent and dependencies by ref.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobRequest(
@@ -24,7 +25,12 @@ public record JobRequest(
     Duration timeout,
     String idempotencyKey,
     List<String> tags,
-    Callback callback) {
+    Callback callback,
+    String ref,
+    String parent,
+    String parentId,
+    RunCondition runCondition,
+    List<Dependency> dependsOn) {
 
   public static Builder builder(String type) {
     return new Builder(type);
@@ -43,6 +49,11 @@ public record JobRequest(
     private String idempotencyKey;
     private List<String> tags;
     private Callback callback;
+    private String ref;
+    private String parent;
+    private String parentId;
+    private RunCondition runCondition;
+    private List<Dependency> dependsOn;
 
     private Builder(String type) {
       this.type = Objects.requireNonNull(type, "type");
@@ -113,6 +124,37 @@ public record JobRequest(
       return this;
     }
 
+    /** The job's name within its workflow (workflows only). */
+    public Builder ref(String ref) {
+      this.ref = ref;
+      return this;
+    }
+
+    /** Run after the step {@code ref} of the same workflow, if {@code condition} holds. */
+    public Builder parent(String ref, RunCondition condition) {
+      this.parent = ref;
+      this.runCondition = condition;
+      return this;
+    }
+
+    /** Run after the stored job {@code jobId}, if {@code condition} holds. */
+    public Builder parentId(String jobId, RunCondition condition) {
+      this.parentId = jobId;
+      this.runCondition = condition;
+      return this;
+    }
+
+    /** Run only after these jobs have ended (see {@link Dependency}). */
+    public Builder dependsOn(Dependency... dependencies) {
+      this.dependsOn = List.of(dependencies);
+      return this;
+    }
+
+    public Builder dependsOn(List<Dependency> dependencies) {
+      this.dependsOn = List.copyOf(dependencies);
+      return this;
+    }
+
     public JobRequest build() {
       return new JobRequest(
           type,
@@ -125,7 +167,12 @@ public record JobRequest(
           timeout,
           idempotencyKey,
           tags,
-          callback);
+          callback,
+          ref,
+          parent,
+          parentId,
+          runCondition,
+          dependsOn);
     }
   }
 }

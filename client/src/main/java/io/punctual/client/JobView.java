@@ -27,7 +27,10 @@ public record JobView(
     Instant startedAt,
     Instant finishedAt,
     Instant createdAt,
-    Instant updatedAt) {
+    Instant updatedAt,
+    String parentId,
+    RunCondition runCondition,
+    String workflowId) {
 
   public JobView {
     tags = tags == null ? List.of() : List.copyOf(tags);

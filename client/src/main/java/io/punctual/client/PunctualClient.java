@@ -29,12 +29,16 @@ public final class PunctualClient {
   private static final ObjectMapper JSON = ClientJson.MAPPER;
 
   private final HttpClient http;
+  private final String apiUrl;
   private final String jobsUrl;
+  private final String workflowsUrl;
   private final String namespace;
 
-  private PunctualClient(HttpClient http, String jobsUrl, String namespace) {
+  private PunctualClient(HttpClient http, String apiUrl, String namespace) {
     this.http = http;
-    this.jobsUrl = jobsUrl;
+    this.apiUrl = apiUrl;
+    this.jobsUrl = apiUrl + "/jobs";
+    this.workflowsUrl = apiUrl + "/workflows";
     this.namespace = Objects.requireNonNull(namespace, "namespace");
   }
 
@@ -58,12 +62,12 @@ public final class PunctualClient {
     while (base.endsWith("/")) {
       base = base.substring(0, base.length() - 1);
     }
-    return new PunctualClient(http, base + "/api/v1/jobs", namespace);
+    return new PunctualClient(http, base + "/api/v1", namespace);
   }
 
   /** The same server, another namespace. */
   public PunctualClient withNamespace(String otherNamespace) {
-    return new PunctualClient(http, jobsUrl, otherNamespace);
+    return new PunctualClient(http, apiUrl, otherNamespace);
   }
 
   public String namespace() {
@@ -99,6 +103,23 @@ public final class PunctualClient {
         type(JobView.class));
   }
 
+  /** Submits a workflow (all its jobs stored at once, or none). */
+  public WorkflowView submitWorkflow(WorkflowRequest workflow) {
+    return send(post(workflowsUrl, workflow), type(WorkflowView.class));
+  }
+
+  public WorkflowView getWorkflow(String id) {
+    return send(request(workflowsUrl + "/" + encode(id)).GET(), type(WorkflowView.class));
+  }
+
+  /** Cancels every step of a workflow that is not final yet. */
+  public WorkflowView cancelWorkflow(String id) {
+    return send(
+        request(workflowsUrl + "/" + encode(id) + "/cancel")
+            .POST(HttpRequest.BodyPublishers.noBody()),
+        type(WorkflowView.class));
+  }
+
   /** The attempts of a job, first first. */
   public List<ExecutionView> executions(String id) {
     Items<ExecutionView> items =
@@ -114,8 +135,12 @@ public final class PunctualClient {
   }
 
   private String jobUrl(String id) {
+    return jobsUrl + "/" + encode(id);
+  }
+
+  private static String encode(String id) {
     String encoded = URLEncoder.encode(Objects.requireNonNull(id, "id"), StandardCharsets.UTF_8);
-    return jobsUrl + "/" + encoded.replace("+", "%20");
+    return encoded.replace("+", "%20");
   }
 
   private HttpRequest.Builder request(String url) {

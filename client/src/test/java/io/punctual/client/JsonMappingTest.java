@@ -173,4 +173,25 @@ class JsonMappingTest {
     assertThat(qs)
         .isEqualTo("status=PENDING&type=a+b&from=2030-01-01T00%3A00%3A00Z&limit=10&cursor=c");
   }
+
+  @Test
+  void writesTheWaitingFieldsOfAWorkflowStep() {
+    JobRequest step =
+        JobRequest.builder("compile")
+            .ref("c")
+            .parent("a", RunCondition.ON_FAILURE)
+            .dependsOn(Dependency.onStep("b").optional(), Dependency.on("01a2-id"))
+            .build();
+
+    JsonNode json = ClientJson.MAPPER.valueToTree(step);
+
+    assertThat(json.get("ref").asText()).isEqualTo("c");
+    assertThat(json.get("parent").asText()).isEqualTo("a");
+    assertThat(json.get("runCondition").asText()).isEqualTo("on_failure");
+    assertThat(json.get("dependsOn").get(0).get("ref").asText()).isEqualTo("b");
+    assertThat(json.get("dependsOn").get(0).get("required").asBoolean()).isFalse();
+    assertThat(json.get("dependsOn").get(1).has("ref")).isFalse();
+    assertThat(json.get("dependsOn").get(1).get("id").asText()).isEqualTo("01a2-id");
+    assertThat(json.has("parentId")).isFalse();
+  }
 }

@@ -14,6 +14,7 @@ import io.punctual.common.registry.WorkerRegistry;
 import io.punctual.common.store.Database;
 import io.punctual.common.store.JobStore;
 import io.punctual.common.store.PartitionManager;
+import io.punctual.common.store.WorkflowStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,6 +30,7 @@ public final class Stores implements AutoCloseable {
   public final Database database;
   public final PartitionManager partitions;
   public final JobStore jobs;
+  public final WorkflowStore workflows;
   public final RedisClient redisClient;
   public final StatefulRedisConnection<String, String> redis;
   public final RedisKeys keys;
@@ -50,6 +52,7 @@ public final class Stores implements AutoCloseable {
     this.partitions =
         new PartitionManager(database.jdbi(), clock, Math.max(1, postgres.partitionDaysAhead));
     this.jobs = new JobStore(database.jdbi(), partitions, clock);
+    this.workflows = new WorkflowStore(jobs);
     this.redisClient = redisClient(redisSettings.url);
     this.redis = redisClient.connect();
     this.keys = new RedisKeys(redisSettings.keyPrefix);

@@ -3,8 +3,10 @@ package io.punctual.testing;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.punctual.common.job.Backoff;
+import io.punctual.common.job.JobLinks;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
+import io.punctual.common.job.Upstream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -23,6 +25,7 @@ public final class Jobs {
   private String requestHash = "h";
   private List<String> tags = List.of();
   private JsonNode callback;
+  private JobLinks links = JobLinks.NONE;
 
   public static Jobs aJob() {
     return new Jobs();
@@ -84,6 +87,17 @@ public final class Jobs {
     return this;
   }
 
+  /** The jobs this one waits for (its parent and dependencies). */
+  public Jobs waitsFor(Upstream... upstream) {
+    links = links.withUpstream(List.of(upstream));
+    return this;
+  }
+
+  public Jobs links(JobLinks v) {
+    links = v;
+    return this;
+  }
+
   public NewJob build() {
     return new NewJob(
         namespace,
@@ -97,6 +111,7 @@ public final class Jobs {
         idempotencyKey,
         requestHash,
         tags,
-        callback);
+        callback,
+        links);
   }
 }

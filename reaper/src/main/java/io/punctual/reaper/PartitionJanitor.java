@@ -33,7 +33,9 @@ public final class PartitionJanitor {
       List<String> partitionsDropped,
       List<String> partitionsKept,
       int keysForgotten,
-      int workersPruned) {}
+      int workersPruned,
+      int edgesForgotten,
+      int workflowsForgotten) {}
 
   public Upkeep runOnce() {
     int created = stores.partitions.ensureAhead();
@@ -57,7 +59,9 @@ public final class PartitionJanitor {
                           return table;
                         })
                     .list());
-    int forgotten = forgetKeys(jobsBefore);
+    int forgotten = forget("forgetKeys", jobsBefore);
+    int edges = forget("forgetEdges", jobsBefore);
+    int workflows = forget("forgetWorkflows", jobsBefore);
     int pruned = stores.workers.prune(stores.clock.instant().minus(settings.workerRetention));
     if (!dropped.isEmpty()) {
       log.info("dropped partitions past retention: {}", dropped);
@@ -65,10 +69,12 @@ public final class PartitionJanitor {
     if (!kept.isEmpty()) {
       log.warn("kept partitions past retention because they hold jobs not final yet: {}", kept);
     }
-    return new Upkeep(created, List.copyOf(dropped), List.copyOf(kept), forgotten, pruned);
+    return new Upkeep(
+        created, List.copyOf(dropped), List.copyOf(kept), forgotten, pruned, edges, workflows);
   }
 
-  private int forgetKeys(LocalDate before) {
+  /** Runs a bounded delete ({@code PartitionJanitor/<statement>.sql}) until nothing is left. */
+  private int forget(String statement, LocalDate before) {
     int total = 0;
     while (true) {
       int n =
@@ -77,7 +83,7 @@ public final class PartitionJanitor {
               .jdbi()
               .withHandle(
                   h ->
-                      h.createUpdate(SQL.locate(PartitionJanitor.class, "forgetKeys"))
+                      h.createUpdate(SQL.locate(PartitionJanitor.class, statement))
                           .bind("before", before.atStartOfDay(ZoneOffset.UTC).toInstant())
                           .bind("limit", KEY_BATCH)
                           .execute());

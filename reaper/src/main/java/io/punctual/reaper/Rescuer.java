@@ -4,6 +4,7 @@ import io.punctual.common.Stores;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
+import io.punctual.common.store.JobStore;
 import io.punctual.common.store.JobStore.QueueEntry;
 import io.punctual.common.store.JobStore.Rescue;
 import java.time.Instant;
@@ -63,9 +64,10 @@ public final class Rescuer {
         byId.put(job.id(), job);
         rescues.add(decide(job, now));
       }
-      Set<UUID> done = stores.jobs.rescue(rescues, staleBefore);
+      JobStore.Ended ended = stores.jobs.rescue(rescues, staleBefore);
+      Set<UUID> done = ended.applied();
       rescued += done.size();
-      requeue(rescues, byId, done, now);
+      requeue(rescues, byId, done, ended.released(), now);
       report(rescues, byId, done);
       if (stale.size() < PAGE || rescues.isEmpty()) {
         break;
@@ -91,9 +93,20 @@ public final class Rescuer {
     return new Rescue(job.id(), job.attempt(), JobState.PENDING, next, error);
   }
 
-  private void requeue(List<Rescue> rescues, Map<UUID, Job> byId, Set<UUID> done, Instant now) {
+  /** Rescued jobs due soon and the jobs released by rescues that FAILED go back into Redis. */
+  private void requeue(
+      List<Rescue> rescues,
+      Map<UUID, Job> byId,
+      Set<UUID> done,
+      List<QueueEntry> released,
+      Instant now) {
     Instant horizon = now.plus(stores.queueSettings.horizon);
     List<QueueEntry> entries = new ArrayList<>();
+    for (QueueEntry r : released) {
+      if (!r.runAt().isAfter(horizon)) {
+        entries.add(r);
+      }
+    }
     for (Rescue r : rescues) {
       if (done.contains(r.jobId())
           && r.nextState() == JobState.PENDING

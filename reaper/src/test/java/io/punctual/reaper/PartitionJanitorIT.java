@@ -4,7 +4,10 @@ import static io.punctual.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.punctual.common.job.Job;
+import io.punctual.common.job.RunCondition;
+import io.punctual.common.job.Upstream;
 import io.punctual.common.registry.WorkerRegistry.Registration;
+import io.punctual.common.store.WorkflowStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -119,5 +122,54 @@ class PartitionJanitorIT {
     assertThat(f.stores.workers.list("default", 10))
         .extracting(w -> w.id())
         .containsExactly("alive");
+  }
+
+  @Test
+  void forgetsTheGraphsOfDaysPastRetentionButNotTheEdgesOfAJobStillWaiting() {
+    f.settings.executionRetention = Duration.ofDays(30);
+    f.settings.jobRetention = Duration.ofDays(90);
+    f.clock.set(now.minus(Duration.ofDays(100)));
+    var old =
+        f.stores.workflows.create(
+            "default",
+            List.of(
+                new WorkflowStore.NewStep("a", aJob().runAt(f.clock.instant()).build()),
+                new WorkflowStore.NewStep(
+                    "b",
+                    aJob()
+                        .runAt(f.clock.instant())
+                        .waitsFor(Upstream.inBatch(0, RunCondition.ON_SUCCESS))
+                        .build())),
+            null,
+            null);
+    f.stores.workflows.cancel("default", old.workflow().id());
+    f.clock.set(now.minus(Duration.ofDays(95)));
+    List<Job> waiting =
+        f.store(
+            List.of(
+                aJob().runAt(f.clock.instant()).build(),
+                aJob()
+                    .runAt(f.clock.instant())
+                    .waitsFor(Upstream.inBatch(0, RunCondition.ALWAYS))
+                    .build()));
+    f.clock.set(now);
+
+    PartitionJanitor.Upkeep upkeep = new PartitionJanitor(f.stores, f.settings).runOnce();
+
+    assertThat(upkeep.workflowsForgotten()).isEqualTo(1);
+    assertThat(upkeep.edgesForgotten()).isEqualTo(1);
+    assertThat(count("SELECT count(*) FROM workflows")).isZero();
+    assertThat(count("SELECT count(*) FROM workflow_steps")).isZero();
+    assertThat(
+            count(
+                "SELECT count(*) FROM job_dependencies WHERE job_id = '"
+                    + waiting.get(1).id()
+                    + "'"))
+        .as("its day is kept, and so is what it waits for")
+        .isEqualTo(1);
+  }
+
+  private long count(String sql) {
+    return f.stores.database.jdbi().withHandle(h -> h.createQuery(sql).mapTo(Long.class).one());
   }
 }

@@ -2,7 +2,9 @@ package io.punctual.reaper;
 
 import static io.punctual.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.Completion;
 import io.punctual.common.job.Execution;
@@ -10,6 +12,7 @@ import io.punctual.common.job.ExecutionStatus;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
+import io.punctual.common.store.Database;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +23,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -73,20 +78,23 @@ class RescuerIT {
     rescuer.runOnce();
 
     Set<UUID> applied =
-        f.stores.jobs.finish(
-            List.of(
-                new Completion(
-                    running.id(),
-                    1,
-                    JobState.SUCCEEDED,
-                    null,
-                    ExecutionStatus.SUCCEEDED,
-                    f.clock.instant(),
-                    5,
-                    null,
-                    null,
-                    null)),
-            "paused-worker");
+        f.stores
+            .jobs
+            .finish(
+                List.of(
+                    new Completion(
+                        running.id(),
+                        1,
+                        JobState.SUCCEEDED,
+                        null,
+                        ExecutionStatus.SUCCEEDED,
+                        f.clock.instant(),
+                        5,
+                        null,
+                        null,
+                        null)),
+                "paused-worker")
+            .applied();
 
     assertThat(applied).isEmpty();
     assertThat(f.find(running).status()).isEqualTo(JobState.PENDING);
@@ -128,11 +136,14 @@ class RescuerIT {
         List.of(new io.punctual.common.store.JobStore.Attempt(running.id(), 1)));
 
     Set<UUID> rescued =
-        f.stores.jobs.rescue(
-            List.of(
-                new io.punctual.common.store.JobStore.Rescue(
-                    running.id(), 1, JobState.PENDING, f.clock.instant(), "lost")),
-            f.clock.instant().minus(f.settings.rescueAfter));
+        f.stores
+            .jobs
+            .rescue(
+                List.of(
+                    new io.punctual.common.store.JobStore.Rescue(
+                        running.id(), 1, JobState.PENDING, f.clock.instant(), "lost")),
+                f.clock.instant().minus(f.settings.rescueAfter))
+            .applied();
 
     assertThat(rescued).isEmpty();
     assertThat(f.find(running).status()).isEqualTo(JobState.RUNNING);
@@ -171,5 +182,31 @@ class RescuerIT {
                         .mapTo(Integer.class)
                         .one());
     assertThat(lostRows).isEqualTo(300);
+  }
+
+  @Test
+  void aPausedWorkersOpenTransactionHoldsUpTheRescueOnlyUntilPostgresEndsIt() throws Exception {
+    Job running = claimed(due(), "paused-worker");
+    PostgresSettings paused = new PostgresSettings(f.postgres.url, f.postgres.user, "");
+    paused.password = f.postgres.password;
+    paused.idleInTransactionTimeout = Duration.ofSeconds(1);
+    ExecutorService reaper = Executors.newSingleThreadExecutor();
+    try (Database zombie = Database.connect(paused, "paused-worker");
+        Handle h = zombie.jdbi().open()) {
+      // The worker was frozen (GC, SIGSTOP) inside a transaction that touched its job's row.
+      h.begin();
+      h.createUpdate("UPDATE jobs SET heartbeat_at = heartbeat_at WHERE id = :id")
+          .bind("id", running.id())
+          .execute();
+      f.clock.advance(Duration.ofSeconds(61));
+
+      // The rescue waits for that row lock until PostgreSQL ends the idle session, then goes on.
+      Future<Integer> rescued = reaper.submit(rescuer::runOnce);
+      assertThat(rescued.get(30, TimeUnit.SECONDS)).isEqualTo(1);
+      assertThat(f.find(running).status()).isEqualTo(JobState.PENDING);
+      assertThatThrownBy(h::commit).as("the frozen worker's session was ended").isNotNull();
+    } finally {
+      reaper.shutdownNow();
+    }
   }
 }

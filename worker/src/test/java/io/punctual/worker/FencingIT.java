@@ -47,9 +47,13 @@ class FencingIT {
     assertThat(attempt1.attempt()).isEqualTo(1);
     Instant now = Instant.now();
     assertThat(
-            harness.stores.jobs.rescue(
-                List.of(new Rescue(job.id(), 1, JobState.PENDING, now, "attempt 1 lost")),
-                now.plusSeconds(1)))
+            harness
+                .stores
+                .jobs
+                .rescue(
+                    List.of(new Rescue(job.id(), 1, JobState.PENDING, now, "attempt 1 lost")),
+                    now.plusSeconds(1))
+                .applied())
         .containsExactly(job.id());
     return attempt1;
   }

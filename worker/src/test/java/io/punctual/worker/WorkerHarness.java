@@ -13,6 +13,7 @@ import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.store.JobStore.QueueEntry;
 import io.punctual.common.store.JobStore.Submitted;
+import io.punctual.common.store.WorkflowStore;
 import io.punctual.testing.TestStores;
 import io.punctual.worker.handler.JobHandlers;
 import io.punctual.worker.metrics.WorkerMetrics;
@@ -85,10 +86,26 @@ public final class WorkerHarness implements AutoCloseable {
     List<Job> stored = stores.jobs.submit(jobs).stream().map(Submitted::job).toList();
     List<QueueEntry> entries = new ArrayList<>();
     for (Job j : stored) {
-      entries.add(new QueueEntry(j.id(), j.namespace(), j.priority(), j.runAt()));
+      if (j.status() == JobState.PENDING) {
+        entries.add(new QueueEntry(j.id(), j.namespace(), j.priority(), j.runAt()));
+      }
     }
     stores.queue.enqueue(entries);
     return stored;
+  }
+
+  /** Stores a workflow and enqueues its steps that are PENDING, the way the API does. */
+  public WorkflowStore.Workflow submitWorkflow(List<WorkflowStore.NewStep> steps) {
+    WorkflowStore.Workflow w = stores.workflows.create("default", steps, null, null).workflow();
+    List<QueueEntry> entries = new ArrayList<>();
+    for (WorkflowStore.Step s : w.steps()) {
+      Job j = s.job();
+      if (j.status() == JobState.PENDING) {
+        entries.add(new QueueEntry(j.id(), j.namespace(), j.priority(), j.runAt()));
+      }
+    }
+    stores.queue.enqueue(entries);
+    return w;
   }
 
   public Job find(Job job) {

@@ -29,6 +29,11 @@ final class Fields {
     this.violations = violations;
   }
 
+  /** Where this request's errors are collected (for fields nested below this object). */
+  Violations violations() {
+    return violations;
+  }
+
   String path(String name) {
     return prefix + name;
   }

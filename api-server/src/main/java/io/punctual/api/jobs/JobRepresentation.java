@@ -31,7 +31,10 @@ public record JobRepresentation(
     Instant startedAt,
     Instant finishedAt,
     Instant createdAt,
-    Instant updatedAt) {
+    Instant updatedAt,
+    String parentId,
+    String runCondition,
+    String workflowId) {
 
   public static JobRepresentation of(Job job) {
     return new JobRepresentation(
@@ -55,6 +58,9 @@ public record JobRepresentation(
         job.startedAt(),
         job.finishedAt(),
         job.createdAt(),
-        job.updatedAt());
+        job.updatedAt(),
+        job.parentId() == null ? null : job.parentId().toString(),
+        job.runCondition() == null ? null : job.runCondition().wireName(),
+        job.workflowId() == null ? null : job.workflowId().toString());
   }
 }

@@ -42,7 +42,19 @@ final class JobRequestParser {
           "timeout",
           "idempotencyKey",
           "tags",
-          "callback");
+          "callback",
+          "parentId",
+          "runCondition",
+          "dependsOn");
+
+  /** A workflow step takes every job field, plus its ref and its parent by ref. */
+  private static final Set<String> STEP_FIELDS = union(FIELDS, Set.of("ref", "parent"));
+
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    Set<String> out = new java.util.HashSet<>(a);
+    out.addAll(b);
+    return Set.copyOf(out);
+  }
 
   private final ApiSettings settings;
 
@@ -54,7 +66,7 @@ final class JobRequestParser {
   ValidatedJob parseOne(JsonNode body) {
     requirePresent(body);
     Violations violations = new Violations();
-    ValidatedJob job = parse(body, "", violations);
+    ValidatedJob job = parse(body, "", violations, false);
     violations.throwIfAny();
     return job;
   }
@@ -74,7 +86,7 @@ final class JobRequestParser {
     }
     List<ValidatedJob> out = new ArrayList<>(jobs.size());
     for (int i = 0; i < jobs.size(); i++) {
-      out.add(parse(jobs.get(i), "jobs[" + i + "].", violations));
+      out.add(parse(jobs.get(i), "jobs[" + i + "].", violations, false));
     }
     violations.throwIfAny();
     return out;
@@ -87,7 +99,8 @@ final class JobRequestParser {
     }
   }
 
-  private ValidatedJob parse(JsonNode node, String prefix, Violations violations) {
+  /** One job; {@code inWorkflow}: a workflow step (refs allowed, idempotency keys not). */
+  ValidatedJob parse(JsonNode node, String prefix, Violations violations, boolean inWorkflow) {
     if (!(node instanceof ObjectNode object)) {
       String field = prefix.isEmpty() ? null : prefix.substring(0, prefix.length() - 1);
       violations.add(field, "must be a JSON object describing a job");
@@ -95,7 +108,7 @@ final class JobRequestParser {
     }
     Fields f = new Fields(object, prefix, violations);
     int before = f.errorCount();
-    f.rejectUnknown(FIELDS);
+    f.rejectUnknown(inWorkflow ? STEP_FIELDS : FIELDS);
     String type = f.string("type", true, MAX_TYPE_LENGTH);
     JsonNode payload = payload(f);
     Instant runAt = f.instant("runAt");
@@ -114,11 +127,18 @@ final class JobRequestParser {
             : settings.defaultBackoff;
     Duration timeout = f.duration("timeout", true);
     String key = f.string("idempotencyKey", false, MAX_KEY_LENGTH);
+    if (inWorkflow && key != null) {
+      f.error(
+          "idempotencyKey",
+          "is not taken per step; give the workflow an idempotencyKey to make its submission safe"
+              + " to repeat");
+    }
     List<String> tags = tags(f);
     ObjectNode callback =
         f.has("callback")
             ? CallbackParser.parse(f.get("callback"), f.path("callback"), violations)
             : null;
+    LinksParser.Links links = LinksParser.parse(f, inWorkflow, settings.maxWorkflowJobs);
     if (f.errorCount() > before) {
       return null;
     }
@@ -133,7 +153,8 @@ final class JobRequestParser {
         timeout,
         key,
         tags,
-        callback);
+        callback,
+        links);
   }
 
   private JsonNode payload(Fields f) {

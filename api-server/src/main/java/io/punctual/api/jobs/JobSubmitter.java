@@ -6,12 +6,15 @@ import io.punctual.api.problem.Problems;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.fault.CrashPoint;
 import io.punctual.common.job.Job;
+import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
 import io.punctual.common.store.IdempotencyConflictException;
 import io.punctual.common.store.JobStore;
 import io.punctual.common.store.JobStore.QueueEntry;
 import io.punctual.common.store.JobStore.Submitted;
+import io.punctual.common.store.UnknownUpstreamException;
+import io.punctual.common.store.WorkflowStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,6 +33,7 @@ public final class JobSubmitter {
   private static final Logger LOG = LoggerFactory.getLogger(JobSubmitter.class);
 
   private final JobStore store;
+  private final WorkflowStore workflows;
   private final QueueWriter queue;
   private final QueueSettings queueSettings;
   private final Clock clock;
@@ -37,11 +41,13 @@ public final class JobSubmitter {
 
   public JobSubmitter(
       JobStore store,
+      WorkflowStore workflows,
       QueueWriter queue,
       QueueSettings queueSettings,
       Clock clock,
       MetricRegistry metrics) {
     this.store = store;
+    this.workflows = workflows;
     this.queue = queue;
     this.queueSettings = queueSettings;
     this.clock = clock;
@@ -71,10 +77,80 @@ public final class JobSubmitter {
           "Idempotency key conflict",
           e.getMessage() + " (key " + e.key() + ")",
           prefix.apply(e.index()) + "idempotencyKey");
+    } catch (UnknownUpstreamException e) {
+      throw unknownUpstream(jobs.get(e.index()), e);
     }
     CrashPoint.AFTER_COMMIT.reached();
     enqueueDueSoon(result, now);
     return result;
+  }
+
+  /**
+   * Stores a workflow and all its jobs in one transaction, then enqueues the steps that are PENDING
+   * and due within the horizon (those waiting for other steps are BLOCKED, outside Redis).
+   */
+  public WorkflowStore.Created submit(
+      String namespace, WorkflowRequestParser.ValidatedWorkflow workflow) {
+    Instant now = clock.instant();
+    WorkflowStore.Created created;
+    try {
+      created =
+          workflows.create(
+              namespace,
+              workflow.toSteps(namespace, now),
+              workflow.idempotencyKey(),
+              workflow.idempotencyKey() == null ? null : workflow.requestHash());
+    } catch (IdempotencyConflictException e) {
+      throw Problems.conflict(
+          "idempotency-conflict",
+          "Idempotency key conflict",
+          e.getMessage() + " (key " + e.key() + ")",
+          "idempotencyKey");
+    } catch (UnknownUpstreamException e) {
+      throw unknownUpstream(workflow.step(e.index()), e);
+    }
+    if (created.created()) {
+      List<QueueEntry> pending = new ArrayList<>();
+      for (WorkflowStore.Step step : created.workflow().steps()) {
+        Job job = step.job();
+        submitted.get(job.priority()).mark();
+        if (job.status() == JobState.PENDING) {
+          pending.add(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt()));
+        }
+      }
+      enqueueReleased(pending);
+      LOG.info(
+          "workflow submitted workflow={} namespace={} jobs={} queued={}",
+          created.workflow().id(),
+          namespace,
+          created.workflow().steps().size(),
+          pending.size());
+    }
+    return created;
+  }
+
+  /** 422 naming the field that names a job which does not exist in the namespace. */
+  private static RuntimeException unknownUpstream(ValidatedJob job, UnknownUpstreamException e) {
+    LinksParser.Links links = job.links();
+    String field = null;
+    if (links.parent() != null && e.upstreamId().equals(links.parent().id())) {
+      field = links.parentPath();
+    }
+    for (LinksParser.Dependency d : links.dependsOn()) {
+      if (field == null && e.upstreamId().equals(d.target().id())) {
+        field = d.path();
+      }
+    }
+    return Problems.invalid(field, "no job " + e.upstreamId() + " in this namespace to wait for");
+  }
+
+  /**
+   * Puts into Redis the jobs a step released (jobs that waited for one that ended) due within the
+   * horizon; later ones reach Redis through the promoter. A Redis failure is left to the reaper.
+   */
+  public void enqueueReleased(List<QueueEntry> released) {
+    Instant horizon = clock.instant().plus(queueSettings.horizon);
+    queue.enqueue(released.stream().filter(e -> !e.runAt().isAfter(horizon)).toList());
   }
 
   private void enqueueDueSoon(List<Submitted> result, Instant now) {
@@ -93,7 +169,8 @@ public final class JobSubmitter {
           job.type(),
           job.priority().wireName(),
           job.runAt());
-      if (!job.runAt().isAfter(horizon)) {
+      // A BLOCKED job waits outside Redis until what it waits for ends; a SKIPPED one is final.
+      if (job.status() == JobState.PENDING && !job.runAt().isAfter(horizon)) {
         entries.add(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt()));
       }
     }

@@ -119,6 +119,7 @@ public final class JobsResource {
         if (c.previous() == JobState.PENDING) {
           queue.remove(namespace, c.job().priority(), jobId);
         }
+        submitter.enqueueReleased(c.released());
         yield JobRepresentation.of(c.job());
       }
       case CancelResult.AlreadyFinal f ->

@@ -47,7 +47,11 @@ public final class ListParams {
       return JobState.valueOf(value.trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
       throw Problems.badParameter(
-          "status", "must be one of PENDING, RUNNING, SUCCEEDED, FAILED, CANCELLED");
+          "status",
+          "must be one of "
+              + java.util.Arrays.stream(JobState.values())
+                  .map(Enum::name)
+                  .collect(java.util.stream.Collectors.joining(", ")));
     }
   }
 

@@ -58,6 +58,14 @@ public final class QueueWriter implements Managed {
     return run(() -> queue.remove(namespace, priority, id), "remove", 1, id);
   }
 
+  /** Takes jobs out of their queues (e.g. a cancelled workflow's steps); false on failure. */
+  public boolean removeAll(List<QueueEntry> entries) {
+    if (entries.isEmpty()) {
+      return true;
+    }
+    return run(() -> queue.removeAll(entries), "remove", entries.size(), entries.get(0).id());
+  }
+
   private boolean run(Runnable write, String what, int count, UUID firstId) {
     try {
       Future<?> done = executor.submit(write);

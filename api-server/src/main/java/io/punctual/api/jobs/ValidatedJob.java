@@ -5,12 +5,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.common.job.Backoff;
+import io.punctual.common.job.JobLinks;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One job of a request after validation, defaults applied. Either {@code runAt} or {@code delay}
@@ -27,10 +29,19 @@ record ValidatedJob(
     Duration timeout,
     String idempotencyKey,
     List<String> tags,
-    ObjectNode callback) {
+    ObjectNode callback,
+    LinksParser.Links links) {
 
   /** The job to store in {@code namespace}, due at {@code runAt} or {@code now + delay}. */
   NewJob toNewJob(String namespace, Instant now) {
+    return toNewJob(namespace, now, Map.of());
+  }
+
+  /**
+   * As {@link #toNewJob(String, Instant)}, with the workflow steps it names by ref resolved through
+   * {@code refs} (step positions).
+   */
+  NewJob toNewJob(String namespace, Instant now, Map<String, Integer> refs) {
     Instant due = runAt != null ? runAt : now.plus(delay == null ? Duration.ZERO : delay);
     String requestHash = idempotencyKey == null ? null : RequestHasher.sha256(canonical());
     return new NewJob(
@@ -45,7 +56,8 @@ record ValidatedJob(
         idempotencyKey,
         requestHash,
         tags,
-        callback);
+        callback,
+        JobLinks.NONE.withUpstream(links.upstream(refs)));
   }
 
   /**
@@ -67,6 +79,17 @@ record ValidatedJob(
     ArrayNode tagArray = node.putArray("tags");
     tags.forEach(tagArray::add);
     node.set("callback", callback);
+    if (!links.isEmpty()) {
+      ObjectNode waits = node.putObject("waitsFor");
+      if (links.parent() != null) {
+        waits.put("parent", links.parent().describe());
+        waits.put("runCondition", links.runCondition().wireName());
+      }
+      ArrayNode deps = waits.putArray("dependsOn");
+      for (LinksParser.Dependency d : links.dependsOn()) {
+        deps.addObject().put("target", d.target().describe()).put("required", d.required());
+      }
+    }
     return node;
   }
 }

@@ -7,6 +7,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.client.BackoffPolicy;
 import io.punctual.client.Callback;
+import io.punctual.client.Dependency;
 import io.punctual.client.ExecutionView;
 import io.punctual.client.JobPage;
 import io.punctual.client.JobPriority;
@@ -16,6 +17,9 @@ import io.punctual.client.JobView;
 import io.punctual.client.ListQuery;
 import io.punctual.client.PunctualApiException;
 import io.punctual.client.PunctualClient;
+import io.punctual.client.RunCondition;
+import io.punctual.client.WorkflowRequest;
+import io.punctual.client.WorkflowView;
 import io.punctual.common.job.Priority;
 import java.net.URI;
 import java.time.Duration;
@@ -169,5 +173,38 @@ class PunctualClientIT {
     assertThatThrownBy(() -> client("client-ns-1").withNamespace("client-ns-2").get(job.id()))
         .isInstanceOf(PunctualApiException.class);
     assertThat(PunctualClient.create(FIXTURE.baseUri()).namespace()).isEqualTo("default");
+  }
+
+  @Test
+  void workflowsAndDependenciesThroughTheClient() {
+    PunctualClient client = client("client-workflows");
+    JobView stored = client.submit(JobRequest.builder("noop").build());
+
+    WorkflowView workflow =
+        client.submitWorkflow(
+            WorkflowRequest.of(
+                    JobRequest.builder("extract").ref("a").build(),
+                    JobRequest.builder("compile")
+                        .ref("b")
+                        .dependsOn(Dependency.onStep("a"), Dependency.on(stored.id()).optional())
+                        .build(),
+                    JobRequest.builder("alert")
+                        .ref("c")
+                        .parent("b", RunCondition.ON_FAILURE)
+                        .build())
+                .withIdempotencyKey("wf-1"));
+
+    assertThat(workflow.status()).isEqualTo("RUNNING");
+    assertThat(workflow.step("a").status()).isEqualTo(JobStatus.PENDING);
+    assertThat(workflow.step("b").status()).isEqualTo(JobStatus.BLOCKED);
+    assertThat(workflow.step("c").runCondition()).isEqualTo(RunCondition.ON_FAILURE);
+    assertThat(client.get(workflow.step("c").id()).parentId()).isEqualTo(workflow.step("b").id());
+    assertThat(client.get(workflow.step("b").id()).workflowId()).isEqualTo(workflow.id());
+    assertThat(client.getWorkflow(workflow.id()).jobs()).hasSize(3);
+
+    WorkflowView cancelled = client.cancelWorkflow(workflow.id());
+    assertThat(cancelled.status()).isEqualTo("CANCELLED");
+    assertThat(cancelled.jobs()).allMatch(step -> step.status() == JobStatus.CANCELLED);
+    assertThat(cancelled.jobs()).allMatch(step -> step.status().isFinal());
   }
 }

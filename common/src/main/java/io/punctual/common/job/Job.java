@@ -31,7 +31,9 @@ public record Job(
     Instant createdAt,
     Instant updatedAt,
     UUID parentId,
-    UUID scheduleId) {
+    UUID scheduleId,
+    UUID workflowId,
+    RunCondition runCondition) {
 
   /** The partition key, derived from the id. */
   public Instant scheduledAt() {

@@ -12,6 +12,12 @@ import java.util.Set;
  * draws it.
  */
 public enum JobState {
+  /**
+   * Waiting for its parent or its dependencies to end (see {@link RunCondition}); not in Redis. The
+   * step that ends the last of them moves it on, in the same transaction: to PENDING when every
+   * condition holds, to SKIPPED as soon as one can no longer hold.
+   */
+  BLOCKED,
   /** Stored and waiting for its {@code run_at}. Enqueued in Redis once inside the horizon. */
   PENDING,
   /** Claimed by a worker for attempt {@code attempt}; that number is the fencing token. */
@@ -21,9 +27,19 @@ public enum JobState {
   /** Final: attempts used up, or the handler raised a non-retryable error. */
   FAILED,
   /** Final: cancelled over the API before it could finish. */
-  CANCELLED;
+  CANCELLED,
+  /**
+   * Final: never ran, because the run condition on its parent or a required dependency can no
+   * longer hold (the reason is in {@code last_error}).
+   */
+  SKIPPED;
 
-  private static final Set<JobState> TERMINAL = EnumSet.of(SUCCEEDED, FAILED, CANCELLED);
+  private static final Set<JobState> TERMINAL = EnumSet.of(SUCCEEDED, FAILED, CANCELLED, SKIPPED);
+
+  /** The states a job may be created in: BLOCKED when it waits for other jobs, else PENDING. */
+  public static JobState initial(boolean waitsForOtherJobs) {
+    return waitsForOtherJobs ? BLOCKED : PENDING;
+  }
 
   public boolean isTerminal() {
     return TERMINAL.contains(this);
@@ -50,7 +66,13 @@ public enum JobState {
      */
     RESCUE(RUNNING, PENDING),
     /** The reaper found the attempt's worker gone and no attempt remains. */
-    RESCUE_EXHAUSTED(RUNNING, FAILED);
+    RESCUE_EXHAUSTED(RUNNING, FAILED),
+    /** Every job it waited for has ended and every run condition holds. */
+    UNBLOCK(BLOCKED, PENDING),
+    /** A job it waited for ended in a way that makes a run condition impossible. */
+    SKIP(BLOCKED, SKIPPED),
+    /** Cancelled (alone, or with its workflow) while still waiting for other jobs. */
+    CANCEL_BLOCKED(BLOCKED, CANCELLED);
 
     private final JobState from;
     private final JobState to;

@@ -101,6 +101,20 @@ public final class ReadyQueue {
     connection.sync().zrem(keys.queue(namespace, priority), id.toString());
   }
 
+  /** Takes jobs out of their queues: one ZREM per queue, whatever the number of jobs. */
+  public void removeAll(List<QueueEntry> entries) {
+    java.util.Map<String, List<String>> byQueue = new java.util.LinkedHashMap<>();
+    for (QueueEntry e : entries) {
+      byQueue
+          .computeIfAbsent(
+              keys.queue(e.namespace(), e.priority()), k -> new java.util.ArrayList<>())
+          .add(e.id().toString());
+    }
+    for (var queue : byQueue.entrySet()) {
+      connection.sync().zrem(queue.getKey(), queue.getValue().toArray(String[]::new));
+    }
+  }
+
   /** Number of queued jobs (due or not) of one priority. */
   public long size(String namespace, Priority priority) {
     return connection.sync().zcard(keys.queue(namespace, priority));

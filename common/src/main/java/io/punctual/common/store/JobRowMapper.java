@@ -4,6 +4,7 @@ import io.punctual.common.job.Backoff;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.Priority;
+import io.punctual.common.job.RunCondition;
 import io.punctual.common.json.Json;
 import java.sql.Array;
 import java.sql.ResultSet;
@@ -51,7 +52,9 @@ public final class JobRowMapper implements RowMapper<Job> {
         instant(rs, "created_at"),
         instant(rs, "updated_at"),
         rs.getObject("parent_id", UUID.class),
-        rs.getObject("schedule_id", UUID.class));
+        rs.getObject("schedule_id", UUID.class),
+        rs.getObject("workflow_id", UUID.class),
+        runCondition(rs.getString("run_condition")));
   }
 
   /**
@@ -72,6 +75,10 @@ public final class JobRowMapper implements RowMapper<Job> {
       BACKOFFS.put(json, parsed);
     }
     return parsed;
+  }
+
+  private static RunCondition runCondition(String value) {
+    return value == null ? null : RunCondition.parse(value).orElseThrow();
   }
 
   public static Instant instant(ResultSet rs, String column) throws SQLException {

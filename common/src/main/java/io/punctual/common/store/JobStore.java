@@ -5,9 +5,11 @@ import io.punctual.common.job.Execution;
 import io.punctual.common.job.ExecutionStatus;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobId;
+import io.punctual.common.job.JobLinks;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
+import io.punctual.common.job.Upstream;
 import io.punctual.common.json.Json;
 import java.time.Clock;
 import java.time.Instant;
@@ -37,11 +39,20 @@ public final class JobStore {
   private final Jdbi jdbi;
   private final PartitionManager partitions;
   private final Clock clock;
+  private final DependencyResolver dependencies = new DependencyResolver();
 
   public JobStore(Jdbi jdbi, PartitionManager partitions, Clock clock) {
     this.jdbi = jdbi;
     this.partitions = partitions;
     this.clock = clock;
+  }
+
+  Jdbi jdbi() {
+    return jdbi;
+  }
+
+  Clock clock() {
+    return clock;
   }
 
   private static String sql(String name) {
@@ -68,10 +79,22 @@ public final class JobStore {
   /**
    * Stores jobs in one transaction, in order. A job whose idempotency key already exists with the
    * same request hash yields the existing job ({@code created=false}); with a different hash the
-   * whole call is rolled back with {@link IdempotencyConflictException}.
+   * whole call is rolled back with {@link IdempotencyConflictException}. A job that waits for other
+   * jobs ({@link JobLinks#upstream()}) is stored BLOCKED with its edges, and judged at once: it is
+   * PENDING or SKIPPED on return if what it waits for had already ended. A stored job it names that
+   * does not exist in its namespace rolls the call back with {@link UnknownUpstreamException}.
    */
   public List<Submitted> submit(List<NewJob> jobs) {
     Instant now = clock.instant();
+    List<UUID> ids = prepare(jobs, now);
+    return DeadlockRetry.run("submit", () -> jdbi.inTransaction(h -> submitIn(h, jobs, ids, now)));
+  }
+
+  /**
+   * New ids for jobs about to be stored, and the partitions they go in (created outside the
+   * transaction that stores them: partition creation takes a lock of its own).
+   */
+  List<UUID> prepare(List<NewJob> jobs, Instant now) {
     List<UUID> ids = new ArrayList<>(jobs.size());
     for (NewJob job : jobs) {
       Instant scheduledAt = job.runAt().isAfter(now) ? job.runAt() : now;
@@ -79,12 +102,16 @@ public final class JobStore {
       partitions.ensureCovers(JobId.scheduledAt(id));
       ids.add(id);
     }
-    return jdbi.inTransaction(h -> submitInTransaction(h, jobs, ids, now));
+    return ids;
   }
 
-  private List<Submitted> submitInTransaction(
-      Handle h, List<NewJob> jobs, List<UUID> ids, Instant now) {
+  /** {@link #submit} inside a transaction the caller holds, with ids from {@link #prepare}. */
+  List<Submitted> submitIn(Handle h, List<NewJob> jobs, List<UUID> ids, Instant now) {
+    UpstreamGraph.requireAcyclic(jobs);
     Map<Integer, UUID> existingByIndex = reserveIdempotencyKeys(h, jobs, ids, now);
+    List<UUID> actual = new ArrayList<>(ids);
+    existingByIndex.forEach(actual::set);
+    List<DependencyResolver.NewEdge> edges = edgesOf(h, jobs, actual, existingByIndex);
     PreparedBatch batch = h.prepareBatch(sql("insert"));
     List<UUID> inserted = new ArrayList<>();
     for (int i = 0; i < jobs.size(); i++) {
@@ -93,6 +120,7 @@ public final class JobStore {
       }
       NewJob job = jobs.get(i);
       UUID id = ids.get(i);
+      Upstream parent = job.links().parent();
       batch
           .bind("id", id)
           .bind("scheduledAt", JobId.scheduledAt(id))
@@ -100,6 +128,7 @@ public final class JobStore {
           .bind("type", job.type())
           .bind("payload", Json.write(job.payload()))
           .bind("priority", (short) job.priority().ordinal())
+          .bind("status", JobState.initial(job.links().waits()).name())
           .bind("runAt", job.runAt())
           .bind("maxAttempts", job.maxAttempts())
           .bind("backoff", Json.write(job.backoff()))
@@ -110,27 +139,93 @@ public final class JobStore {
           .bind("now", now)
           .bind("scheduleId", job.links().scheduleId())
           .bind("workflowId", job.links().workflowId())
+          .bind("parentId", parent == null ? null : upstreamId(parent, actual))
+          .bind("runCondition", parent == null ? null : parent.condition().wireName())
           .add();
       inserted.add(id);
     }
     if (!inserted.isEmpty()) {
       batch.execute();
     }
-    Set<UUID> wanted = new HashSet<>(inserted);
-    wanted.addAll(existingByIndex.values());
+    dependencies.insertEdges(h, edges);
+    dependencies.judgeNew(h, mayBeReadyNow(jobs, existingByIndex, ids), now);
+    Set<UUID> wanted = new HashSet<>(actual);
     Map<UUID, Job> byId = new HashMap<>();
     for (Job job : findMany(h, wanted)) {
       byId.put(job.id(), job);
     }
     List<Submitted> out = new ArrayList<>(jobs.size());
     for (int i = 0; i < jobs.size(); i++) {
-      UUID existing = existingByIndex.get(i);
-      UUID id = existing != null ? existing : ids.get(i);
+      UUID id = actual.get(i);
       Job job = byId.get(id);
       if (job == null) {
         throw new IllegalStateException("job " + id + " vanished during submit");
       }
-      out.add(new Submitted(job, existing == null));
+      out.add(new Submitted(job, !existingByIndex.containsKey(i)));
+    }
+    return out;
+  }
+
+  private static UUID upstreamId(Upstream u, List<UUID> actual) {
+    return u.inBatch() ? actual.get(u.index()) : u.jobId();
+  }
+
+  /**
+   * The edges of the jobs being inserted (not of idempotent repeats, which have theirs), after
+   * share-locking the stored jobs they name and checking each exists in the job's namespace.
+   */
+  private List<DependencyResolver.NewEdge> edgesOf(
+      Handle h, List<NewJob> jobs, List<UUID> actual, Map<Integer, UUID> existingByIndex) {
+    Set<UUID> storedIds = new HashSet<>();
+    for (int i = 0; i < jobs.size(); i++) {
+      if (existingByIndex.containsKey(i)) {
+        continue;
+      }
+      for (Upstream u : jobs.get(i).links().upstream()) {
+        if (!u.inBatch()) {
+          storedIds.add(u.jobId());
+        }
+      }
+    }
+    Map<UUID, DependencyResolver.StoredUpstream> stored = dependencies.lockStored(h, storedIds);
+    List<DependencyResolver.NewEdge> edges = new ArrayList<>();
+    for (int i = 0; i < jobs.size(); i++) {
+      if (existingByIndex.containsKey(i)) {
+        continue;
+      }
+      NewJob job = jobs.get(i);
+      for (Upstream u : job.links().upstream()) {
+        if (!u.inBatch()) {
+          DependencyResolver.StoredUpstream found = stored.get(u.jobId());
+          if (found == null || !found.namespace().equals(job.namespace())) {
+            throw new UnknownUpstreamException(i, u.jobId());
+          }
+        }
+        edges.add(
+            new DependencyResolver.NewEdge(
+                actual.get(i), upstreamId(u, actual), job.namespace(), u.condition(), u.parent()));
+      }
+    }
+    return edges;
+  }
+
+  /**
+   * The new BLOCKED jobs whose upstream may have ended already: those naming a stored job or an
+   * idempotent repeat. The others wait for jobs created in this very call, which cannot have ended.
+   */
+  private static List<UUID> mayBeReadyNow(
+      List<NewJob> jobs, Map<Integer, UUID> existingByIndex, List<UUID> ids) {
+    List<UUID> out = new ArrayList<>();
+    for (int i = 0; i < jobs.size(); i++) {
+      if (existingByIndex.containsKey(i)) {
+        continue;
+      }
+      for (Upstream u : jobs.get(i).links().upstream()) {
+        if (!u.inBatch() || existingByIndex.containsKey(u.index())) {
+          out.add(ids.get(i));
+          break;
+        }
+      }
     }
     return out;
   }
@@ -213,21 +308,32 @@ public final class JobStore {
                 .list());
   }
 
+  /**
+   * What a step that ends jobs changed: the ids it applied to, and the jobs that were waiting for
+   * them and became PENDING in the same transaction (the caller puts those due soon into Redis).
+   */
+  public record Ended(Set<UUID> applied, List<QueueEntry> released) {
+    public static final Ended NONE = new Ended(Set.of(), List.of());
+  }
+
   /** {@link #finish(List, String)} recording the job row's worker as each attempt's worker. */
-  public Set<UUID> finish(List<Completion> completions) {
+  public Ended finish(List<Completion> completions) {
     return finish(completions, null);
   }
 
   /**
-   * Applies finished attempts and records each in {@code job_executions}; returns the ids whose job
-   * row took the new state. A completion whose attempt is no longer current (the job was cancelled,
-   * rescued or re-run) is refused, but its attempt is still recorded.
+   * Applies finished attempts and records each in {@code job_executions}; {@link Ended#applied()}
+   * holds the ids whose job row took the new state. A completion whose attempt is no longer current
+   * (the job was cancelled, rescued or re-run) is refused, but its attempt is still recorded. In
+   * the same transaction, an applied success stores the jobs its handler spawned (children of the
+   * job, on_success), and the jobs waiting for the jobs that ended are judged: {@link
+   * Ended#released()} holds those that became PENDING.
    *
    * @param workerId the worker that ran these attempts (null: the worker on the job row)
    */
-  public Set<UUID> finish(List<Completion> completions, String workerId) {
+  public Ended finish(List<Completion> completions, String workerId) {
     if (completions.isEmpty()) {
-      return Set.of();
+      return Ended.NONE;
     }
     int n = completions.size();
     UUID[] ids = new UUID[n];
@@ -256,26 +362,88 @@ public final class JobStore {
       results[i] = c.result() == null ? null : Json.write(c.result());
     }
     Instant now = clock.instant();
-    return byKeys(
-        h ->
-            new HashSet<>(
-                h.createQuery(sql("finish"))
-                    .bind("ids", ids)
-                    .bind("scheduledMs", scheduled)
-                    .bindMap(scheduledBounds(List.of(ids)))
-                    .bind("attempts", attempts)
-                    .bind("nextStates", nextStates)
-                    .bind("nextRunAtMs", nextRunAt)
-                    .bind("execStatuses", execStatuses)
-                    .bind("finishedAtMs", finishedAt)
-                    .bind("durationsMs", durations)
-                    .bind("errors", errors)
-                    .bind("stackTraces", stackTraces)
-                    .bind("results", results)
-                    .bind("workerId", workerId)
-                    .bind("now", now)
-                    .mapTo(UUID.class)
-                    .list()));
+    Spawn spawn = Spawn.of(completions);
+    List<UUID> spawnIds = prepare(spawn.jobs(), now);
+    return DeadlockRetry.run(
+        "finish",
+        () ->
+            byKeys(
+                h -> {
+                  Set<UUID> applied =
+                      finishStatement(
+                          h,
+                          ids,
+                          scheduled,
+                          attempts,
+                          nextStates,
+                          nextRunAt,
+                          execStatuses,
+                          finishedAt,
+                          durations,
+                          errors,
+                          stackTraces,
+                          results,
+                          workerId,
+                          now);
+                  List<QueueEntry> released = new ArrayList<>();
+                  List<NewJob> spawned = new ArrayList<>();
+                  List<UUID> spawnedIds = new ArrayList<>();
+                  spawn.keepApplied(applied, spawnIds, spawned, spawnedIds);
+                  if (!spawned.isEmpty()) {
+                    for (Submitted s : submitIn(h, spawned, spawnedIds, now)) {
+                      released.addAll(queueEntryIfPending(s.job()));
+                    }
+                  }
+                  List<UUID> ended = new ArrayList<>();
+                  for (Completion c : completions) {
+                    if (c.nextState().isTerminal() && applied.contains(c.jobId())) {
+                      ended.add(c.jobId());
+                    }
+                  }
+                  released.addAll(dependencies.afterEnded(h, ended, now));
+                  return new Ended(applied, released);
+                }));
+  }
+
+  private static List<QueueEntry> queueEntryIfPending(Job job) {
+    return job.status() == JobState.PENDING
+        ? List.of(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt()))
+        : List.of();
+  }
+
+  private static Set<UUID> finishStatement(
+      Handle h,
+      UUID[] ids,
+      Long[] scheduled,
+      Integer[] attempts,
+      String[] nextStates,
+      Long[] nextRunAt,
+      String[] execStatuses,
+      Long[] finishedAt,
+      Long[] durations,
+      String[] errors,
+      String[] stackTraces,
+      String[] results,
+      String workerId,
+      Instant now) {
+    return new HashSet<>(
+        h.createQuery(sql("finish"))
+            .bind("ids", ids)
+            .bind("scheduledMs", scheduled)
+            .bindMap(scheduledBounds(List.of(ids)))
+            .bind("attempts", attempts)
+            .bind("nextStates", nextStates)
+            .bind("nextRunAtMs", nextRunAt)
+            .bind("execStatuses", execStatuses)
+            .bind("finishedAtMs", finishedAt)
+            .bind("durationsMs", durations)
+            .bind("errors", errors)
+            .bind("stackTraces", stackTraces)
+            .bind("results", results)
+            .bind("workerId", workerId)
+            .bind("now", now)
+            .mapTo(UUID.class)
+            .list());
   }
 
   /** A running attempt a worker holds. */
@@ -304,35 +472,47 @@ public final class JobStore {
 
   /** The result of a cancel request. */
   public sealed interface CancelResult {
-    record Cancelled(Job job, JobState previous) implements CancelResult {}
+    /** Cancelled now; {@code released}: jobs waiting for it that became PENDING. */
+    record Cancelled(Job job, JobState previous, List<QueueEntry> released)
+        implements CancelResult {}
 
     record AlreadyFinal(Job job) implements CancelResult {}
 
     record NotFound() implements CancelResult {}
   }
 
-  /** PENDING or RUNNING becomes CANCELLED; a running attempt learns it at its next heartbeat. */
+  /**
+   * BLOCKED, PENDING or RUNNING becomes CANCELLED (a running attempt learns it at its next
+   * heartbeat), and the jobs waiting for it are judged in the same transaction.
+   */
   public CancelResult cancel(String namespace, UUID id) {
     Instant now = clock.instant();
-    return jdbi.inTransaction(
-        h -> {
-          Optional<Job> before = find(h, namespace, id);
-          if (before.isEmpty()) {
-            return new CancelResult.NotFound();
-          }
-          Optional<Job> cancelled =
-              h.createQuery(sql("cancel"))
-                  .bind("id", id)
-                  .bind("scheduledAt", JobId.scheduledAt(id))
-                  .bind("namespace", namespace)
-                  .bind("now", now)
-                  .map(JobRowMapper.INSTANCE)
-                  .findOne();
-          if (cancelled.isPresent()) {
-            return new CancelResult.Cancelled(cancelled.get(), before.get().status());
-          }
-          return new CancelResult.AlreadyFinal(find(h, namespace, id).orElseThrow());
-        });
+    return DeadlockRetry.run(
+        "cancel", () -> jdbi.inTransaction(h -> cancelIn(h, namespace, id, now)));
+  }
+
+  private CancelResult cancelIn(Handle h, String namespace, UUID id, Instant now) {
+    {
+      {
+        Optional<Job> before = find(h, namespace, id);
+        if (before.isEmpty()) {
+          return new CancelResult.NotFound();
+        }
+        Optional<Job> cancelled =
+            h.createQuery(sql("cancel"))
+                .bind("id", id)
+                .bind("scheduledAt", JobId.scheduledAt(id))
+                .bind("namespace", namespace)
+                .bind("now", now)
+                .map(JobRowMapper.INSTANCE)
+                .findOne();
+        if (cancelled.isPresent()) {
+          return new CancelResult.Cancelled(
+              cancelled.get(), before.get().status(), dependencies.afterEnded(h, List.of(id), now));
+        }
+        return new CancelResult.AlreadyFinal(find(h, namespace, id).orElseThrow());
+      }
+    }
   }
 
   public Optional<Job> find(String namespace, UUID id) {
@@ -466,12 +646,13 @@ public final class JobStore {
 
   /**
    * Applies rescues (transitions RESCUE and RESCUE_EXHAUSTED) to jobs still RUNNING with the same
-   * attempt and still silent since {@code staleBefore}; records each lost attempt as LOST. Returns
-   * the ids rescued.
+   * attempt and still silent since {@code staleBefore}; records each lost attempt as LOST. {@link
+   * Ended#applied()} holds the ids rescued; a job that FAILED this way releases the jobs waiting
+   * for it like any other end.
    */
-  public Set<UUID> rescue(List<Rescue> rescues, Instant staleBefore) {
+  public Ended rescue(List<Rescue> rescues, Instant staleBefore) {
     if (rescues.isEmpty()) {
-      return Set.of();
+      return Ended.NONE;
     }
     int n = rescues.size();
     UUID[] ids = new UUID[n];
@@ -490,21 +671,33 @@ public final class JobStore {
       errors[i] = r.error();
     }
     Instant now = clock.instant();
-    return byKeys(
-        h ->
-            new HashSet<>(
-                h.createQuery(sql("rescue"))
-                    .bind("ids", ids)
-                    .bind("scheduledMs", scheduled)
-                    .bindMap(scheduledBounds(List.of(ids)))
-                    .bind("attempts", attempts)
-                    .bind("nextStates", nextStates)
-                    .bind("nextRunAtMs", nextRunAt)
-                    .bind("errors", errors)
-                    .bind("staleBefore", staleBefore)
-                    .bind("now", now)
-                    .mapTo(UUID.class)
-                    .list()));
+    return DeadlockRetry.run(
+        "rescue",
+        () ->
+            byKeys(
+                h -> {
+                  Set<UUID> rescued =
+                      new HashSet<>(
+                          h.createQuery(sql("rescue"))
+                              .bind("ids", ids)
+                              .bind("scheduledMs", scheduled)
+                              .bindMap(scheduledBounds(List.of(ids)))
+                              .bind("attempts", attempts)
+                              .bind("nextStates", nextStates)
+                              .bind("nextRunAtMs", nextRunAt)
+                              .bind("errors", errors)
+                              .bind("staleBefore", staleBefore)
+                              .bind("now", now)
+                              .mapTo(UUID.class)
+                              .list());
+                  List<UUID> failed = new ArrayList<>();
+                  for (Rescue r : rescues) {
+                    if (r.nextState() == JobState.FAILED && rescued.contains(r.jobId())) {
+                      failed.add(r.jobId());
+                    }
+                  }
+                  return new Ended(rescued, dependencies.afterEnded(h, failed, now));
+                }));
   }
 
   /** Where a pending job goes in Redis. */
@@ -533,7 +726,7 @@ public final class JobStore {
    * The earliest and latest scheduled time of a batch, bound as {@code :minScheduled} and {@code
    * :maxScheduled}: constant bounds let the planner prune to the partitions the batch touches.
    */
-  private static Map<String, Object> scheduledBounds(Collection<UUID> ids) {
+  static Map<String, Object> scheduledBounds(Collection<UUID> ids) {
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     for (UUID id : ids) {

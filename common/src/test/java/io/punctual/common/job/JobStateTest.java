@@ -11,7 +11,9 @@ class JobStateTest {
   @Test
   void finalStatesHaveNoWayOut() {
     for (JobState terminal :
-        new JobState[] {JobState.SUCCEEDED, JobState.FAILED, JobState.CANCELLED}) {
+        new JobState[] {
+          JobState.SUCCEEDED, JobState.FAILED, JobState.CANCELLED, JobState.SKIPPED
+        }) {
       assertThat(terminal.isTerminal()).isTrue();
       for (JobState target : JobState.values()) {
         assertThat(terminal.canMoveTo(target)).as("%s -> %s", terminal, target).isFalse();
@@ -34,6 +36,17 @@ class JobStateTest {
     assertThat(JobState.RUNNING.canMoveTo(JobState.CANCELLED)).isTrue();
     assertThat(JobState.RUNNING.canMoveTo(JobState.PENDING)).isTrue();
     assertThat(JobState.RUNNING.canMoveTo(JobState.RUNNING)).isFalse();
+  }
+
+  @Test
+  void blockedMayOnlyBeReleasedSkippedOrCancelled() {
+    assertThat(JobState.BLOCKED.canMoveTo(JobState.PENDING)).isTrue();
+    assertThat(JobState.BLOCKED.canMoveTo(JobState.SKIPPED)).isTrue();
+    assertThat(JobState.BLOCKED.canMoveTo(JobState.CANCELLED)).isTrue();
+    assertThat(JobState.BLOCKED.canMoveTo(JobState.RUNNING)).isFalse();
+    assertThat(JobState.PENDING.canMoveTo(JobState.SKIPPED)).isFalse();
+    assertThat(JobState.initial(true)).isEqualTo(JobState.BLOCKED);
+    assertThat(JobState.initial(false)).isEqualTo(JobState.PENDING);
   }
 
   @Test

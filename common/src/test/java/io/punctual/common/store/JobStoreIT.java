@@ -75,11 +75,11 @@ class JobStoreIT {
     Job job = store.submit(List.of(aJob().runAt(clock.instant()).build())).get(0).job();
     store.claim(List.of(job.id()), "w1");
     // attempt 1 fails and is retried; attempt 2 is claimed by another worker
-    assertThat(store.finish(List.of(retry(job.id(), 1)))).containsExactly(job.id());
+    assertThat(store.finish(List.of(retry(job.id(), 1))).applied()).containsExactly(job.id());
     store.claim(List.of(job.id()), "w2");
 
-    Set<UUID> staleAccepted = store.finish(List.of(success(job.id(), 1)));
-    Set<UUID> currentAccepted = store.finish(List.of(success(job.id(), 2)));
+    Set<UUID> staleAccepted = store.finish(List.of(success(job.id(), 1))).applied();
+    Set<UUID> currentAccepted = store.finish(List.of(success(job.id(), 2))).applied();
 
     assertThat(staleAccepted).isEmpty();
     assertThat(currentAccepted).containsExactly(job.id());
@@ -123,7 +123,7 @@ class JobStoreIT {
     store.cancel("default", job.id());
 
     assertThat(store.heartbeat(List.of(new JobStore.Attempt(job.id(), 1)))).isEmpty();
-    assertThat(store.finish(List.of(success(job.id(), 1)))).isEmpty();
+    assertThat(store.finish(List.of(success(job.id(), 1))).applied()).isEmpty();
     assertThat(store.find("default", job.id()).orElseThrow().status())
         .isEqualTo(JobState.CANCELLED);
   }

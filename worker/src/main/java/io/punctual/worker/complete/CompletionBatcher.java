@@ -5,6 +5,7 @@ import io.punctual.common.job.Completion;
 import io.punctual.common.job.ExecutionStatus;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
+import io.punctual.common.store.JobStore;
 import io.punctual.common.store.JobStore.QueueEntry;
 import io.punctual.worker.WorkerSettings;
 import io.punctual.worker.metrics.WorkerMetrics;
@@ -146,8 +147,9 @@ public final class CompletionBatcher implements AutoCloseable {
     for (FinishedAttempt f : batch) {
       completions.add(f.completion());
     }
-    Set<UUID> accepted = stores.jobs.finish(completions, workerId);
-    enqueueRetries(batch, accepted);
+    JobStore.Ended ended = stores.jobs.finish(completions, workerId);
+    Set<UUID> accepted = ended.applied();
+    enqueueRetries(batch, accepted, ended.released());
     releaseLeases(batch);
     for (FinishedAttempt f : batch) {
       report(f, accepted.contains(f.job().id()));
@@ -155,9 +157,19 @@ public final class CompletionBatcher implements AutoCloseable {
     return accepted;
   }
 
-  private void enqueueRetries(List<FinishedAttempt> batch, Set<UUID> accepted) {
+  /**
+   * Puts into Redis the retries due within the horizon and the jobs this batch released (jobs that
+   * waited for the ones that ended); later ones reach Redis through the promoter.
+   */
+  private void enqueueRetries(
+      List<FinishedAttempt> batch, Set<UUID> accepted, List<QueueEntry> released) {
     Instant horizon = stores.clock.instant().plus(stores.queueSettings.horizon);
     List<QueueEntry> entries = new ArrayList<>();
+    for (QueueEntry r : released) {
+      if (!r.runAt().isAfter(horizon)) {
+        entries.add(r);
+      }
+    }
     for (FinishedAttempt f : batch) {
       Completion c = f.completion();
       if (c.nextState() == JobState.PENDING

@@ -2,7 +2,11 @@ package io.punctual.worker.handler;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.common.job.Job;
+import io.punctual.common.job.NewJob;
+import io.punctual.common.job.Priority;
+import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -24,6 +28,9 @@ public final class JobContext {
   private final JsonNode callback;
   private final Instant deadline;
   private final BooleanSupplier cancelled;
+  private final Priority priority;
+  private final Clock clock;
+  private final List<NewJob> spawned = new ArrayList<>();
 
   public JobContext(
       UUID jobId,
@@ -36,7 +43,9 @@ public final class JobContext {
       List<String> tags,
       JsonNode callback,
       Instant deadline,
-      BooleanSupplier cancelled) {
+      BooleanSupplier cancelled,
+      Priority priority,
+      Clock clock) {
     this.jobId = Objects.requireNonNull(jobId, "jobId");
     this.type = Objects.requireNonNull(type, "type");
     this.namespace = Objects.requireNonNull(namespace, "namespace");
@@ -48,10 +57,19 @@ public final class JobContext {
     this.callback = callback;
     this.deadline = deadline;
     this.cancelled = Objects.requireNonNull(cancelled, "cancelled");
+    this.priority = priority == null ? Priority.NORMAL : priority;
+    this.clock = Objects.requireNonNull(clock, "clock");
   }
 
-  /** The context of the current attempt of a claimed job. */
+  /** The context of the current attempt of a claimed job, on the system clock. */
   public static JobContext of(Job job, Instant deadline, BooleanSupplier cancelled) {
+    return of(job, deadline, cancelled, Clock.systemUTC());
+  }
+
+  /**
+   * The context of the current attempt of a claimed job; follow-up delays count from {@code clock}.
+   */
+  public static JobContext of(Job job, Instant deadline, BooleanSupplier cancelled, Clock clock) {
     return new JobContext(
         job.id(),
         job.type(),
@@ -63,7 +81,9 @@ public final class JobContext {
         job.tags(),
         job.callback(),
         deadline,
-        cancelled);
+        cancelled,
+        job.priority(),
+        clock);
   }
 
   /** The key used when a job was submitted without one: stable across attempts. */
@@ -121,5 +141,20 @@ public final class JobContext {
    */
   public boolean isCancelled() {
     return cancelled.getAsBoolean();
+  }
+
+  /**
+   * Asks for a follow-up job, stored atomically with this attempt's success (and only then); it
+   * runs after this job, as its child. Returns its index, for {@link FollowUp#after(int,
+   * io.punctual.common.job.RunCondition)} of a later follow-up.
+   */
+  public synchronized int spawn(FollowUp followUp) {
+    spawned.add(followUp.toNewJob(namespace, priority, clock.instant()));
+    return spawned.size() - 1;
+  }
+
+  /** The follow-ups asked for so far. */
+  public synchronized List<NewJob> spawned() {
+    return List.copyOf(spawned);
   }
 }

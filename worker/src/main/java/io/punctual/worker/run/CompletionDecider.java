@@ -38,7 +38,8 @@ public final class CompletionDecider {
               durationMs,
               null,
               null,
-              s.result());
+              s.result(),
+              s.spawned());
       case Outcome.Failed f ->
           failure(
               job,

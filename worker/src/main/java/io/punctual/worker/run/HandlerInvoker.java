@@ -30,7 +30,7 @@ public final class HandlerInvoker {
       if (attempt.stopReason() == StopReason.TIMED_OUT) {
         return new Outcome.TimedOut(timeout);
       }
-      return new Outcome.Succeeded(result == null ? null : result.result());
+      return new Outcome.Succeeded(result == null ? null : result.result(), ctx.spawned());
     } catch (Throwable t) {
       StopReason reason = attempt.stopReason();
       if (reason == null) {

@@ -85,7 +85,7 @@ public final class JobExecutor {
     try (JobMdc mdc = JobMdc.of(job, workerId)) {
       ScheduledFuture<?> timer = armTimeout(attempt, timeout);
       JobHandler handler = handlers.find(job.type()).orElse(null);
-      JobContext ctx = JobContext.of(job, attempt.deadline(), attempt::isStopped);
+      JobContext ctx = JobContext.of(job, attempt.deadline(), attempt::isStopped, clock);
       Outcome outcome;
       try {
         outcome = HandlerInvoker.invoke(attempt, handler, ctx, timeout);

@@ -1,12 +1,22 @@
 package io.punctual.worker.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.punctual.common.job.NewJob;
 import java.time.Duration;
+import java.util.List;
 
 /** How one attempt ended, before it is turned into a {@link io.punctual.common.job.Completion}. */
 public sealed interface Outcome {
-  /** The handler returned normally. */
-  record Succeeded(JsonNode result) implements Outcome {}
+  /** The handler returned normally; {@code spawned}: the follow-up jobs it asked for. */
+  record Succeeded(JsonNode result, List<NewJob> spawned) implements Outcome {
+    public Succeeded {
+      spawned = spawned == null ? List.of() : List.copyOf(spawned);
+    }
+
+    public Succeeded(JsonNode result) {
+      this(result, List.of());
+    }
+  }
 
   /**
    * The handler failed. {@code retryAfter} (may be null) is the least delay the handler asked for.

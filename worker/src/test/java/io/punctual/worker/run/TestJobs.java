@@ -50,6 +50,8 @@ public final class TestJobs {
         t,
         t,
         null,
+        null,
+        null,
         null);
   }
 
@@ -78,6 +80,8 @@ public final class TestJobs {
         j.createdAt(),
         j.updatedAt(),
         j.parentId(),
-        j.scheduleId());
+        j.scheduleId(),
+        j.workflowId(),
+        j.runCondition());
   }
 }

@@ -1,0 +1,61 @@
+package io.punctual.api.workflows;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.punctual.common.job.Job;
+import io.punctual.common.store.WorkflowStore.Step;
+import io.punctual.common.store.WorkflowStore.Workflow;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A workflow as the API shows it: its overall status and each step (ref, job id, state; the reason
+ * of a SKIPPED or FAILED step in {@code lastError}). Full job detail is at {@code
+ * /api/v1/jobs/{id}}.
+ */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+public record WorkflowRepresentation(
+    String id,
+    String namespace,
+    String status,
+    Instant createdAt,
+    Instant cancelledAt,
+    List<StepRepresentation> jobs) {
+
+  public record StepRepresentation(
+      String ref,
+      String id,
+      String type,
+      String status,
+      String parentId,
+      String runCondition,
+      int attempts,
+      String lastError,
+      Instant startedAt,
+      Instant finishedAt) {
+
+    static StepRepresentation of(Step step) {
+      Job job = step.job();
+      return new StepRepresentation(
+          step.ref(),
+          job.id().toString(),
+          job.type(),
+          job.status().name(),
+          job.parentId() == null ? null : job.parentId().toString(),
+          job.runCondition() == null ? null : job.runCondition().wireName(),
+          job.attempt(),
+          job.lastError(),
+          job.startedAt(),
+          job.finishedAt());
+    }
+  }
+
+  public static WorkflowRepresentation of(Workflow w) {
+    return new WorkflowRepresentation(
+        w.id().toString(),
+        w.namespace(),
+        w.status().name(),
+        w.createdAt(),
+        w.cancelledAt(),
+        w.steps().stream().map(StepRepresentation::of).toList());
+  }
+}

@@ -1,0 +1,98 @@
+package io.punctual.api.workflows;
+
+import com.codahale.metrics.annotation.Timed;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.punctual.api.ApiSettings;
+import io.punctual.api.context.RequestContext;
+import io.punctual.api.jobs.JobSubmitter;
+import io.punctual.api.jobs.QueueWriter;
+import io.punctual.api.jobs.WorkflowRequestParser;
+import io.punctual.api.problem.Problems;
+import io.punctual.common.job.JobId;
+import io.punctual.common.store.WorkflowStore;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.util.UUID;
+
+/**
+ * {@code /api/v1/workflows}: a graph of jobs submitted in one call and stored in one transaction,
+ * read back with every step's state, cancelled as a whole.
+ */
+@Path("/api/v1/workflows")
+@Produces(MediaType.APPLICATION_JSON)
+public final class WorkflowsResource {
+  private final WorkflowStore store;
+  private final JobSubmitter submitter;
+  private final QueueWriter queue;
+  private final WorkflowRequestParser parser;
+
+  public WorkflowsResource(
+      WorkflowStore store, JobSubmitter submitter, QueueWriter queue, ApiSettings settings) {
+    this.store = store;
+    this.submitter = submitter;
+    this.queue = queue;
+    this.parser = new WorkflowRequestParser(settings);
+  }
+
+  /** 201 with the workflow; 200 with the stored one for a repeat of the same idempotencyKey. */
+  @POST
+  @Timed
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Response submit(@Context ContainerRequestContext request, JsonNode body) {
+    WorkflowRequestParser.ValidatedWorkflow workflow = parser.parse(body);
+    String namespace = RequestContext.of(request).namespace();
+    WorkflowStore.Created created = submitter.submit(namespace, workflow);
+    WorkflowRepresentation representation = WorkflowRepresentation.of(created.workflow());
+    Response.ResponseBuilder response =
+        created.created()
+            ? Response.created(URI.create("/api/v1/workflows/" + representation.id()))
+            : Response.ok();
+    return response.entity(representation).build();
+  }
+
+  @GET
+  @Path("{id}")
+  @Timed
+  public WorkflowRepresentation get(
+      @Context ContainerRequestContext request, @PathParam("id") String id) {
+    String namespace = RequestContext.of(request).namespace();
+    return store
+        .find(namespace, workflowId(id))
+        .map(WorkflowRepresentation::of)
+        .orElseThrow(() -> noSuchWorkflow(id));
+  }
+
+  /**
+   * Cancels every step not final yet; jobs waiting for them are judged at once (a step waiting for
+   * a cancelled one on {@code always} may still run). Cancelling again changes nothing.
+   */
+  @POST
+  @Path("{id}/cancel")
+  @Timed
+  public WorkflowRepresentation cancel(
+      @Context ContainerRequestContext request, @PathParam("id") String id) {
+    String namespace = RequestContext.of(request).namespace();
+    WorkflowStore.Cancelled cancelled =
+        store.cancel(namespace, workflowId(id)).orElseThrow(() -> noSuchWorkflow(id));
+    queue.removeAll(cancelled.cancelled());
+    submitter.enqueueReleased(cancelled.released());
+    return WorkflowRepresentation.of(cancelled.workflow());
+  }
+
+  private static UUID workflowId(String id) {
+    return JobId.parse(id).orElseThrow(() -> noSuchWorkflow(id));
+  }
+
+  private static RuntimeException noSuchWorkflow(String id) {
+    return Problems.notFound("No workflow " + id + " in this namespace.");
+  }
+}

@@ -1,0 +1,69 @@
+package io.punctual.common.store;
+
+import io.punctual.common.job.Completion;
+import io.punctual.common.job.JobState;
+import io.punctual.common.job.NewJob;
+import io.punctual.common.job.RunCondition;
+import io.punctual.common.job.Upstream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The follow-up jobs a batch of completions asks for. Each becomes a child of the job that spawned
+ * it (parent edge, on_success, shown as its {@code parentId}): stored in the transaction that
+ * records the success, it is judged at once and starts PENDING; if the success is refused (a stale
+ * attempt), nothing is stored.
+ */
+record Spawn(List<NewJob> jobs, List<UUID> parents) {
+  static Spawn of(List<Completion> completions) {
+    List<NewJob> jobs = new ArrayList<>();
+    List<UUID> parents = new ArrayList<>();
+    for (Completion c : completions) {
+      if (c.nextState() != JobState.SUCCEEDED) {
+        continue;
+      }
+      int offset = jobs.size();
+      for (NewJob job : c.spawned()) {
+        List<Upstream> upstream = new ArrayList<>();
+        upstream.add(Upstream.stored(c.jobId(), RunCondition.ON_SUCCESS).asParent());
+        for (Upstream u : job.links().upstream()) {
+          if (u.parent()) {
+            throw new IllegalArgumentException("a spawned job's parent is the job that spawned it");
+          }
+          // Indexes name jobs spawned by the same completion.
+          upstream.add(u.inBatch() ? Upstream.inBatch(offset + u.index(), u.condition()) : u);
+        }
+        jobs.add(job.withLinks(job.links().withUpstream(upstream)));
+        parents.add(c.jobId());
+      }
+    }
+    return new Spawn(jobs, parents);
+  }
+
+  /**
+   * Keeps the jobs spawned by applied completions, with their prepared ids (indexes between them
+   * renumbered: a refused completion's jobs drop out, and the same completion's jobs stay
+   * together).
+   */
+  void keepApplied(Set<UUID> applied, List<UUID> ids, List<NewJob> outJobs, List<UUID> outIds) {
+    int[] newIndex = new int[jobs.size()];
+    int next = outJobs.size();
+    for (int i = 0; i < jobs.size(); i++) {
+      newIndex[i] = applied.contains(parents.get(i)) ? next++ : -1;
+    }
+    for (int i = 0; i < jobs.size(); i++) {
+      if (newIndex[i] < 0) {
+        continue;
+      }
+      NewJob job = jobs.get(i);
+      List<Upstream> upstream = new ArrayList<>();
+      for (Upstream u : job.links().upstream()) {
+        upstream.add(u.inBatch() ? Upstream.inBatch(newIndex[u.index()], u.condition()) : u);
+      }
+      outJobs.add(job.withLinks(job.links().withUpstream(upstream)));
+      outIds.add(ids.get(i));
+    }
+  }
+}
