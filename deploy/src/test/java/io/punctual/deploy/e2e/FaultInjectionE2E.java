@@ -132,9 +132,11 @@ class FaultInjectionE2E {
       submitBatch(delayed(40));
       submitBatch(jobs("slow", 30, 3_000));
 
-      // 1. kill -9 a worker in the middle of handlers
-      submitBatch(jobs("slow", 20, 4_000));
-      awaitRunning(worker1);
+      // 1. kill -9 a worker in the middle of handlers (more slow jobs than both workers' slots, so
+      // that each runs some; killed while one of them has just started)
+      submitWorkflows(10);
+      List<UUID> slow1 = submitBatch(jobs("slow", 150, 4_000));
+      awaitRunning(worker1, slow1);
       worker1.kill();
       PunctualProcess worker3 = startAdminOnly("worker");
       awaitRegistered(worker3);
@@ -184,13 +186,28 @@ class FaultInjectionE2E {
       UUID orphan = onlyJobNotAccepted();
 
       // 5. pause a worker past its lease (SIGSTOP), then resume it: its results are refused
-      submitBatch(jobs("slow", 20, 5_000));
-      awaitRunning(worker2);
+      List<UUID> slow2 = submitBatch(jobs("slow", 150, 5_000));
+      awaitRunning(worker2, slow2);
       worker2.signal("STOP");
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .pollInterval(Duration.ofMillis(200))
-          .until(() -> lostAttemptsOf(worker2) > 0);
+      try {
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofMillis(200))
+            .until(() -> lostAttemptsOf(worker2) > 0);
+      } catch (org.awaitility.core.ConditionTimeoutException e) {
+        throw new AssertionError(
+            "no attempt of the paused worker (pid "
+                + worker2.pid()
+                + ") was rescued; "
+                + runningState()
+                + "\n"
+                + table("SELECT id, pid, running, heartbeat_at, stopped_at FROM workers")
+                + table(
+                    "SELECT worker_id, status, count(*) FROM job_executions GROUP BY 1, 2 ORDER BY 1, 2")
+                + table(
+                    "SELECT status, worker_id, count(*), max(attempt) FROM jobs GROUP BY 1, 2 ORDER BY 1, 2"),
+            e);
+      }
       worker2.signal("CONT");
 
       trickling.set(false);
@@ -296,7 +313,7 @@ class FaultInjectionE2E {
     int staleWrites = 0;
     for (var e : jobs.entrySet()) {
       String[] j = e.getValue();
-      if (!Set.of("SUCCEEDED", "FAILED", "CANCELLED").contains(j[0])) {
+      if (!Set.of("SUCCEEDED", "FAILED", "CANCELLED", "SKIPPED").contains(j[0])) {
         notFinal++;
       }
       if (!j[0].equals("SUCCEEDED")) {
@@ -335,6 +352,19 @@ class FaultInjectionE2E {
       }
     }
 
+    long startedEarly =
+        count(
+            "SELECT count(*) FROM job_dependencies d"
+                + " JOIN jobs j ON j.id = d.job_id AND j.scheduled_at = d.job_scheduled_at"
+                + " JOIN jobs u ON u.id = d.depends_on_id"
+                + " AND u.scheduled_at = d.depends_on_scheduled_at"
+                + " WHERE j.started_at < u.finished_at");
+    long lostSteps =
+        count(
+            "SELECT count(DISTINCT e.job_id) FROM job_executions e"
+                + " JOIN jobs j ON j.id = e.job_id AND j.scheduled_at = e.job_scheduled_at"
+                + " WHERE e.status = 'LOST' AND j.workflow_id IS NOT NULL");
+
     report.put("accepted (201)", accepted.size());
     report.put("jobs in PostgreSQL", jobs.size());
     report.put("jobs lost", missing);
@@ -345,6 +375,8 @@ class FaultInjectionE2E {
     report.put("jobs with a lost attempt", lost.size());
     report.put("duplicate executions", duplicates);
     report.put("duplicates after a crash or pause (attempt recorded LOST)", explained);
+    report.put("workflow steps with a lost attempt", (int) lostSteps);
+    report.put("workflow steps started before what they wait for ended", (int) startedEarly);
 
     assertThat(missing).as("jobs lost").isZero();
     assertThat(notFinal).as("jobs not in a final state").isZero();
@@ -352,6 +384,7 @@ class FaultInjectionE2E {
     assertThat(staleWrites).as("final results written by a stale attempt").isZero();
     assertThat(neverRan).as("SUCCEEDED without the handler's side effect").isZero();
     assertThat(duplicates).as("unexplained duplicate executions").isEqualTo(explained);
+    assertThat(startedEarly).as("workflow steps started before what they wait for ended").isZero();
     assertThat(jobs).as("the job committed by the API that died").containsKey(orphan);
     assertThat(lost.values().stream().flatMap(Set::stream).distinct().count())
         .as("attempts lost on the killed and on the paused worker")
@@ -397,7 +430,8 @@ class FaultInjectionE2E {
     }
   }
 
-  private void submitBatch(List<ObjectNodeBuilder> jobs) throws IOException, InterruptedException {
+  private List<UUID> submitBatch(List<ObjectNodeBuilder> jobs)
+      throws IOException, InterruptedException {
     StringBuilder body = new StringBuilder("{\"jobs\":[");
     for (int i = 0; i < jobs.size(); i++) {
       body.append(i == 0 ? "" : ",").append(jobs.get(i));
@@ -405,8 +439,38 @@ class FaultInjectionE2E {
     body.append("]}");
     HttpResponse<String> response = send(api + "/api/v1/jobs/batch", body.toString());
     assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+    List<UUID> ids = new ArrayList<>();
     for (JsonNode item : JSON.readTree(response.body()).get("items")) {
-      accepted.add(UUID.fromString(item.get("id").asText()));
+      ids.add(UUID.fromString(item.get("id").asText()));
+    }
+    accepted.addAll(ids);
+    return ids;
+  }
+
+  /**
+   * Submits {@code n} workflows, each a chain slow (4 s) -> quick -> quick, so that the kill and
+   * the pause that follow can catch a step whose later steps wait for it.
+   */
+  private void submitWorkflows(int n) throws IOException, InterruptedException {
+    for (int i = 0; i < n; i++) {
+      var body = JSON.createObjectNode();
+      var steps = body.putArray("jobs");
+      String[] refs = {"extract", "transform", "load"};
+      for (int k = 0; k < refs.length; k++) {
+        var step =
+            (com.fasterxml.jackson.databind.node.ObjectNode)
+                JSON.readTree(job(k == 0 ? "slow" : "quick", k == 0 ? 4_000 : 0).toString());
+        step.put("ref", refs[k]);
+        if (k > 0) {
+          step.putArray("dependsOn").addObject().put("ref", refs[k - 1]);
+        }
+        steps.add(step);
+      }
+      HttpResponse<String> response = send(api + "/api/v1/workflows", body.toString());
+      assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+      for (JsonNode step : JSON.readTree(response.body()).get("jobs")) {
+        accepted.add(UUID.fromString(step.get("id").asText()));
+      }
     }
   }
 
@@ -516,16 +580,25 @@ class FaultInjectionE2E {
   }
 
   /** Waits until the worker runs at least one attempt (as the registry reports it). */
-  private void awaitRunning(PunctualProcess worker) {
+  /**
+   * Waits until {@code worker} runs one of {@code jobs} that started less than a second ago, so the
+   * fault that follows catches it in the middle of its handler (not a job about to finish).
+   */
+  private void awaitRunning(PunctualProcess worker, List<UUID> jobs) {
+    String ids = String.join(",", jobs.stream().map(id -> "'" + id + "'").toList());
     await()
         .atMost(Duration.ofSeconds(30))
-        .pollInterval(Duration.ofMillis(100))
+        .pollInterval(Duration.ofMillis(50))
         .until(
             () ->
                 count(
                         "SELECT count(*) FROM jobs j JOIN workers w ON w.id = j.worker_id"
                             + " WHERE j.status = 'RUNNING' AND w.pid = "
-                            + worker.pid())
+                            + worker.pid()
+                            + " AND j.started_at > now() - interval '1 second'"
+                            + " AND j.id IN ("
+                            + ids
+                            + ")")
                     > 0);
   }
 
@@ -549,6 +622,63 @@ class FaultInjectionE2E {
     assertThat(doomed).as("committed by the API that died").hasSize(1);
     assertThat(accepted).doesNotContain(doomed.get(0));
     return doomed.get(0);
+  }
+
+  /** What PostgreSQL and Redis say of the running attempts, for a failure message. */
+  private String runningState() {
+    StringBuilder out = new StringBuilder("running attempts:");
+    try (Connection c = DriverManager.getConnection(jdbcUrl, "postgres", "");
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT j.id, j.attempt, j.worker_id, w.pid, j.heartbeat_at, now() AS db_now"
+                    + " FROM jobs j LEFT JOIN workers w ON w.id = j.worker_id"
+                    + " WHERE j.status = 'RUNNING'");
+        RedisClient client = RedisClient.create(redis.url());
+        StatefulRedisConnection<String, String> r = client.connect()) {
+      while (rs.next()) {
+        String id = rs.getString("id");
+        var keys = r.sync().keys("*lease:{" + id + "}");
+        out.append("\n  ")
+            .append(id)
+            .append(" attempt=")
+            .append(rs.getInt("attempt"))
+            .append(" worker=")
+            .append(rs.getString("worker_id"))
+            .append(" pid=")
+            .append(rs.getString("pid"))
+            .append(" heartbeat=")
+            .append(rs.getString("heartbeat_at"))
+            .append(" now=")
+            .append(rs.getString("db_now"))
+            .append(" lease=")
+            .append(
+                keys.isEmpty()
+                    ? "none"
+                    : r.sync().get(keys.get(0)) + " pttl=" + r.sync().pttl(keys.get(0)));
+      }
+    } catch (Exception e) {
+      out.append(" (could not read: ").append(e).append(')');
+    }
+    return out.toString();
+  }
+
+  private String table(String sql) {
+    StringBuilder out = new StringBuilder(sql).append(':');
+    try (Connection c = DriverManager.getConnection(jdbcUrl, "postgres", "");
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      int columns = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        out.append("\n  ");
+        for (int i = 1; i <= columns; i++) {
+          out.append(rs.getString(i)).append(i < columns ? " | " : "");
+        }
+      }
+    } catch (SQLException e) {
+      out.append(" (failed: ").append(e).append(')');
+    }
+    return out.append('\n').toString();
   }
 
   private long count(String sql) {
