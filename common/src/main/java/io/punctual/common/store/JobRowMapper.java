@@ -51,7 +51,8 @@ public final class JobRowMapper implements RowMapper<Job> {
         instant(rs, "created_at"),
         instant(rs, "updated_at"),
         rs.getObject("parent_id", UUID.class),
-        rs.getObject("schedule_id", UUID.class));
+        rs.getObject("schedule_id", UUID.class),
+        instant(rs, "occurrence_at"));
   }
 
   /**

@@ -91,26 +91,8 @@ public final class JobStore {
       if (existingByIndex.containsKey(i)) {
         continue;
       }
-      NewJob job = jobs.get(i);
       UUID id = ids.get(i);
-      batch
-          .bind("id", id)
-          .bind("scheduledAt", JobId.scheduledAt(id))
-          .bind("namespace", job.namespace())
-          .bind("type", job.type())
-          .bind("payload", Json.write(job.payload()))
-          .bind("priority", (short) job.priority().ordinal())
-          .bind("runAt", job.runAt())
-          .bind("maxAttempts", job.maxAttempts())
-          .bind("backoff", Json.write(job.backoff()))
-          .bind("timeoutMs", job.timeout() == null ? null : job.timeout().toMillis())
-          .bind("idempotencyKey", job.idempotencyKey())
-          .bind("tags", job.tags().toArray(String[]::new))
-          .bind("callback", job.callback() == null ? null : Json.write(job.callback()))
-          .bind("now", now)
-          .bind("scheduleId", job.links().scheduleId())
-          .bind("workflowId", job.links().workflowId())
-          .add();
+      bindInsert(batch, jobs.get(i), id, now);
       inserted.add(id);
     }
     if (!inserted.isEmpty()) {
@@ -133,6 +115,62 @@ public final class JobStore {
       out.add(new Submitted(job, existing == null));
     }
     return out;
+  }
+
+  private static void bindInsert(PreparedBatch batch, NewJob job, UUID id, Instant now) {
+    batch
+        .bind("id", id)
+        .bind("scheduledAt", JobId.scheduledAt(id))
+        .bind("namespace", job.namespace())
+        .bind("type", job.type())
+        .bind("payload", Json.write(job.payload()))
+        .bind("priority", (short) job.priority().ordinal())
+        .bind("runAt", job.runAt())
+        .bind("maxAttempts", job.maxAttempts())
+        .bind("backoff", Json.write(job.backoff()))
+        .bind("timeoutMs", job.timeout() == null ? null : job.timeout().toMillis())
+        .bind("idempotencyKey", job.idempotencyKey())
+        .bind("tags", job.tags().toArray(String[]::new))
+        .bind("callback", job.callback() == null ? null : Json.write(job.callback()))
+        .bind("now", now)
+        .bind("scheduleId", job.links().scheduleId())
+        .bind("workflowId", job.links().workflowId())
+        .bind("occurrenceAt", job.links().occurrenceAt())
+        .add();
+  }
+
+  /**
+   * The id of {@code job} stored at {@code now} (scheduled at max(runAt, now), as {@link #submit}
+   * does), its daily partition made sure of. Call it before the transaction that inserts the job
+   * with {@link #insert(Handle, List, List, Instant)}: partition DDL never runs inside one.
+   */
+  public UUID newId(NewJob job, Instant now) {
+    Instant scheduledAt = job.runAt().isAfter(now) ? job.runAt() : now;
+    UUID id = JobId.forScheduledTime(scheduledAt);
+    partitions.ensureCovers(JobId.scheduledAt(id));
+    return id;
+  }
+
+  /**
+   * Inserts new PENDING jobs inside the caller's transaction, for stores that write jobs together
+   * with rows of their own (the planner: a schedule's occurrences and its next fire time). The ids
+   * come from {@link #newId}; idempotency keys are not handled here (use {@link #submit}).
+   */
+  public void insert(Handle h, List<NewJob> jobs, List<UUID> ids, Instant now) {
+    if (jobs.size() != ids.size()) {
+      throw new IllegalArgumentException("one id per job");
+    }
+    if (jobs.isEmpty()) {
+      return;
+    }
+    PreparedBatch batch = h.prepareBatch(sql("insert"));
+    for (int i = 0; i < jobs.size(); i++) {
+      if (jobs.get(i).idempotencyKey() != null) {
+        throw new IllegalArgumentException("insert does not reserve idempotency keys; use submit");
+      }
+      bindInsert(batch, jobs.get(i), ids.get(i), now);
+    }
+    batch.execute();
   }
 
   /** Returns, for each job whose key was already taken by an identical request, that job's id. */

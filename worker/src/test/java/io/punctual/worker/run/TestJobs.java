@@ -50,6 +50,7 @@ public final class TestJobs {
         t,
         t,
         null,
+        null,
         null);
   }
 
@@ -78,6 +79,7 @@ public final class TestJobs {
         j.createdAt(),
         j.updatedAt(),
         j.parentId(),
-        j.scheduleId());
+        j.scheduleId(),
+        j.occurrenceAt());
   }
 }

@@ -1,6 +1,6 @@
 INSERT INTO jobs (id, scheduled_at, namespace, type, payload, priority, status, run_at, attempt,
                   max_attempts, backoff, timeout_ms, idempotency_key, tags, callback, created_at,
-                  updated_at, schedule_id, workflow_id)
+                  updated_at, schedule_id, workflow_id, occurrence_at)
 VALUES (:id, :scheduledAt, :namespace, :type, CAST(:payload AS jsonb), :priority, 'PENDING', :runAt,
         0, :maxAttempts, CAST(:backoff AS jsonb), :timeoutMs, :idempotencyKey, :tags,
-        CAST(:callback AS jsonb), :now, :now, :scheduleId, :workflowId)
+        CAST(:callback AS jsonb), :now, :now, :scheduleId, :workflowId, :occurrenceAt)
