@@ -8,7 +8,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-/** A job as the API shows it. Every field is always present (null when unset). */
+/**
+ * A job as the API shows it. Every field is always present (null when unset). {@code scheduleId}
+ * and {@code occurrenceAt} name the schedule a job came from and which of its fire times it is.
+ */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record JobRepresentation(
     String id,
@@ -31,7 +34,9 @@ public record JobRepresentation(
     Instant startedAt,
     Instant finishedAt,
     Instant createdAt,
-    Instant updatedAt) {
+    Instant updatedAt,
+    String scheduleId,
+    Instant occurrenceAt) {
 
   public static JobRepresentation of(Job job) {
     return new JobRepresentation(
@@ -55,6 +60,8 @@ public record JobRepresentation(
         job.startedAt(),
         job.finishedAt(),
         job.createdAt(),
-        job.updatedAt());
+        job.updatedAt(),
+        job.scheduleId() == null ? null : job.scheduleId().toString(),
+        job.occurrenceAt());
   }
 }

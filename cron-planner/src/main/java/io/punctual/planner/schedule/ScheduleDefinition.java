@@ -56,14 +56,26 @@ public record ScheduleDefinition(
    * rounded up to the next whole second (so a schedule's phase never moves once created).
    */
   public FireTimes fireTimes(Instant createdAt) {
+    return fireTimes(cron, every, zone, dst, startAt, endAt, createdAt);
+  }
+
+  /** The fire times of a timing alone (for checks made before a whole definition exists). */
+  public static FireTimes fireTimes(
+      String cron,
+      Duration every,
+      ZoneId zone,
+      DstPolicy dst,
+      Instant startAt,
+      Instant endAt,
+      Instant createdAt) {
     FireTimes times =
         cron != null
             ? new CronFireTimes(CronExpression.cached(cron), zone, dst)
-            : new IntervalFireTimes(intervalAnchor(createdAt), every);
+            : new IntervalFireTimes(intervalAnchor(startAt, createdAt), every);
     return startAt == null && endAt == null ? times : new BoundedFireTimes(times, startAt, endAt);
   }
 
-  private Instant intervalAnchor(Instant createdAt) {
+  private static Instant intervalAnchor(Instant startAt, Instant createdAt) {
     if (startAt != null) {
       return startAt;
     }

@@ -175,10 +175,10 @@ public final class ScheduleStore {
   }
 
   /** A page of schedules by name and the name to continue after (null on the last page). */
-  public record SchedulePage(List<Schedule> items, String nextAfterName) {}
+  public record Listing(List<Schedule> items, String nextAfterName) {}
 
   /** A namespace's schedules by name, optionally of one status, after {@code afterName}. */
-  public SchedulePage list(String namespace, ScheduleStatus status, String afterName, int limit) {
+  public Listing list(String namespace, ScheduleStatus status, String afterName, int limit) {
     Instant now = now();
     List<Schedule> rows =
         jdbi.withHandle(
@@ -193,9 +193,9 @@ public final class ScheduleStore {
                     .list());
     if (rows.size() > limit) {
       List<Schedule> page = List.copyOf(rows.subList(0, limit));
-      return new SchedulePage(page, page.get(limit - 1).definition().name());
+      return new Listing(page, page.get(limit - 1).definition().name());
     }
-    return new SchedulePage(rows, null);
+    return new Listing(rows, null);
   }
 
   /**
