@@ -153,24 +153,73 @@ public final class JobStore {
 
   /**
    * Inserts new PENDING jobs inside the caller's transaction, for stores that write jobs together
-   * with rows of their own (the planner: a schedule's occurrences and its next fire time). The ids
-   * come from {@link #newId}; idempotency keys are not handled here (use {@link #submit}).
+   * with rows of their own (the planner: a schedule's occurrences and its next fire time), all in
+   * one statement (insertMany.sql). The ids come from {@link #newId}; idempotency keys are not
+   * handled here (use {@link #submit}).
    */
   public void insert(Handle h, List<NewJob> jobs, List<UUID> ids, Instant now) {
     if (jobs.size() != ids.size()) {
       throw new IllegalArgumentException("one id per job");
     }
-    if (jobs.isEmpty()) {
+    int n = jobs.size();
+    if (n == 0) {
       return;
     }
-    PreparedBatch batch = h.prepareBatch(sql("insert"));
-    for (int i = 0; i < jobs.size(); i++) {
-      if (jobs.get(i).idempotencyKey() != null) {
+    Long[] scheduledMs = new Long[n];
+    String[] namespaces = new String[n];
+    String[] types = new String[n];
+    String[] payloads = new String[n];
+    Integer[] priorities = new Integer[n];
+    Long[] runMs = new Long[n];
+    Integer[] maxAttempts = new Integer[n];
+    String[] backoffs = new String[n];
+    Long[] timeoutMs = new Long[n];
+    String[] tags = new String[n];
+    String[] callbacks = new String[n];
+    UUID[] scheduleIds = new UUID[n];
+    UUID[] workflowIds = new UUID[n];
+    Long[] occurrenceMs = new Long[n];
+    // Jobs of one schedule share their payload, backoff and tags: write each distinct one once.
+    Map<Object, String> written = new HashMap<>();
+    for (int i = 0; i < n; i++) {
+      NewJob job = jobs.get(i);
+      if (job.idempotencyKey() != null) {
         throw new IllegalArgumentException("insert does not reserve idempotency keys; use submit");
       }
-      bindInsert(batch, jobs.get(i), ids.get(i), now);
+      scheduledMs[i] = JobId.scheduledAt(ids.get(i)).toEpochMilli();
+      namespaces[i] = job.namespace();
+      types[i] = job.type();
+      payloads[i] = written.computeIfAbsent(job.payload(), Json::write);
+      priorities[i] = job.priority().ordinal();
+      runMs[i] = job.runAt().toEpochMilli();
+      maxAttempts[i] = job.maxAttempts();
+      backoffs[i] = written.computeIfAbsent(job.backoff(), Json::write);
+      timeoutMs[i] = job.timeout() == null ? null : job.timeout().toMillis();
+      tags[i] = written.computeIfAbsent(job.tags(), Json::write);
+      callbacks[i] = job.callback() == null ? null : Json.write(job.callback());
+      scheduleIds[i] = job.links().scheduleId();
+      workflowIds[i] = job.links().workflowId();
+      occurrenceMs[i] =
+          job.links().occurrenceAt() == null ? null : job.links().occurrenceAt().toEpochMilli();
     }
-    batch.execute();
+    h.createUpdate(sql("insertMany"))
+        .bind("ids", ids.toArray(UUID[]::new))
+        .bind("scheduledMs", scheduledMs)
+        .bind("namespaces", namespaces)
+        .bind("types", types)
+        .bind("payloads", payloads)
+        .bind("priorities", priorities)
+        .bind("runMs", runMs)
+        .bind("maxAttempts", maxAttempts)
+        .bind("backoffs", backoffs)
+        .bind("timeoutMs", timeoutMs)
+        .bind("tags", tags)
+        .bind("callbacks", callbacks)
+        .bind("scheduleIds", scheduleIds)
+        .bind("workflowIds", workflowIds)
+        .bind("occurrenceMs", occurrenceMs)
+        .bind("now", now)
+        .execute();
   }
 
   /** Returns, for each job whose key was already taken by an identical request, that job's id. */

@@ -13,7 +13,9 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.StatementContext;
 
@@ -43,7 +45,7 @@ final class ScheduleRowMapper implements RowMapper<Schedule> {
             Json.readTree(rs.getString("payload")),
             Priority.values()[rs.getShort("priority")],
             rs.getInt("max_attempts"),
-            Json.read(rs.getString("backoff"), Backoff.class),
+            backoff(rs.getString("backoff")),
             timeout,
             tags(rs.getArray("tags")),
             Json.readTree(rs.getString("callback")));
@@ -75,6 +77,20 @@ final class ScheduleRowMapper implements RowMapper<Schedule> {
         JobRowMapper.instant(rs, "created_at"),
         JobRowMapper.instant(rs, "updated_at"),
         withLastFired ? JobRowMapper.instant(rs, "last_fired_at") : null);
+  }
+
+  /** Schedules share a handful of backoff policies: parse each once (immutable, bounded). */
+  private static final Map<String, Backoff> BACKOFFS = new ConcurrentHashMap<>();
+
+  private static Backoff backoff(String json) {
+    Backoff cached = BACKOFFS.get(json);
+    if (cached == null) {
+      cached = Json.read(json, Backoff.class);
+      if (BACKOFFS.size() < 1_024) {
+        BACKOFFS.put(json, cached);
+      }
+    }
+    return cached;
   }
 
   private static List<String> tags(Array array) throws SQLException {

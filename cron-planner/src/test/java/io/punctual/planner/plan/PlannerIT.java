@@ -62,6 +62,9 @@ class PlannerIT {
     assertThat(jobs).allSatisfy(j -> assertThat(j.status()).isEqualTo(JobState.PENDING));
     assertThat(jobs).allSatisfy(j -> assertThat(fx.queued(j.id())).isTrue());
     assertThat(jobs.get(0).payload().get("from").asText()).isEqualTo(s.definition().name());
+    assertThat(jobs.get(0).tags()).containsExactly("scheduled");
+    assertThat(jobs.get(0).backoff()).isEqualTo(s.definition().job().backoff());
+    assertThat(jobs.get(0).maxAttempts()).isEqualTo(3);
 
     // Nothing is due again until the next fire time is half a look-ahead away.
     assertThat(planner.runOnce().schedules()).isZero();
