@@ -16,20 +16,33 @@ import io.punctual.api.problem.ProblemExceptionMapper;
 import io.punctual.api.problem.ThrowableMapper;
 import io.punctual.api.problem.ViolationExceptionMapper;
 import io.punctual.api.problem.WebApplicationExceptionMapper;
+import io.punctual.api.schedules.ScheduleRequestParser;
+import io.punctual.api.schedules.SchedulesResource;
 import io.punctual.api.workers.WorkersResource;
 import io.punctual.api.workflows.WorkflowsResource;
 import io.punctual.common.Stores;
 import io.punctual.common.json.Json;
+import io.punctual.planner.PlannerSettings;
+import io.punctual.planner.schedule.ScheduleStore;
 
 /**
- * Wires the REST API ({@code /api/v1}) into a Dropwizard environment: resources, the namespace
- * filter, the body size cap, problem+json exception mappers and the store health checks.
+ * Wires the REST API ({@code /api/v1}: jobs, schedules, workers) into a Dropwizard environment:
+ * resources, the namespace filter, the body size cap, problem+json exception mappers and the store
+ * health checks.
  */
 public final class ApiModule {
   private ApiModule() {}
 
+  /** The API with the planner's default settings (schedules' smallest {@code every}: PT1S). */
   public static void register(Environment env, Stores stores, ApiSettings settings) {
+    register(env, stores, settings, new PlannerSettings());
+  }
+
+  /** {@code planner} gives the limits schedules are validated against. */
+  public static void register(
+      Environment env, Stores stores, ApiSettings settings, PlannerSettings planner) {
     settings.validate();
+    planner.validate();
     Json.configure(env.getObjectMapper());
 
     QueueWriter queue = new QueueWriter(stores.queue, settings.redisTimeout);
@@ -49,6 +62,13 @@ public final class ApiModule {
     jersey.register(new JobsResource(stores.jobs, submitter, queue, settings));
     jersey.register(new WorkersResource(stores.workers, settings));
     jersey.register(new WorkflowsResource(stores.workflows, submitter, queue, settings));
+    jersey.register(
+        new SchedulesResource(
+            new ScheduleStore(stores.database.jdbi(), stores.jobs, stores.clock),
+            queue,
+            new ScheduleRequestParser(settings, planner),
+            settings,
+            stores.clock));
 
     // Registered by us, these take precedence over Dropwizard's default mappers of the same types
     // (Throwable, JsonProcessingException, JerseyViolationException, IllegalStateException,

@@ -5,7 +5,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-/** A job as the API returns it. Times are UTC; {@code attempts} counts attempts started so far. */
+/**
+ * A job as the API returns it. Times are UTC; {@code attempts} counts attempts started so far.
+ * {@code scheduleId} and {@code occurrenceAt} name the schedule and fire time it came from (null
+ * for other jobs).
+ */
 public record JobView(
     String id,
     String namespace,
@@ -30,7 +34,9 @@ public record JobView(
     Instant updatedAt,
     String parentId,
     RunCondition runCondition,
-    String workflowId) {
+    String workflowId,
+    String scheduleId,
+    Instant occurrenceAt) {
 
   public JobView {
     tags = tags == null ? List.of() : List.copyOf(tags);

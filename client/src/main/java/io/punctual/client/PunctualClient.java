@@ -13,14 +13,16 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * Client of the Punctual REST API ({@code /api/v1}). Thread-safe; reuse one instance. Every call is
- * made in the client's namespace (header {@code Punctual-Namespace}). An error response throws
- * {@link PunctualApiException}; a transport failure throws {@link UncheckedIOException}.
+ * Client of the Punctual REST API ({@code /api/v1}: jobs and schedules). Thread-safe; reuse one
+ * instance. Every call is made in the client's namespace (header {@code Punctual-Namespace}). An
+ * error response throws {@link PunctualApiException}; a transport failure throws {@link
+ * UncheckedIOException}.
  */
 public final class PunctualClient {
   public static final String NAMESPACE_HEADER = "Punctual-Namespace";
@@ -32,6 +34,7 @@ public final class PunctualClient {
   private final String apiUrl;
   private final String jobsUrl;
   private final String workflowsUrl;
+  private final String schedulesUrl;
   private final String namespace;
 
   private PunctualClient(HttpClient http, String apiUrl, String namespace) {
@@ -39,6 +42,7 @@ public final class PunctualClient {
     this.apiUrl = apiUrl;
     this.jobsUrl = apiUrl + "/jobs";
     this.workflowsUrl = apiUrl + "/workflows";
+    this.schedulesUrl = apiUrl + "/schedules";
     this.namespace = Objects.requireNonNull(namespace, "namespace");
   }
 
@@ -127,6 +131,104 @@ public final class PunctualClient {
     return items.items();
   }
 
+  // --- schedules
+
+  /**
+   * Creates a schedule. With an {@code initIdentifier} already registered in the namespace, returns
+   * that schedule instead, updated to this request if it differs (static registration).
+   */
+  public ScheduleView createSchedule(ScheduleRequest schedule) {
+    return send(post(schedulesUrl, schedule), type(ScheduleView.class));
+  }
+
+  public ScheduleView getSchedule(String id) {
+    return send(request(scheduleUrl(id)).GET(), type(ScheduleView.class));
+  }
+
+  /** One page of the namespace's schedules by name; {@code cursor} null for the first page. */
+  public SchedulePage listSchedules(int limit, String cursor) {
+    String url = schedulesUrl + "?limit=" + limit;
+    if (cursor != null) {
+      url += "&cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8);
+    }
+    return send(request(url).GET(), type(SchedulePage.class));
+  }
+
+  /**
+   * Replaces a schedule's definition; its occurrences not started yet are cancelled and planned
+   * again under the new one.
+   */
+  public ScheduleView updateSchedule(String id, ScheduleRequest schedule) {
+    byte[] bytes = json(schedule);
+    return send(
+        request(scheduleUrl(id))
+            .header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofByteArray(bytes)),
+        type(ScheduleView.class));
+  }
+
+  /** Deletes a schedule; returns how many of its future jobs were cancelled. */
+  public int deleteSchedule(String id) {
+    Deleted deleted = send(request(scheduleUrl(id)).DELETE(), type(Deleted.class));
+    return deleted.cancelledJobs();
+  }
+
+  /** Stops a schedule: nothing new runs, and its occurrences not started yet are cancelled. */
+  public ScheduleView pauseSchedule(String id) {
+    return send(
+        request(scheduleUrl(id) + "/pause").POST(HttpRequest.BodyPublishers.noBody()),
+        type(ScheduleView.class));
+  }
+
+  /** Starts a paused schedule again from its next fire time (what fell in the pause is not run). */
+  public ScheduleView resumeSchedule(String id) {
+    return send(
+        request(scheduleUrl(id) + "/resume").POST(HttpRequest.BodyPublishers.noBody()),
+        type(ScheduleView.class));
+  }
+
+  /** One run of the schedule's job now, outside its fire times; returns that job. */
+  public JobView triggerSchedule(String id) {
+    return send(
+        request(scheduleUrl(id) + "/trigger").POST(HttpRequest.BodyPublishers.noBody()),
+        type(JobView.class));
+  }
+
+  /** The next {@code count} fire times at or after {@code from} (null: now), UTC. */
+  public List<Instant> previewSchedule(String id, int count, Instant from) {
+    String url = scheduleUrl(id) + "/preview?count=" + count;
+    if (from != null) {
+      url += "&from=" + URLEncoder.encode(from.toString(), StandardCharsets.UTF_8);
+    }
+    Preview preview = send(request(url).GET(), type(Preview.class));
+    return preview.fireTimes();
+  }
+
+  /** A page of the schedule's jobs, newest first; {@code status} and {@code cursor} may be null. */
+  public JobPage scheduleJobs(String id, JobStatus status, int limit, String cursor) {
+    StringBuilder url = new StringBuilder(scheduleUrl(id)).append("/jobs?limit=").append(limit);
+    if (status != null) {
+      url.append("&status=").append(status.name());
+    }
+    if (cursor != null) {
+      url.append("&cursor=").append(URLEncoder.encode(cursor, StandardCharsets.UTF_8));
+    }
+    return send(request(url.toString()).GET(), type(JobPage.class));
+  }
+
+  record Preview(List<Instant> fireTimes) {
+    Preview {
+      fireTimes = fireTimes == null ? List.of() : List.copyOf(fireTimes);
+    }
+  }
+
+  record Deleted(String id, int cancelledJobs) {}
+
+  private String scheduleUrl(String id) {
+    String encoded = URLEncoder.encode(Objects.requireNonNull(id, "id"), StandardCharsets.UTF_8);
+    return schedulesUrl + "/" + encoded.replace("+", "%20");
+  }
+
   /** The {@code {"items":[...]}} envelope. */
   record Items<T>(List<T> items) {
     Items {
@@ -150,13 +252,16 @@ public final class PunctualClient {
         .header(NAMESPACE_HEADER, namespace);
   }
 
-  private HttpRequest.Builder post(String url, Object body) {
-    byte[] bytes;
+  private static byte[] json(Object body) {
     try {
-      bytes = JSON.writeValueAsBytes(body);
+      return JSON.writeValueAsBytes(body);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("cannot write request as JSON: " + e.getMessage(), e);
     }
+  }
+
+  private HttpRequest.Builder post(String url, Object body) {
+    byte[] bytes = json(body);
     return request(url)
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofByteArray(bytes));

@@ -6,9 +6,12 @@ import io.punctual.api.ApiSettings;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
+import io.punctual.deploy.schedules.DeclaredSchedules;
+import io.punctual.planner.PlannerSettings;
 import io.punctual.reaper.ReaperSettings;
 import io.punctual.worker.WorkerSettings;
 import java.nio.file.Path;
+import java.time.Clock;
 
 /**
  * Everything one Punctual process reads at start-up: Dropwizard's own sections ({@code server},
@@ -23,6 +26,7 @@ public class PunctualConfiguration extends Configuration {
   @JsonProperty public ApiSettings api = new ApiSettings();
   @JsonProperty public WorkerSettings worker = new WorkerSettings();
   @JsonProperty public ReaperSettings reaper = new ReaperSettings();
+  @JsonProperty public PlannerSettings planner = new PlannerSettings();
 
   /**
    * Where {@code punctual dev} keeps its embedded PostgreSQL and Redis, relative to the working
@@ -45,6 +49,7 @@ public class PunctualConfiguration extends Configuration {
     require(api != null, "api section is missing");
     require(worker != null, "worker section is missing");
     require(reaper != null, "reaper section is missing");
+    require(planner != null, "planner section is missing");
     require(postgres.url != null && !postgres.url.isBlank(), "postgres.url is required");
     require(postgres.maxPoolSize >= 1, "postgres.maxPoolSize must be >= 1");
     require(
@@ -58,6 +63,8 @@ public class PunctualConfiguration extends Configuration {
     api.validate();
     worker.validate();
     reaper.validate();
+    planner.validate();
+    DeclaredSchedules.parse(planner, api, Clock.systemUTC().instant());
   }
 
   private static void require(boolean ok, String message) {

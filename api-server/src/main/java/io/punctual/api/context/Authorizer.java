@@ -30,13 +30,18 @@ public final class Authorizer implements ContainerRequestFilter {
     request.setProperty(RequestContext.PROPERTY, new RequestContext(namespaceOf(request)));
   }
 
+  /** Whether {@code namespace} is one a request may name (and a Redis hash tag may carry). */
+  public static boolean isValidNamespace(String namespace) {
+    return namespace != null && NAMESPACE.matcher(namespace).matches();
+  }
+
   private String namespaceOf(ContainerRequestContext request) {
     String header = request.getHeaderString(NAMESPACE_HEADER);
     if (header == null || header.isBlank()) {
       return defaultNamespace;
     }
     String namespace = header.trim();
-    if (!NAMESPACE.matcher(namespace).matches()) {
+    if (!isValidNamespace(namespace)) {
       throw Problems.badParameter(
           NAMESPACE_HEADER,
           "must be 1 to 100 letters, digits, '.', '_', ':' or '-', starting with a letter or digit");

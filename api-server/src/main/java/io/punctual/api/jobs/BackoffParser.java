@@ -12,14 +12,14 @@ import java.util.Set;
  * Reads a {@code backoff} object: {@code exponential} (initialDelay, factor, maxDelay, jitter; any
  * left out take the defaults PT1S, 2.0, PT1H, 0.2), {@code fixed} (delay) or {@code intervals}.
  */
-final class BackoffParser {
+public final class BackoffParser {
   static final int MAX_INTERVALS = 100;
   private static final double MAX_FACTOR = 100.0;
 
   private BackoffParser() {}
 
   /** The backoff, or null if it is invalid (the errors are in {@code violations}). */
-  static Backoff parse(JsonNode value, String path, Violations violations) {
+  public static Backoff parse(JsonNode value, String path, Violations violations) {
     if (!(value instanceof ObjectNode object)) {
       violations.add(path, "must be an object with a strategy");
       return null;

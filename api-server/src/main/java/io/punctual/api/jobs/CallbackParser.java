@@ -11,14 +11,14 @@ import java.util.Map;
 import java.util.Set;
 
 /** Reads a {@code callback}: {@code {"url": "https://...", "headers": {"name": "value"}}}. */
-final class CallbackParser {
+public final class CallbackParser {
   static final int MAX_URL_LENGTH = 2000;
   static final int MAX_HEADERS = 50;
 
   private CallbackParser() {}
 
   /** The callback as stored ({@code url} and {@code headers}), or null if invalid. */
-  static ObjectNode parse(JsonNode value, String path, Violations violations) {
+  public static ObjectNode parse(JsonNode value, String path, Violations violations) {
     if (!(value instanceof ObjectNode object)) {
       violations.add(path, "must be an object with a url");
       return null;

@@ -15,15 +15,15 @@ import java.util.Set;
  * prefix + name}). A JSON {@code null} counts as absent. Every getter returns null when the field
  * is absent or invalid.
  */
-final class Fields {
+public final class Fields {
   /** Job ids carry the scheduled time in 48 bits of milliseconds. */
-  static final Instant LATEST = Instant.ofEpochMilli((1L << 48) - 1);
+  public static final Instant LATEST = Instant.ofEpochMilli((1L << 48) - 1);
 
   private final ObjectNode node;
   private final String prefix;
   private final Violations violations;
 
-  Fields(ObjectNode node, String prefix, Violations violations) {
+  public Fields(ObjectNode node, String prefix, Violations violations) {
     this.node = node;
     this.prefix = prefix;
     this.violations = violations;
@@ -34,30 +34,30 @@ final class Fields {
     return violations;
   }
 
-  String path(String name) {
+  public String path(String name) {
     return prefix + name;
   }
 
-  void error(String name, String message) {
+  public void error(String name, String message) {
     violations.add(path(name), message);
   }
 
   /** Errors recorded so far (in the whole request, not just this object). */
-  int errorCount() {
+  public int errorCount() {
     return violations.size();
   }
 
-  boolean has(String name) {
+  public boolean has(String name) {
     JsonNode value = node.get(name);
     return value != null && !value.isNull();
   }
 
-  JsonNode get(String name) {
+  public JsonNode get(String name) {
     JsonNode value = node.get(name);
     return value == null || value.isNull() ? null : value;
   }
 
-  void rejectUnknown(Set<String> known) {
+  public void rejectUnknown(Set<String> known) {
     for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
       String name = names.next();
       if (!known.contains(name)) {
@@ -66,7 +66,7 @@ final class Fields {
     }
   }
 
-  String string(String name, boolean required, int maxLength) {
+  public String string(String name, boolean required, int maxLength) {
     JsonNode value = get(name);
     if (value == null) {
       if (required) {
@@ -90,7 +90,7 @@ final class Fields {
     return text;
   }
 
-  Integer integer(String name, int min, int max) {
+  public Integer integer(String name, int min, int max) {
     JsonNode value = get(name);
     if (value == null) {
       return null;
@@ -107,7 +107,7 @@ final class Fields {
     return n;
   }
 
-  Double number(String name, double min, double max) {
+  public Double number(String name, double min, double max) {
     JsonNode value = get(name);
     if (value == null) {
       return null;
@@ -125,7 +125,7 @@ final class Fields {
   }
 
   /** An ISO-8601 duration ({@code PT30S}), never negative, and above zero if {@code positive}. */
-  Duration duration(String name, boolean positive) {
+  public Duration duration(String name, boolean positive) {
     JsonNode value = get(name);
     if (value == null) {
       return null;
@@ -146,7 +146,7 @@ final class Fields {
     return d;
   }
 
-  static Duration parseDuration(JsonNode value) {
+  public static Duration parseDuration(JsonNode value) {
     if (!value.isTextual()) {
       return null;
     }
@@ -158,7 +158,7 @@ final class Fields {
   }
 
   /** An ISO-8601 date-time with offset ({@code 2030-01-01T09:00:00+02:00}). */
-  Instant instant(String name) {
+  public Instant instant(String name) {
     JsonNode value = get(name);
     if (value == null) {
       return null;
@@ -175,7 +175,7 @@ final class Fields {
     return instant;
   }
 
-  static Instant parseInstant(String text) {
+  public static Instant parseInstant(String text) {
     try {
       return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
     } catch (DateTimeException e) {

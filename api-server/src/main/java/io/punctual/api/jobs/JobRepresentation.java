@@ -8,7 +8,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-/** A job as the API shows it. Every field is always present (null when unset). */
+/**
+ * A job as the API shows it. Every field is always present (null when unset). {@code scheduleId}
+ * and {@code occurrenceAt} name the schedule a job came from and which of its fire times it is.
+ */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record JobRepresentation(
     String id,
@@ -34,7 +37,9 @@ public record JobRepresentation(
     Instant updatedAt,
     String parentId,
     String runCondition,
-    String workflowId) {
+    String workflowId,
+    String scheduleId,
+    Instant occurrenceAt) {
 
   public static JobRepresentation of(Job job) {
     return new JobRepresentation(
@@ -61,6 +66,8 @@ public record JobRepresentation(
         job.updatedAt(),
         job.parentId() == null ? null : job.parentId().toString(),
         job.runCondition() == null ? null : job.runCondition().wireName(),
-        job.workflowId() == null ? null : job.workflowId().toString());
+        job.workflowId() == null ? null : job.workflowId().toString(),
+        job.scheduleId() == null ? null : job.scheduleId().toString(),
+        job.occurrenceAt());
   }
 }

@@ -21,8 +21,8 @@ import java.util.Set;
  * {@code "backoff.factor"}, {@code "jobs[3].runAt"}). Invalid fields end the request with a 422
  * problem listing all of them; an oversized payload with a 413.
  */
-final class JobRequestParser {
-  static final int MAX_TYPE_LENGTH = 200;
+public final class JobRequestParser {
+  public static final int MAX_TYPE_LENGTH = 200;
   static final int MAX_KEY_LENGTH = 200;
   static final int MAX_TAGS = 100;
   static final int MAX_TAG_LENGTH = 200;
@@ -58,7 +58,7 @@ final class JobRequestParser {
 
   private final ApiSettings settings;
 
-  JobRequestParser(ApiSettings settings) {
+  public JobRequestParser(ApiSettings settings) {
     this.settings = settings;
   }
 
@@ -157,7 +157,8 @@ final class JobRequestParser {
         links);
   }
 
-  private JsonNode payload(Fields f) {
+  /** {@code payload} (default {}), at most {@code api.maxPayloadBytes} (413 beyond). */
+  public JsonNode payload(Fields f) {
     JsonNode payload = f.get("payload");
     if (payload == null) {
       return JsonNodeFactory.instance.objectNode();
@@ -176,7 +177,8 @@ final class JobRequestParser {
     return payload;
   }
 
-  private Priority priority(Fields f) {
+  /** {@code priority}, default {@code api.defaultPriority}. */
+  public Priority priority(Fields f) {
     if (!f.has("priority")) {
       return settings.defaultPriority;
     }
@@ -188,7 +190,8 @@ final class JobRequestParser {
     return priority;
   }
 
-  private static List<String> tags(Fields f) {
+  /** {@code tags}: at most 100 non-blank strings of at most 200 characters. */
+  public static List<String> tags(Fields f) {
     JsonNode value = f.get("tags");
     if (value == null) {
       return List.of();

@@ -6,23 +6,23 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Collects every invalid field of a request so one answer names them all. */
-final class Violations {
+public final class Violations {
   private final List<FieldError> errors = new ArrayList<>();
 
-  void add(String field, String message) {
+  public void add(String field, String message) {
     errors.add(new FieldError(field, message));
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return errors.isEmpty();
   }
 
-  int size() {
+  public int size() {
     return errors.size();
   }
 
   /** Ends the request with a 422 problem if anything was invalid. */
-  void throwIfAny() {
+  public void throwIfAny() {
     if (!errors.isEmpty()) {
       throw Problems.invalid(errors);
     }

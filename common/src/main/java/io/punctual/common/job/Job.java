@@ -6,7 +6,11 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-/** A job as stored in PostgreSQL (one row of {@code jobs}). */
+/**
+ * A job as stored in PostgreSQL (one row of {@code jobs}). {@code scheduleId} and {@code
+ * occurrenceAt} say which schedule and which of its fire times the job came from (null for other
+ * jobs; a schedule's {@code trigger} sets only the schedule).
+ */
 public record Job(
     UUID id,
     String namespace,
@@ -33,7 +37,8 @@ public record Job(
     UUID parentId,
     UUID scheduleId,
     UUID workflowId,
-    RunCondition runCondition) {
+    RunCondition runCondition,
+    Instant occurrenceAt) {
 
   /** The partition key, derived from the id. */
   public Instant scheduledAt() {

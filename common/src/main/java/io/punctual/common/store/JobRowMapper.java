@@ -54,7 +54,8 @@ public final class JobRowMapper implements RowMapper<Job> {
         rs.getObject("parent_id", UUID.class),
         rs.getObject("schedule_id", UUID.class),
         rs.getObject("workflow_id", UUID.class),
-        runCondition(rs.getString("run_condition")));
+        runCondition(rs.getString("run_condition")),
+        instant(rs, "occurrence_at"));
   }
 
   /**

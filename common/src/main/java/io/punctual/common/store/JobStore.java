@@ -118,30 +118,8 @@ public final class JobStore {
       if (existingByIndex.containsKey(i)) {
         continue;
       }
-      NewJob job = jobs.get(i);
       UUID id = ids.get(i);
-      Upstream parent = job.links().parent();
-      batch
-          .bind("id", id)
-          .bind("scheduledAt", JobId.scheduledAt(id))
-          .bind("namespace", job.namespace())
-          .bind("type", job.type())
-          .bind("payload", Json.write(job.payload()))
-          .bind("priority", (short) job.priority().ordinal())
-          .bind("status", JobState.initial(job.links().waits()).name())
-          .bind("runAt", job.runAt())
-          .bind("maxAttempts", job.maxAttempts())
-          .bind("backoff", Json.write(job.backoff()))
-          .bind("timeoutMs", job.timeout() == null ? null : job.timeout().toMillis())
-          .bind("idempotencyKey", job.idempotencyKey())
-          .bind("tags", job.tags().toArray(String[]::new))
-          .bind("callback", job.callback() == null ? null : Json.write(job.callback()))
-          .bind("now", now)
-          .bind("scheduleId", job.links().scheduleId())
-          .bind("workflowId", job.links().workflowId())
-          .bind("parentId", parent == null ? null : upstreamId(parent, actual))
-          .bind("runCondition", parent == null ? null : parent.condition().wireName())
-          .add();
+      bindInsert(batch, jobs.get(i), id, upstreamId(jobs.get(i).links().parent(), actual), now);
       inserted.add(id);
     }
     if (!inserted.isEmpty()) {
@@ -167,6 +145,9 @@ public final class JobStore {
   }
 
   private static UUID upstreamId(Upstream u, List<UUID> actual) {
+    if (u == null) {
+      return null;
+    }
     return u.inBatch() ? actual.get(u.index()) : u.jobId();
   }
 
@@ -228,6 +209,120 @@ public final class JobStore {
       }
     }
     return out;
+  }
+
+  /** Binds one row of insert.sql; {@code parentId} is the parent edge's job, or null. */
+  private static void bindInsert(
+      PreparedBatch batch, NewJob job, UUID id, UUID parentId, Instant now) {
+    Upstream parent = job.links().parent();
+    batch
+        .bind("id", id)
+        .bind("scheduledAt", JobId.scheduledAt(id))
+        .bind("namespace", job.namespace())
+        .bind("type", job.type())
+        .bind("payload", Json.write(job.payload()))
+        .bind("priority", (short) job.priority().ordinal())
+        .bind("status", JobState.initial(job.links().waits()).name())
+        .bind("runAt", job.runAt())
+        .bind("maxAttempts", job.maxAttempts())
+        .bind("backoff", Json.write(job.backoff()))
+        .bind("timeoutMs", job.timeout() == null ? null : job.timeout().toMillis())
+        .bind("idempotencyKey", job.idempotencyKey())
+        .bind("tags", job.tags().toArray(String[]::new))
+        .bind("callback", job.callback() == null ? null : Json.write(job.callback()))
+        .bind("now", now)
+        .bind("scheduleId", job.links().scheduleId())
+        .bind("workflowId", job.links().workflowId())
+        .bind("occurrenceAt", job.links().occurrenceAt())
+        .bind("parentId", parentId)
+        .bind("runCondition", parent == null ? null : parent.condition().wireName())
+        .add();
+  }
+
+  /**
+   * The id of {@code job} stored at {@code now} (scheduled at max(runAt, now), as {@link #submit}
+   * does), its daily partition made sure of. Call it before the transaction that inserts the job
+   * with {@link #insert(Handle, List, List, Instant)}: partition DDL never runs inside one.
+   */
+  public UUID newId(NewJob job, Instant now) {
+    Instant scheduledAt = job.runAt().isAfter(now) ? job.runAt() : now;
+    UUID id = JobId.forScheduledTime(scheduledAt);
+    partitions.ensureCovers(JobId.scheduledAt(id));
+    return id;
+  }
+
+  /**
+   * Inserts new PENDING jobs inside the caller's transaction, for stores that write jobs together
+   * with rows of their own (the planner: a schedule's occurrences and its next fire time), all in
+   * one statement (insertMany.sql). The ids come from {@link #newId}; idempotency keys are not
+   * handled here (use {@link #submit}).
+   */
+  public void insert(Handle h, List<NewJob> jobs, List<UUID> ids, Instant now) {
+    if (jobs.size() != ids.size()) {
+      throw new IllegalArgumentException("one id per job");
+    }
+    int n = jobs.size();
+    if (n == 0) {
+      return;
+    }
+    Long[] scheduledMs = new Long[n];
+    String[] namespaces = new String[n];
+    String[] types = new String[n];
+    String[] payloads = new String[n];
+    Integer[] priorities = new Integer[n];
+    Long[] runMs = new Long[n];
+    Integer[] maxAttempts = new Integer[n];
+    String[] backoffs = new String[n];
+    Long[] timeoutMs = new Long[n];
+    String[] tags = new String[n];
+    String[] callbacks = new String[n];
+    UUID[] scheduleIds = new UUID[n];
+    UUID[] workflowIds = new UUID[n];
+    Long[] occurrenceMs = new Long[n];
+    // Jobs of one schedule share their payload, backoff and tags: write each distinct one once.
+    Map<Object, String> written = new HashMap<>();
+    for (int i = 0; i < n; i++) {
+      NewJob job = jobs.get(i);
+      if (job.idempotencyKey() != null) {
+        throw new IllegalArgumentException("insert does not reserve idempotency keys; use submit");
+      }
+      if (job.links().waits()) {
+        throw new IllegalArgumentException("insert stores PENDING jobs only; use submit");
+      }
+      scheduledMs[i] = JobId.scheduledAt(ids.get(i)).toEpochMilli();
+      namespaces[i] = job.namespace();
+      types[i] = job.type();
+      payloads[i] = written.computeIfAbsent(job.payload(), Json::write);
+      priorities[i] = job.priority().ordinal();
+      runMs[i] = job.runAt().toEpochMilli();
+      maxAttempts[i] = job.maxAttempts();
+      backoffs[i] = written.computeIfAbsent(job.backoff(), Json::write);
+      timeoutMs[i] = job.timeout() == null ? null : job.timeout().toMillis();
+      tags[i] = written.computeIfAbsent(job.tags(), Json::write);
+      callbacks[i] = job.callback() == null ? null : Json.write(job.callback());
+      scheduleIds[i] = job.links().scheduleId();
+      workflowIds[i] = job.links().workflowId();
+      occurrenceMs[i] =
+          job.links().occurrenceAt() == null ? null : job.links().occurrenceAt().toEpochMilli();
+    }
+    h.createUpdate(sql("insertMany"))
+        .bind("ids", ids.toArray(UUID[]::new))
+        .bind("scheduledMs", scheduledMs)
+        .bind("namespaces", namespaces)
+        .bind("types", types)
+        .bind("payloads", payloads)
+        .bind("priorities", priorities)
+        .bind("runMs", runMs)
+        .bind("maxAttempts", maxAttempts)
+        .bind("backoffs", backoffs)
+        .bind("timeoutMs", timeoutMs)
+        .bind("tags", tags)
+        .bind("callbacks", callbacks)
+        .bind("scheduleIds", scheduleIds)
+        .bind("workflowIds", workflowIds)
+        .bind("occurrenceMs", occurrenceMs)
+        .bind("now", now)
+        .execute();
   }
 
   /** Returns, for each job whose key was already taken by an identical request, that job's id. */
@@ -403,6 +498,15 @@ public final class JobStore {
                   released.addAll(dependencies.afterEnded(h, ended, now));
                   return new Ended(applied, released);
                 }));
+  }
+
+  /**
+   * For stores that end jobs with statements of their own (the planner cancelling a schedule's
+   * future jobs): judges, inside the caller's transaction, the jobs waiting for {@code ended};
+   * returns those that became PENDING.
+   */
+  public List<QueueEntry> afterEnded(Handle h, Collection<UUID> ended, Instant now) {
+    return dependencies.afterEnded(h, ended, now);
   }
 
   private static List<QueueEntry> queueEntryIfPending(Job job) {

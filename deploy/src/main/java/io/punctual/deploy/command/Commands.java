@@ -20,7 +20,7 @@ public final class Commands {
     bootstrap.addCommand(new ApiCommand(application));
     bootstrap.addCommand(new WorkerCommand(application));
     bootstrap.addCommand(new ReaperCommand(application));
-    bootstrap.addCommand(new PlannerCommand());
+    bootstrap.addCommand(new PlannerCommand(application));
     bootstrap.addCommand(new MigrateCommand());
     bootstrap.addCommand(new Check(application));
   }

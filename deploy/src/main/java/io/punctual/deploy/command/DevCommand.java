@@ -17,8 +17,8 @@ import net.sourceforge.argparse4j.inf.Subparser;
 
 /**
  * {@code punctual dev}: everything in one process, on its own embedded PostgreSQL 18 and Redis
- * (free ports, data in {@code dataDir}, kept across restarts): migrations, partitions, the API and
- * a worker and the reaper.
+ * (free ports, data in {@code dataDir}, kept across restarts): migrations, partitions, the API, a
+ * worker, the planner and the reaper.
  */
 final class DevCommand extends RoleCommand {
   private EmbeddedStores embedded;
@@ -56,8 +56,9 @@ final class DevCommand extends RoleCommand {
 
     Stores stores = RoleWiring.openStores(config, "dev", resources, environment);
     RoleWiring.migrate(stores);
-    ApiModule.register(environment, stores, config.api);
+    ApiModule.register(environment, stores, config.api, config.planner);
     RoleWiring.startWorker(config, stores, resources, environment);
+    RoleWiring.startPlanner(config, stores, resources, environment);
     Reaper reaper =
         new Reaper(
             stores, config.reaper, environment.metrics(), "dev-" + ProcessHandle.current().pid());
@@ -67,8 +68,9 @@ final class DevCommand extends RoleCommand {
   @Override
   List<String> banner(ServerUrls urls, PunctualConfiguration config) {
     return List.of(
-        "Punctual dev is running (API + worker + reaper in one process)",
+        "Punctual dev is running (API + worker + planner + reaper in one process)",
         "  API          " + urls.application() + "/api/v1/jobs",
+        "  Schedules    " + urls.application() + "/api/v1/schedules",
         "  Health       " + admin(urls, "/healthcheck"),
         "  Metrics      " + admin(urls, "/metrics"),
         "  PostgreSQL   "

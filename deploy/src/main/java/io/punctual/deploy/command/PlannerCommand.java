@@ -1,35 +1,106 @@
 package io.punctual.deploy.command;
 
-import io.dropwizard.core.cli.Cli;
-import io.dropwizard.core.cli.Command;
-import io.dropwizard.core.setup.Bootstrap;
-import io.punctual.deploy.config.ConfigFileArgument;
+import com.codahale.metrics.MetricRegistry;
+import io.dropwizard.core.Application;
+import io.dropwizard.core.setup.Environment;
+import io.punctual.common.Stores;
+import io.punctual.deploy.PunctualConfiguration;
+import io.punctual.deploy.runtime.Resources;
+import io.punctual.deploy.runtime.ServerUrls;
+import io.punctual.deploy.runtime.StoreHealthChecks;
+import io.punctual.deploy.schedules.DeclaredSchedules;
+import io.punctual.planner.plan.Planner;
+import io.punctual.planner.schedule.ScheduleStore;
+import java.time.Clock;
+import java.util.List;
+import net.sourceforge.argparse4j.impl.Arguments;
 import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
 
-/** {@code punctual planner}: cron and interval schedules do not exist yet; says so, exits 2. */
-final class PlannerCommand extends Command {
-  static final int NOT_AVAILABLE = 2;
-
-  PlannerCommand() {
-    super("planner", "Cron planner (not available yet: cron schedules are not implemented)");
+/**
+ * {@code punctual planner}: materialises the occurrences of every active schedule as jobs, ahead of
+ * time and exactly once (see {@link Planner}); registers the schedules declared under {@code
+ * planner.schedules} when it starts. Serves only the admin port. Any number may run: they split the
+ * due schedules between them. {@code --once} does one pass, prints what it did and exits.
+ */
+final class PlannerCommand extends RoleCommand {
+  PlannerCommand(Application<PunctualConfiguration> application) {
+    super(
+        application,
+        "planner",
+        "Materialise the occurrences of cron and interval schedules as jobs (any number may run)");
   }
 
   @Override
   public void configure(Subparser subparser) {
-    ConfigFileArgument.add(subparser);
+    super.configure(subparser);
+    subparser
+        .addArgument("--once")
+        .action(Arguments.storeTrue())
+        .help("do one planning pass, print what was planned, exit");
   }
 
   @Override
-  public void run(Bootstrap<?> bootstrap, Namespace namespace) {
-    throw new CommandExit(
-        NOT_AVAILABLE,
-        "punctual planner: cron and interval schedules are not available yet, so there is"
-            + " nothing to plan. Submit jobs with runAt or delay instead (see README.md).");
+  protected void run(Environment environment, Namespace namespace, PunctualConfiguration config)
+      throws Exception {
+    if (!namespace.getBoolean("once")) {
+      super.run(environment, namespace, config);
+      return;
+    }
+    config.validate();
+    try (Stores stores =
+        new Stores(config.postgres, config.redis, config.queue, Clock.systemUTC(), "planner")) {
+      RoleWiring.checkSchema(stores);
+      Planner.Pass pass = planner(config, stores, new MetricRegistry()).runOnce();
+      System.out.println(
+          "planner pass: "
+              + pass.schedules()
+              + " schedules planned, "
+              + pass.jobs()
+              + " jobs materialised ("
+              + pass.queued()
+              + " queued in Redis), "
+              + pass.skipped()
+              + " occurrences skipped, "
+              + pass.misfires()
+              + " schedules with missed fire times");
+    }
   }
 
   @Override
-  public void onError(Cli cli, Namespace namespace, Throwable e) {
-    ErrorReport.print(cli.getStdErr(), e);
+  void wire(
+      Environment environment,
+      Namespace namespace,
+      PunctualConfiguration config,
+      Resources resources) {
+    adminOnly(config);
+    Stores stores = RoleWiring.openStores(config, "planner", resources, environment);
+    RoleWiring.checkSchema(stores);
+    StoreHealthChecks.register(environment, stores, config.api.redisTimeout);
+    RoleWiring.startPlanner(config, stores, resources, environment);
+  }
+
+  @Override
+  List<String> banner(ServerUrls urls, PunctualConfiguration config) {
+    return List.of(
+        "Punctual planner is running (look-ahead "
+            + config.planner.lookAhead
+            + ", batches of "
+            + config.planner.batchSize
+            + ", "
+            + config.planner.schedules.size()
+            + " declared schedules)",
+        "  Health       " + admin(urls, "/healthcheck"),
+        "  Metrics      " + admin(urls, "/metrics"));
+  }
+
+  static Planner planner(PunctualConfiguration config, Stores stores, MetricRegistry metrics) {
+    return new Planner(
+        stores,
+        new ScheduleStore(stores.database.jdbi(), stores.jobs, stores.clock),
+        config.planner,
+        metrics,
+        "planner-" + ProcessHandle.current().pid(),
+        DeclaredSchedules.parse(config.planner, config.api, stores.clock.instant()));
   }
 }

@@ -5,6 +5,7 @@ import io.punctual.common.Stores;
 import io.punctual.common.store.Migrations;
 import io.punctual.deploy.PunctualConfiguration;
 import io.punctual.deploy.runtime.Resources;
+import io.punctual.planner.plan.Planner;
 import io.punctual.worker.Worker;
 import io.punctual.worker.handler.JobHandlers;
 import java.sql.SQLException;
@@ -13,7 +14,10 @@ import org.flywaydb.core.api.output.MigrateResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The pieces the role commands share: opening the stores, checking the schema, the worker. */
+/**
+ * The pieces the role commands share: opening the stores, checking the schema, the worker, the
+ * planner.
+ */
 final class RoleWiring {
   private static final Logger log = LoggerFactory.getLogger(RoleWiring.class);
 
@@ -75,6 +79,14 @@ final class RoleWiring {
             stores, config.worker, JobHandlers.withBuiltIns(config.worker), environment.metrics());
     resources.addStarted("worker", worker::start, worker::close, environment);
     return worker;
+  }
+
+  /** The planner (declared schedules registered on its first pass), started with the server. */
+  static Planner startPlanner(
+      PunctualConfiguration config, Stores stores, Resources resources, Environment environment) {
+    Planner planner = PlannerCommand.planner(config, stores, environment.metrics());
+    resources.addStarted("planner", planner::start, planner::close, environment);
+    return planner;
   }
 
   private static String sqlState(Throwable e) {

@@ -8,11 +8,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.punctual.client.BackoffPolicy;
 import io.punctual.client.ExecutionView;
+import io.punctual.client.JobPage;
 import io.punctual.client.JobRequest;
 import io.punctual.client.JobStatus;
 import io.punctual.client.JobView;
 import io.punctual.client.PunctualApiException;
 import io.punctual.client.PunctualClient;
+import io.punctual.client.ScheduleRequest;
+import io.punctual.client.ScheduleView;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -24,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -206,6 +210,62 @@ class DevDistributionE2E {
 
   @Test
   @Order(8)
+  void aScheduleFiringEverySecondRunsEachOccurrenceOnce() {
+    assertThat(dev.output()).contains("Schedules    " + apiBase + "/api/v1/schedules");
+    ScheduleView tick =
+        client.createSchedule(ScheduleRequest.every("tick", Duration.ofSeconds(1), "noop").build());
+    await()
+        .atMost(JOB)
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> jobsOf(tick.id(), JobStatus.SUCCEEDED).size() >= 5);
+
+    ScheduleView paused = client.pauseSchedule(tick.id()); // cancels the look-ahead's jobs
+    assertThat(paused.isPaused()).isTrue();
+    await()
+        .atMost(JOB)
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> jobsOf(tick.id(), null).stream().allMatch(j -> j.status().isFinal()));
+
+    List<JobView> jobs = jobsOf(tick.id(), null);
+    List<Instant> occurrences = jobs.stream().map(JobView::occurrenceAt).sorted().toList();
+    assertThat(occurrences).doesNotHaveDuplicates().doesNotContainNull();
+    List<JobView> ran =
+        jobs.stream()
+            .filter(j -> j.status() != JobStatus.CANCELLED)
+            .sorted(java.util.Comparator.comparing(JobView::occurrenceAt))
+            .toList();
+    assertThat(ran).hasSizeGreaterThanOrEqualTo(5);
+    assertThat(ran).allSatisfy(j -> assertThat(j.status()).isEqualTo(JobStatus.SUCCEEDED));
+    assertThat(ran).allSatisfy(j -> assertThat(j.attempts()).isEqualTo(1));
+    assertThat(ran).allSatisfy(j -> assertThat(j.startedAt()).isAfterOrEqualTo(j.occurrenceAt()));
+    // One job per second from the first fire time on, none missing, none twice.
+    Instant first = ran.get(0).occurrenceAt();
+    for (int i = 0; i < ran.size(); i++) {
+      assertThat(ran.get(i).occurrenceAt()).isEqualTo(first.plusSeconds(i));
+    }
+    Instant lastRun = ran.get(ran.size() - 1).occurrenceAt();
+    assertThat(jobs)
+        .filteredOn(j -> j.status() == JobStatus.CANCELLED)
+        .isNotEmpty()
+        .allSatisfy(j -> assertThat(j.occurrenceAt()).isAfter(lastRun));
+
+    assertThat(client.deleteSchedule(tick.id())).isZero(); // nothing left to cancel
+    assertThat(client.get(ran.get(0).id()).status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
+
+  private List<JobView> jobsOf(String scheduleId, JobStatus status) {
+    List<JobView> out = new ArrayList<>();
+    String cursor = null;
+    do {
+      JobPage page = client.scheduleJobs(scheduleId, status, 500, cursor);
+      out.addAll(page.items());
+      cursor = page.nextCursor();
+    } while (cursor != null);
+    return out;
+  }
+
+  @Test
+  @Order(9)
   void otherCommandsWorkAgainstTheStoresDevStarted() {
     Map<String, String> stores =
         Map.of(
@@ -225,9 +285,10 @@ class DevDistributionE2E {
     assertThat(reaper.awaitExit(STOP)).as(reaper.tail()).isZero();
     assertThat(reaper.output()).contains("reaper pass:");
 
-    PunctualProcess planner = track(PunctualProcess.start(nextLog("planner"), stores, "planner"));
-    assertThat(planner.awaitExit(STOP)).isEqualTo(2);
-    assertThat(planner.output()).contains("not available yet");
+    PunctualProcess plannerOnce =
+        track(PunctualProcess.start(nextLog("planner"), stores, "planner", "--once"));
+    assertThat(plannerOnce.awaitExit(STOP)).as(plannerOnce.tail()).isZero();
+    assertThat(plannerOnce.output()).contains("planner pass:");
 
     // A second API on random ports (port 0) sees the jobs the first one stored.
     Map<String, String> api = with(stores, "PUNCTUAL_HTTP_PORT", "0", "PUNCTUAL_ADMIN_PORT", "0");
@@ -250,13 +311,26 @@ class DevDistributionE2E {
     assertThat(PunctualProcess.status("http://localhost:" + workerAdmin + "/metrics"))
         .isEqualTo(200);
 
+    // So does a planner, alongside the one inside dev.
+    int plannerAdmin = freePort();
+    PunctualProcess planner =
+        track(
+            PunctualProcess.start(
+                nextLog("planner"),
+                with(stores, "PUNCTUAL_ADMIN_PORT", Integer.toString(plannerAdmin)),
+                "planner"));
+    planner.awaitHealthy("http://localhost:" + plannerAdmin + "/healthcheck", START);
+    assertThat(planner.output()).contains("Punctual planner is running");
+    assertThat(planner.stop(STOP)).as(planner.tail()).isZero();
+    assertThat(planner.output()).contains("planner stopped");
+
     assertThat(worker.stop(STOP)).as(worker.tail()).isZero();
     assertThat(worker.output()).contains("worker stopped");
     assertThat(apiRole.stop(STOP)).as(apiRole.tail()).isZero();
   }
 
   @Test
-  @Order(9)
+  @Order(10)
   void sigtermStopsWorkerStoresAndServersInOrderAndExitsZero() {
     long postgresPid = pidFrom(dataDir.resolve("postgres/postmaster.pid")).orElseThrow();
     long redisPid = pidFrom(dataDir.resolve("redis/punctual-redis.pid")).orElseThrow();
@@ -273,7 +347,7 @@ class DevDistributionE2E {
   }
 
   @Test
-  @Order(10)
+  @Order(11)
   void restartWithoutFreshKeepsTheJobs() {
     restartOnRandomPorts();
 
@@ -286,7 +360,7 @@ class DevDistributionE2E {
   }
 
   @Test
-  @Order(11)
+  @Order(12)
   void restartAfterSigkillStopsTheServersTheKilledRunLeftBehind() {
     long orphanPostgres = pidFrom(dataDir.resolve("postgres/postmaster.pid")).orElseThrow();
     long orphanRedis = pidFrom(dataDir.resolve("redis/punctual-redis.pid")).orElseThrow();

@@ -52,6 +52,7 @@ public final class TestJobs {
         null,
         null,
         null,
+        null,
         null);
   }
 
@@ -82,6 +83,7 @@ public final class TestJobs {
         j.parentId(),
         j.scheduleId(),
         j.workflowId(),
-        j.runCondition());
+        j.runCondition(),
+        j.occurrenceAt());
   }
 }

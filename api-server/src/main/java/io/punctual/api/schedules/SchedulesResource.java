@@ -1,0 +1,363 @@
+package io.punctual.api.schedules;
+
+import com.codahale.metrics.annotation.Timed;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.punctual.api.ApiSettings;
+import io.punctual.api.context.RequestContext;
+import io.punctual.api.jobs.Fields;
+import io.punctual.api.jobs.JobPage;
+import io.punctual.api.jobs.JobRepresentation;
+import io.punctual.api.jobs.ListParams;
+import io.punctual.api.jobs.QueueWriter;
+import io.punctual.api.problem.Problems;
+import io.punctual.common.job.Job;
+import io.punctual.common.job.JobId;
+import io.punctual.common.job.JobState;
+import io.punctual.common.store.JobStore.Page;
+import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.planner.schedule.Schedule;
+import io.punctual.planner.schedule.ScheduleDefinition;
+import io.punctual.planner.schedule.ScheduleNameTakenException;
+import io.punctual.planner.schedule.ScheduleStatus;
+import io.punctual.planner.schedule.ScheduleStore;
+import io.punctual.planner.schedule.ScheduleStore.Changed;
+import io.punctual.planner.schedule.ScheduleStore.Listing;
+import io.punctual.planner.schedule.ScheduleStore.Registered;
+import io.punctual.planner.schedule.ScheduleStore.Registration;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * {@code /api/v1/schedules}: create (or register by {@code initIdentifier}), read, list, replace,
+ * delete, pause, resume, trigger, preview the fire times, and list a schedule's jobs. Every call
+ * acts in the request's namespace. The planner materialises the occurrences; this resource only
+ * changes definitions, and takes out of Redis the jobs a change cancelled.
+ */
+@Path("/api/v1/schedules")
+@Produces(MediaType.APPLICATION_JSON)
+public final class SchedulesResource {
+  static final int DEFAULT_PREVIEW = 10;
+  static final int MAX_PREVIEW = 1_000;
+
+  private final ScheduleStore store;
+  private final QueueWriter queue;
+  private final ScheduleRequestParser parser;
+  private final ApiSettings settings;
+  private final Clock clock;
+
+  public SchedulesResource(
+      ScheduleStore store,
+      QueueWriter queue,
+      ScheduleRequestParser parser,
+      ApiSettings settings,
+      Clock clock) {
+    this.store = store;
+    this.queue = queue;
+    this.parser = parser;
+    this.settings = settings;
+    this.clock = clock;
+  }
+
+  /**
+   * 201 with the new schedule; with an {@code initIdentifier} already registered in the namespace,
+   * 200 with that schedule, redefined to this body if it differs (static registration).
+   */
+  @POST
+  @Timed
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Response create(@Context ContainerRequestContext request, JsonNode body) {
+    String namespace = RequestContext.of(request).namespace();
+    ScheduleDefinition definition = parser.parse(body, clock.instant());
+    UUID id;
+    boolean created;
+    if (definition.initIdentifier() != null) {
+      Registered registered = nameTaken(() -> store.register(namespace, definition));
+      toRedis(registered.cancelled(), registered.released());
+      id = registered.schedule().id();
+      created = registered.registration() == Registration.CREATED;
+    } else {
+      id = nameTaken(() -> store.create(namespace, definition)).id();
+      created = true;
+    }
+    URI location = URI.create("/api/v1/schedules/" + id);
+    return (created ? Response.created(location) : Response.ok().location(location))
+        .entity(representation(namespace, id))
+        .build();
+  }
+
+  @GET
+  @Timed
+  public SchedulePage list(
+      @Context ContainerRequestContext request,
+      @QueryParam("status") String status,
+      @QueryParam("limit") String limit,
+      @QueryParam("cursor") String cursor) {
+    String namespace = RequestContext.of(request).namespace();
+    Listing page =
+        store.list(
+            namespace,
+            scheduleStatus(status),
+            NameCursor.decode(cursor),
+            ListParams.limit(limit, settings));
+    Instant now = clock.instant();
+    return new SchedulePage(
+        page.items().stream().map(s -> ScheduleRepresentation.of(s, now)).toList(),
+        NameCursor.encode(page.nextAfterName()));
+  }
+
+  @GET
+  @Path("{id}")
+  @Timed
+  public ScheduleRepresentation get(
+      @Context ContainerRequestContext request, @PathParam("id") String id) {
+    String namespace = RequestContext.of(request).namespace();
+    return representation(namespace, scheduleId(id));
+  }
+
+  /**
+   * Replaces the definition (the same body as a create). Its jobs not started yet and due later are
+   * cancelled and it is planned again under the new definition. An {@code initIdentifier} cannot be
+   * changed; left out, it is kept.
+   */
+  @PUT
+  @Path("{id}")
+  @Timed
+  @Consumes(MediaType.APPLICATION_JSON)
+  public ScheduleRepresentation replace(
+      @Context ContainerRequestContext request, @PathParam("id") String id, JsonNode body) {
+    String namespace = RequestContext.of(request).namespace();
+    UUID scheduleId = scheduleId(id);
+    ScheduleDefinition parsed = parser.parse(body, clock.instant());
+    Schedule current = store.find(namespace, scheduleId).orElseThrow(() -> noSuchSchedule(id));
+    String key = current.definition().initIdentifier();
+    if (parsed.initIdentifier() != null && !parsed.initIdentifier().equals(key)) {
+      throw Problems.invalid(
+          "initIdentifier",
+          key == null ? "cannot be added to a schedule created without one" : "cannot be changed");
+    }
+    ScheduleDefinition definition = withInitIdentifier(parsed, key);
+    Changed changed =
+        nameTaken(() -> store.redefine(namespace, scheduleId, definition))
+            .orElseThrow(() -> noSuchSchedule(id));
+    toRedis(changed.cancelled(), changed.released());
+    return representation(namespace, scheduleId);
+  }
+
+  /** Deletes the schedule; its jobs not started yet and due later are cancelled. */
+  @DELETE
+  @Path("{id}")
+  @Timed
+  public Deleted delete(@Context ContainerRequestContext request, @PathParam("id") String id) {
+    String namespace = RequestContext.of(request).namespace();
+    Changed deleted = store.delete(namespace, scheduleId(id)).orElseThrow(() -> noSuchSchedule(id));
+    toRedis(deleted.cancelled(), deleted.released());
+    return new Deleted(id, deleted.cancelled().size());
+  }
+
+  @POST
+  @Path("{id}/pause")
+  @Timed
+  public ScheduleRepresentation pause(
+      @Context ContainerRequestContext request, @PathParam("id") String id) {
+    String namespace = RequestContext.of(request).namespace();
+    UUID scheduleId = scheduleId(id);
+    Changed changed = store.pause(namespace, scheduleId).orElseThrow(() -> noSuchSchedule(id));
+    toRedis(changed.cancelled(), changed.released());
+    return representation(namespace, scheduleId);
+  }
+
+  @POST
+  @Path("{id}/resume")
+  @Timed
+  public ScheduleRepresentation resume(
+      @Context ContainerRequestContext request, @PathParam("id") String id) {
+    String namespace = RequestContext.of(request).namespace();
+    UUID scheduleId = scheduleId(id);
+    store.resume(namespace, scheduleId).orElseThrow(() -> noSuchSchedule(id));
+    return representation(namespace, scheduleId);
+  }
+
+  /** One run now, whatever the status, outside the fire times: 201 with the job. */
+  @POST
+  @Path("{id}/trigger")
+  @Timed
+  public Response trigger(@Context ContainerRequestContext request, @PathParam("id") String id) {
+    String namespace = RequestContext.of(request).namespace();
+    Job job = store.trigger(namespace, scheduleId(id)).orElseThrow(() -> noSuchSchedule(id));
+    queue.enqueue(List.of(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt())));
+    return Response.created(URI.create("/api/v1/jobs/" + job.id()))
+        .entity(JobRepresentation.of(job))
+        .build();
+  }
+
+  /** The next {@code count} fire times at or after {@code from} (default now), UTC. */
+  @GET
+  @Path("{id}/preview")
+  @Timed
+  public Preview preview(
+      @Context ContainerRequestContext request,
+      @PathParam("id") String id,
+      @QueryParam("count") String count,
+      @QueryParam("from") String from) {
+    String namespace = RequestContext.of(request).namespace();
+    int n = previewCount(count);
+    Instant start = from == null || from.isBlank() ? clock.instant() : instantParam("from", from);
+    Schedule schedule = store.find(namespace, scheduleId(id)).orElseThrow(() -> noSuchSchedule(id));
+    return new Preview(schedule.fireTimes().list(start, n));
+  }
+
+  /** The schedule's jobs, newest scheduled first, in the shape of {@code GET /jobs}. */
+  @GET
+  @Path("{id}/jobs")
+  @Timed
+  public JobPage jobs(
+      @Context ContainerRequestContext request,
+      @PathParam("id") String id,
+      @QueryParam("status") String status,
+      @QueryParam("limit") String limit,
+      @QueryParam("cursor") String cursor) {
+    String namespace = RequestContext.of(request).namespace();
+    UUID scheduleId = scheduleId(id);
+    JobState state = jobState(status);
+    int pageSize = ListParams.limit(limit, settings);
+    UUID after = jobCursor(cursor);
+    if (store.find(namespace, scheduleId).isEmpty()) {
+      throw noSuchSchedule(id);
+    }
+    Page<Job> page = store.jobs(namespace, scheduleId, state, after, pageSize);
+    return new JobPage(
+        page.items().stream().map(JobRepresentation::of).toList(),
+        page.nextCursor() == null ? null : page.nextCursor().toString());
+  }
+
+  // --- helpers
+
+  private ScheduleRepresentation representation(String namespace, UUID id) {
+    Schedule schedule = store.find(namespace, id).orElseThrow(() -> noSuchSchedule(id.toString()));
+    return ScheduleRepresentation.of(schedule, clock.instant());
+  }
+
+  /**
+   * Takes the cancelled jobs out of Redis and puts in the jobs that waited for them and were
+   * released (a failure of either is repaired by the reaper).
+   */
+  private void toRedis(List<QueueEntry> cancelled, List<QueueEntry> released) {
+    queue.removeAll(cancelled);
+    queue.enqueue(released);
+  }
+
+  private static ScheduleDefinition withInitIdentifier(ScheduleDefinition d, String key) {
+    return new ScheduleDefinition(
+        d.name(),
+        key,
+        d.cron(),
+        d.every(),
+        d.zone(),
+        d.dst(),
+        d.startAt(),
+        d.endAt(),
+        d.misfire(),
+        d.overlap(),
+        d.job());
+  }
+
+  private static <T> T nameTaken(Supplier<T> work) {
+    try {
+      return work.get();
+    } catch (ScheduleNameTakenException e) {
+      throw Problems.conflict(
+          "schedule-name-taken",
+          "Schedule name taken",
+          "This namespace already has a schedule named " + e.name() + ".",
+          "name");
+    }
+  }
+
+  private static UUID scheduleId(String id) {
+    return JobId.parse(id).orElseThrow(() -> noSuchSchedule(id));
+  }
+
+  private static RuntimeException noSuchSchedule(String id) {
+    return Problems.notFound("No schedule " + id + " in this namespace.");
+  }
+
+  private static ScheduleStatus scheduleStatus(String value) {
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    try {
+      return ScheduleStatus.valueOf(value.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw Problems.badParameter("status", "must be one of " + names(ScheduleStatus.values()));
+    }
+  }
+
+  private static JobState jobState(String value) {
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    try {
+      return JobState.valueOf(value.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw Problems.badParameter("status", "must be one of " + names(JobState.values()));
+    }
+  }
+
+  private static String names(Enum<?>[] values) {
+    return Arrays.stream(values).map(Enum::name).collect(Collectors.joining(", "));
+  }
+
+  private static UUID jobCursor(String value) {
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    return JobId.parse(value.trim())
+        .orElseThrow(() -> Problems.badParameter("cursor", "is not a cursor this API returned"));
+  }
+
+  private static int previewCount(String value) {
+    if (value == null || value.isBlank()) {
+      return DEFAULT_PREVIEW;
+    }
+    try {
+      int n = Integer.parseInt(value.trim());
+      if (n >= 1 && n <= MAX_PREVIEW) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw Problems.badParameter("count", "must be an integer between 1 and " + MAX_PREVIEW);
+  }
+
+  private static Instant instantParam(String name, String value) {
+    return Optional.ofNullable(Fields.parseInstant(value.trim()))
+        .filter(i -> !i.isBefore(Instant.EPOCH) && !i.isAfter(Fields.LATEST))
+        .orElseThrow(
+            () ->
+                Problems.badParameter(
+                    name,
+                    "must be an ISO-8601 date-time with offset such as 2030-01-01T09:00:00Z"));
+  }
+}

@@ -1,0 +1,78 @@
+package io.punctual.planner;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How the planner materialises schedules (the {@code planner} section of the configuration).
+ * Mutable Jackson bean; every field has a default that works.
+ */
+public class PlannerSettings {
+  /** Longest wait between two passes (a pass also starts as soon as a schedule is due). */
+  @JsonProperty public Duration interval = Duration.ofSeconds(1);
+
+  /**
+   * How far ahead occurrences are materialised as jobs. A schedule is topped up when its next
+   * unmaterialised fire time comes within half of this, up to the whole of it; so a planner outage
+   * shorter than half of it goes unnoticed. Longer means more PENDING jobs to cancel when a
+   * schedule is changed or paused.
+   */
+  @JsonProperty public Duration lookAhead = Duration.ofMinutes(1);
+
+  /** Schedules claimed (and planned) in one transaction. */
+  @JsonProperty public int batchSize = 500;
+
+  /** Smallest {@code every} a schedule may have. */
+  @JsonProperty public Duration minInterval = Duration.ofSeconds(1);
+
+  /**
+   * A fire time the planner reaches more than this late was missed (every planner down, or
+   * PostgreSQL away): the schedule's misfire policy decides. Less late, it is simply run late.
+   */
+  @JsonProperty public Duration misfireThreshold = Duration.ofSeconds(10);
+
+  /** Most catch-up runs of one schedule with misfire policy {@code fire_all}. */
+  @JsonProperty public int fireAllCap = 100;
+
+  /** How long the record of each materialised fire time is kept (it keeps duplicates out). */
+  @JsonProperty public Duration occurrenceRetention = Duration.ofHours(24);
+
+  /**
+   * Schedules declared in configuration, upserted by their {@code initIdentifier} when a planner
+   * starts: each is a {@code POST /api/v1/schedules} body plus an optional {@code namespace}.
+   */
+  @JsonProperty public List<ObjectNode> schedules = new ArrayList<>();
+
+  /** Throws {@link IllegalArgumentException} naming the first setting that makes no sense. */
+  public void validate() {
+    positive(interval, "planner.interval");
+    positive(lookAhead, "planner.lookAhead");
+    positive(minInterval, "planner.minInterval");
+    positive(misfireThreshold, "planner.misfireThreshold");
+    positive(occurrenceRetention, "planner.occurrenceRetention");
+    require(batchSize >= 1 && batchSize <= 10_000, "planner.batchSize must be between 1 and 10000");
+    require(
+        fireAllCap >= 1 && fireAllCap <= 10_000, "planner.fireAllCap must be between 1 and 10000");
+    require(
+        minInterval.toMillis() >= 1,
+        "planner.minInterval must be at least a millisecond (PT0.001S)");
+    require(
+        occurrenceRetention.compareTo(lookAhead.plus(misfireThreshold).multipliedBy(2)) >= 0,
+        "planner.occurrenceRetention must be at least twice planner.lookAhead +"
+            + " planner.misfireThreshold");
+    require(schedules != null, "planner.schedules must be a list (or left out)");
+  }
+
+  private static void positive(Duration d, String name) {
+    require(d != null && d.isPositive(), name + " must be positive");
+  }
+
+  private static void require(boolean ok, String message) {
+    if (!ok) {
+      throw new IllegalArgumentException(message);
+    }
+  }
+}

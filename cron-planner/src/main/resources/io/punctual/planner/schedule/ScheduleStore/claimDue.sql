@@ -1,0 +1,9 @@
+-- The planner's claim: active schedules due for planning, earliest first, locked for this
+-- transaction. SKIP LOCKED lets any number of planners split the due schedules between them
+-- without waiting for each other or planning one twice. schedules_plan_at serves it, so the cost
+-- follows the number of due schedules, not of all schedules.
+SELECT * FROM schedules
+WHERE status = 'ACTIVE' AND plan_at <= :now
+ORDER BY plan_at
+LIMIT :limit
+FOR UPDATE SKIP LOCKED

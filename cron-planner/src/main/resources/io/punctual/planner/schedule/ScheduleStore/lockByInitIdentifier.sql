@@ -1,0 +1,3 @@
+SELECT * FROM schedules
+WHERE namespace = :namespace AND init_identifier = :initIdentifier
+FOR UPDATE

@@ -1,0 +1,3 @@
+UPDATE schedules SET status = 'PAUSED', plan_at = NULL, updated_at = :now
+WHERE id = :id
+RETURNING *

@@ -1,0 +1,1 @@
+UPDATE schedules SET last_job_id = :jobId WHERE id = :id

@@ -1,0 +1,440 @@
+package io.punctual.planner.plan;
+
+import static io.punctual.planner.support.Schedules.aSchedule;
+import static io.punctual.testing.Jobs.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.punctual.common.job.Completion;
+import io.punctual.common.job.ExecutionStatus;
+import io.punctual.common.job.Job;
+import io.punctual.common.job.JobState;
+import io.punctual.common.job.RunCondition;
+import io.punctual.common.job.Upstream;
+import io.punctual.planner.expression.DstPolicy;
+import io.punctual.planner.schedule.MisfirePolicy;
+import io.punctual.planner.schedule.OverlapPolicy;
+import io.punctual.planner.schedule.Schedule;
+import io.punctual.planner.schedule.ScheduleStatus;
+import io.punctual.planner.schedule.ScheduleStore.Changed;
+import io.punctual.planner.support.PlannerFixture;
+import io.punctual.testing.TestClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The planner against real PostgreSQL and Redis, driven pass by pass with a test clock. */
+class PlannerIT {
+  private static final Instant MONDAY_TEN = Instant.parse("2030-01-07T10:00:00Z");
+
+  private final TestClock clock = new TestClock(MONDAY_TEN);
+  private final PlannerFixture fx = new PlannerFixture(clock);
+
+  @AfterEach
+  void close() {
+    fx.close();
+  }
+
+  private static List<Instant> everyTenSeconds(Instant from, Instant through) {
+    List<Instant> out = new java.util.ArrayList<>();
+    for (Instant t = from; !t.isAfter(through); t = t.plusSeconds(10)) {
+      out.add(t);
+    }
+    return out;
+  }
+
+  @Test
+  void materialisesTheLookAheadAsJobsInPostgresAndRedisEachOccurrenceOnce() {
+    Schedule s =
+        fx.schedules.create("default", aSchedule().every(Duration.ofSeconds(10)).definition());
+    Planner planner = fx.planner();
+
+    Planner.Pass first = planner.runOnce();
+
+    // lookAhead 1 min: 10:00:00 .. 10:01:00
+    assertThat(first.jobs()).isEqualTo(7);
+    assertThat(first.queued()).isEqualTo(7);
+    List<Job> jobs = fx.jobsOf(s.id());
+    assertThat(jobs)
+        .extracting(Job::occurrenceAt)
+        .containsExactlyElementsOf(everyTenSeconds(MONDAY_TEN, MONDAY_TEN.plusSeconds(60)));
+    assertThat(jobs).allSatisfy(j -> assertThat(j.runAt()).isEqualTo(j.occurrenceAt()));
+    assertThat(jobs).allSatisfy(j -> assertThat(j.scheduleId()).isEqualTo(s.id()));
+    assertThat(jobs).allSatisfy(j -> assertThat(j.status()).isEqualTo(JobState.PENDING));
+    assertThat(jobs).allSatisfy(j -> assertThat(fx.queued(j.id())).isTrue());
+    assertThat(jobs.get(0).payload().get("from").asText()).isEqualTo(s.definition().name());
+    assertThat(jobs.get(0).tags()).containsExactly("scheduled");
+    assertThat(jobs.get(0).backoff()).isEqualTo(s.definition().job().backoff());
+    assertThat(jobs.get(0).maxAttempts()).isEqualTo(3);
+
+    // Nothing is due again until the next fire time is half a look-ahead away.
+    assertThat(planner.runOnce().schedules()).isZero();
+    clock.advance(Duration.ofSeconds(39));
+    assertThat(planner.runOnce().schedules()).isZero();
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(planner.runOnce().jobs()).isEqualTo(4); // 10:01:10 .. 10:01:40
+
+    assertThat(fx.occurrencesOf(s.id(), null))
+        .containsExactlyElementsOf(everyTenSeconds(MONDAY_TEN, MONDAY_TEN.plusSeconds(100)));
+    assertThat(fx.metrics.meter("punctual.planner.occurrences.planned").getCount()).isEqualTo(11);
+  }
+
+  @Test
+  void twoPlannersOverTheSameSchedulesProduceEachOccurrenceOnce() throws Exception {
+    fx.settings.batchSize = 7; // many small batches, so the two planners interleave
+    List<Schedule> all = new java.util.ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      all.add(
+          fx.schedules.create(
+              "default",
+              i % 2 == 0
+                  ? aSchedule().every(Duration.ofSeconds(5)).definition()
+                  : aSchedule().cron("*/15 * * * * ?").definition()));
+    }
+    try (var other = fx.otherProcess()) {
+      Planner a = fx.planner();
+      Planner b =
+          new Planner(
+              other,
+              new io.punctual.planner.schedule.ScheduleStore(
+                  other.database.jdbi(), other.jobs, clock),
+              fx.settings,
+              new com.codahale.metrics.MetricRegistry());
+      for (int round = 0; round < 6; round++) {
+        var pa = java.util.concurrent.CompletableFuture.supplyAsync(a::runOnce);
+        var pb = java.util.concurrent.CompletableFuture.supplyAsync(b::runOnce);
+        Planner.Pass passA = pa.get();
+        Planner.Pass passB = pb.get();
+        assertThat(passA.duplicates() + passB.duplicates()).isZero();
+        clock.advance(Duration.ofSeconds(20));
+      }
+    }
+
+    // Every schedule has each of its fire times once, with no gap, and the first one not yet
+    // materialised is more than half a look-ahead past the last pass.
+    Instant lastPass = clock.instant().minusSeconds(20);
+    for (Schedule s : all) {
+      List<Instant> fired = fx.occurrencesOf(s.id(), null);
+      List<Instant> expected = s.fireTimes().list(MONDAY_TEN, fired.size());
+      assertThat(fired)
+          .as("schedule %s", s.definition().name())
+          .containsExactlyElementsOf(expected);
+      assertThat(s.fireTimes().nextAfter(fired.get(fired.size() - 1)).orElseThrow())
+          .isAfter(lastPass.plus(fx.settings.lookAhead.dividedBy(2)));
+    }
+  }
+
+  @Test
+  void anOccurrenceAlreadyOnRecordIsNeverMaterialisedAgain() {
+    Schedule s =
+        fx.schedules.create("default", aSchedule().every(Duration.ofSeconds(10)).definition());
+    Planner planner = fx.planner();
+    planner.runOnce();
+    // Put the schedule back as if its last pass had not happened (a bug, a restored backup...).
+    fx.stack
+        .database
+        .jdbi()
+        .useHandle(
+            h ->
+                h.createUpdate(
+                        "UPDATE schedules SET next_fire_at = :t, plan_at = :t WHERE id = :id")
+                    .bind("t", MONDAY_TEN)
+                    .bind("id", s.id())
+                    .execute());
+
+    Planner.Pass again = planner.runOnce();
+
+    assertThat(again.duplicates()).isEqualTo(7);
+    assertThat(again.jobs()).isZero();
+    assertThat(fx.jobsOf(s.id())).hasSize(7);
+  }
+
+  @Test
+  void pauseCancelsWhatWasMaterialisedAndResumeStartsOverFromNow() {
+    Schedule s =
+        fx.schedules.create("default", aSchedule().every(Duration.ofSeconds(10)).definition());
+    Planner planner = fx.planner();
+    planner.runOnce();
+    clock.advance(Duration.ofSeconds(5)); // 10:00:00 is due (and will run); the rest is future
+
+    Changed paused = fx.schedules.pause("default", s.id()).orElseThrow();
+
+    assertThat(paused.schedule().status()).isEqualTo(ScheduleStatus.PAUSED);
+    assertThat(paused.cancelled()).hasSize(6);
+    assertThat(fx.occurrencesOf(s.id(), JobState.PENDING)).containsExactly(MONDAY_TEN);
+    assertThat(fx.occurrencesOf(s.id(), JobState.CANCELLED)).hasSize(6);
+    clock.advance(Duration.ofMinutes(5));
+    assertThat(planner.runOnce().jobs()).isZero();
+
+    Changed resumed = fx.schedules.resume("default", s.id()).orElseThrow();
+    Instant resumedAt = clock.instant(); // 10:05:05
+    assertThat(resumed.schedule().status()).isEqualTo(ScheduleStatus.ACTIVE);
+    Planner.Pass pass = planner.runOnce();
+
+    // No catch-up for the paused stretch: from 10:05:10 on, a look-ahead's worth.
+    assertThat(pass.misfires()).isZero();
+    assertThat(fx.occurrencesOf(s.id(), JobState.PENDING))
+        .containsExactlyElementsOf(
+            concat(
+                List.of(MONDAY_TEN),
+                everyTenSeconds(Instant.parse("2030-01-07T10:05:10Z"), resumedAt.plusSeconds(60))));
+  }
+
+  @Test
+  void fireOnceAfterDowntimeMakesOneCatchUpRun() {
+    Schedule s =
+        fx.schedules.create(
+            "default", aSchedule().cron("* * * * *").misfire(MisfirePolicy.FIRE_ONCE).definition());
+    Planner planner = fx.planner();
+    planner.runOnce(); // 10:00, 10:01
+    clock.advance(Duration.ofHours(1)); // everything down for an hour
+
+    Planner.Pass pass = planner.runOnce();
+
+    assertThat(pass.misfires()).isEqualTo(1);
+    List<Job> jobs = fx.jobsOf(s.id());
+    Job catchUp = jobs.get(2);
+    assertThat(catchUp.occurrenceAt()).isEqualTo(Instant.parse("2030-01-07T10:02:00Z"));
+    assertThat(catchUp.runAt()).isEqualTo(clock.instant());
+    assertThat(jobs.subList(3, jobs.size()))
+        .extracting(Job::occurrenceAt)
+        .containsExactly(
+            Instant.parse("2030-01-07T11:00:00Z"), Instant.parse("2030-01-07T11:01:00Z"));
+    assertThat(fx.metrics.meter("punctual.planner.misfires").getCount()).isEqualTo(1);
+  }
+
+  @Test
+  void fireAllAndSkipAfterDowntime() {
+    fx.settings.fireAllCap = 10;
+    Schedule all =
+        fx.schedules.create(
+            "default",
+            aSchedule().cron("*/5 * * * *").misfire(MisfirePolicy.FIRE_ALL).definition());
+    Schedule skip =
+        fx.schedules.create(
+            "default", aSchedule().cron("*/5 * * * *").misfire(MisfirePolicy.SKIP).definition());
+    Planner planner = fx.planner();
+    planner.runOnce(); // 10:00 each
+    clock.advance(Duration.ofMinutes(30)); // 10:05 .. 10:25 missed
+
+    planner.runOnce();
+
+    assertThat(fx.occurrencesOf(all.id(), null))
+        .containsExactly(
+            MONDAY_TEN,
+            Instant.parse("2030-01-07T10:05:00Z"),
+            Instant.parse("2030-01-07T10:10:00Z"),
+            Instant.parse("2030-01-07T10:15:00Z"),
+            Instant.parse("2030-01-07T10:20:00Z"),
+            Instant.parse("2030-01-07T10:25:00Z"),
+            Instant.parse("2030-01-07T10:30:00Z"));
+    assertThat(fx.occurrencesOf(skip.id(), null))
+        .containsExactly(MONDAY_TEN, Instant.parse("2030-01-07T10:30:00Z"));
+    assertThat(fx.recorded(skip.id(), "missed"))
+        .containsExactly(Instant.parse("2030-01-07T10:05:00Z"));
+  }
+
+  @Test
+  void overlapSkipLeavesOutFireTimesWhileThePreviousRunIsGoing() {
+    Schedule s =
+        fx.schedules.create(
+            "default",
+            aSchedule().every(Duration.ofSeconds(10)).overlap(OverlapPolicy.SKIP).definition());
+    Planner planner = fx.planner();
+
+    assertThat(planner.runOnce().jobs()).isEqualTo(1); // only 10:00:00, due now
+    Job first = fx.jobsOf(s.id()).get(0);
+    fx.stores.jobs.claim(List.of(first.id()), "w-1"); // slow: still running 10 s later
+    clock.advance(Duration.ofSeconds(10));
+
+    Planner.Pass busy = planner.runOnce();
+    assertThat(busy.jobs()).isZero();
+    assertThat(busy.skipped()).isEqualTo(1);
+    assertThat(fx.recorded(s.id(), "skipped_overlap")).containsExactly(MONDAY_TEN.plusSeconds(10));
+
+    fx.stores.jobs.finish(
+        List.of(
+            new Completion(
+                first.id(),
+                1,
+                JobState.SUCCEEDED,
+                null,
+                ExecutionStatus.SUCCEEDED,
+                clock.instant(),
+                10_000,
+                null,
+                null,
+                null)));
+    clock.advance(Duration.ofSeconds(10));
+    assertThat(planner.runOnce().jobs()).isEqualTo(1);
+    assertThat(fx.occurrencesOf(s.id(), null))
+        .containsExactly(MONDAY_TEN, MONDAY_TEN.plusSeconds(20));
+  }
+
+  @Test
+  void aFailingRunDoesNotHoldBackTheNextOccurrence() {
+    Schedule s =
+        fx.schedules.create("default", aSchedule().every(Duration.ofSeconds(30)).definition());
+    Planner planner = fx.planner();
+    planner.runOnce();
+    Job first = fx.jobsOf(s.id()).get(0);
+    fx.stores.jobs.claim(List.of(first.id()), "w-1");
+    fx.stores.jobs.finish(
+        List.of(
+            new Completion(
+                first.id(),
+                1,
+                JobState.FAILED,
+                null,
+                ExecutionStatus.FAILED,
+                clock.instant(),
+                5,
+                "boom",
+                null,
+                null)));
+
+    clock.advance(Duration.ofSeconds(60));
+    planner.runOnce();
+
+    assertThat(fx.occurrencesOf(s.id(), JobState.PENDING))
+        .containsExactly(
+            MONDAY_TEN.plusSeconds(30),
+            MONDAY_TEN.plusSeconds(60),
+            MONDAY_TEN.plusSeconds(90),
+            MONDAY_TEN.plusSeconds(120));
+  }
+
+  @Test
+  void redefiningCancelsTheOldFutureOccurrencesAndPlansTheNewOnes() {
+    Schedule s =
+        fx.schedules.create("default", aSchedule().every(Duration.ofSeconds(10)).definition());
+    Planner planner = fx.planner();
+    planner.runOnce();
+    clock.advance(Duration.ofSeconds(15));
+
+    Changed changed =
+        fx.schedules
+            .redefine(
+                "default",
+                s.id(),
+                aSchedule().name(s.definition().name()).cron("*/20 * * * * ?").definition())
+            .orElseThrow();
+    planner.runOnce();
+
+    assertThat(changed.cancelled()).hasSize(5); // 10:00:20 .. 10:01:00
+    assertThat(fx.occurrencesOf(s.id(), JobState.CANCELLED))
+        .containsExactlyElementsOf(
+            everyTenSeconds(MONDAY_TEN.plusSeconds(20), MONDAY_TEN.plusSeconds(60)));
+    // 10:00:00 and 10:00:10 had come: they stay. The new definition from 10:00:20 to 10:01:15.
+    assertThat(fx.occurrencesOf(s.id(), JobState.PENDING))
+        .containsExactly(
+            MONDAY_TEN,
+            MONDAY_TEN.plusSeconds(10),
+            MONDAY_TEN.plusSeconds(20),
+            MONDAY_TEN.plusSeconds(40),
+            MONDAY_TEN.plusSeconds(60));
+  }
+
+  @Test
+  void deletingCancelsFutureOccurrencesAndTheScheduleIsGone() {
+    Schedule s =
+        fx.schedules.create("default", aSchedule().every(Duration.ofSeconds(10)).definition());
+    fx.planner().runOnce();
+    clock.advance(Duration.ofSeconds(1));
+
+    assertThat(fx.schedules.delete("default", s.id()).orElseThrow().cancelled()).hasSize(6);
+
+    assertThat(fx.schedules.find("default", s.id())).isEmpty();
+    assertThat(fx.occurrencesOf(s.id(), JobState.CANCELLED)).hasSize(6);
+    assertThat(fx.occurrencesOf(s.id(), JobState.PENDING)).containsExactly(MONDAY_TEN);
+    assertThat(fx.schedules.delete("default", s.id())).isEmpty();
+  }
+
+  @Test
+  void triggerRunsOnceNowOutsideTheFireTimes() {
+    Schedule s =
+        fx.schedules.create("default", aSchedule().cron("0 3 * * *").definition()); // nightly
+    clock.advance(Duration.ofSeconds(7));
+
+    Job job = fx.schedules.trigger("default", s.id()).orElseThrow();
+
+    assertThat(job.scheduleId()).isEqualTo(s.id());
+    assertThat(job.occurrenceAt()).isNull();
+    assertThat(job.runAt()).isEqualTo(clock.instant());
+    assertThat(fx.schedules.trigger("other", s.id())).isEmpty();
+  }
+
+  @Test
+  void aDaylightSavingGapTimeFiresOnceShiftedThroughThePlanner() {
+    clock.set(Instant.parse("2030-03-31T00:00:00Z")); // Paris springs forward at 01:00Z
+    fx.settings.lookAhead = Duration.ofHours(4);
+    Schedule s =
+        fx.schedules.create(
+            "default",
+            aSchedule()
+                .cron("30 2 * * *")
+                .zone("Europe/Paris")
+                .dst(DstPolicy.DEFAULT)
+                .definition());
+
+    fx.planner().runOnce();
+
+    assertThat(fx.occurrencesOf(s.id(), null))
+        .containsExactly(Instant.parse("2030-03-31T01:30:00Z")); // 03:30 CEST
+  }
+
+  @Test
+  void registeringTwiceKeepsOneScheduleAndAChangeRedefinesIt() {
+    var definition = aSchedule().name("nightly").initIdentifier("svc.nightly").cron("0 3 * * *");
+
+    var first = fx.schedules.register("default", definition.definition());
+    var again = fx.schedules.register("default", definition.definition());
+    var changed = fx.schedules.register("default", definition.cron("0 4 * * *").definition());
+
+    assertThat(first.registration().name()).isEqualTo("CREATED");
+    assertThat(again.registration().name()).isEqualTo("UNCHANGED");
+    assertThat(changed.registration().name()).isEqualTo("UPDATED");
+    assertThat(again.schedule().id()).isEqualTo(first.schedule().id());
+    assertThat(changed.schedule().definition().cron()).isEqualTo("0 4 * * *");
+    assertThat(fx.schedules.list("default", null, null, 10).items()).hasSize(1);
+  }
+
+  private static List<Instant> concat(List<Instant> a, List<Instant> b) {
+    List<Instant> out = new java.util.ArrayList<>(a);
+    out.addAll(b);
+    return out;
+  }
+
+  @SuppressWarnings("unused")
+  private static UUID id(Job job) {
+    return job.id();
+  }
+
+  @Test
+  void aJobWaitingForAnOccurrenceThatPausingCancelsIsJudgedAtOnce() {
+    Schedule s =
+        fx.schedules.create("default", aSchedule().every(Duration.ofSeconds(10)).definition());
+    fx.planner().runOnce();
+    Job future = fx.jobsOf(s.id()).get(fx.jobsOf(s.id()).size() - 1);
+    Job optional =
+        fx.stores
+            .jobs
+            .submit(
+                List.of(
+                    aJob()
+                        .runAt(clock.instant())
+                        .waitsFor(Upstream.stored(future.id(), RunCondition.ALWAYS))
+                        .build()))
+            .get(0)
+            .job();
+    assertThat(optional.status()).isEqualTo(JobState.BLOCKED);
+
+    Changed paused = fx.schedules.pause("default", s.id()).orElseThrow();
+
+    assertThat(paused.released()).extracting(e -> e.id()).containsExactly(optional.id());
+    assertThat(fx.stores.jobs.find("default", optional.id()).orElseThrow().status())
+        .isEqualTo(JobState.PENDING);
+  }
+}

@@ -1,0 +1,102 @@
+package io.punctual.planner.support;
+
+import com.codahale.metrics.MetricRegistry;
+import io.punctual.common.Stores;
+import io.punctual.common.job.Job;
+import io.punctual.common.job.JobState;
+import io.punctual.planner.PlannerSettings;
+import io.punctual.planner.plan.Planner;
+import io.punctual.planner.schedule.ScheduleStore;
+import io.punctual.testing.TestClock;
+import io.punctual.testing.TestStack;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A planner's world against real PostgreSQL and Redis (its own database and key prefix): the
+ * stores, the schedule store, settings to adjust before {@link #planner()}, and reads for asserts.
+ */
+public final class PlannerFixture implements AutoCloseable {
+  public final TestClock clock;
+  public final TestStack stack;
+  public final Stores stores;
+  public final ScheduleStore schedules;
+  public final PlannerSettings settings = new PlannerSettings();
+  public final MetricRegistry metrics = new MetricRegistry();
+
+  public PlannerFixture(TestClock clock) {
+    this.clock = clock;
+    this.stack = new TestStack(clock);
+    this.stores =
+        new Stores(stack.postgres, stack.redisSettings, stack.queueSettings, clock, "planner");
+    this.schedules = new ScheduleStore(stores.database.jdbi(), stores.jobs, clock);
+  }
+
+  public Planner planner() {
+    return new Planner(stores, schedules, settings, metrics);
+  }
+
+  /** Another planner process: its own connections, the same database, Redis and clock. */
+  public Stores otherProcess() {
+    return new Stores(stack.postgres, stack.redisSettings, stack.queueSettings, clock, "planner-2");
+  }
+
+  /** The schedule's jobs, oldest occurrence first. */
+  public List<Job> jobsOf(UUID scheduleId) {
+    return stack
+        .database
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT id FROM jobs WHERE schedule_id = :id"
+                            + " ORDER BY occurrence_at NULLS LAST, id")
+                    .bind("id", scheduleId)
+                    .mapTo(UUID.class)
+                    .list())
+        .stream()
+        .map(id -> stores.jobs.find("default", id).orElseThrow())
+        .toList();
+  }
+
+  public List<Instant> occurrencesOf(UUID scheduleId, JobState status) {
+    return jobsOf(scheduleId).stream()
+        .filter(j -> status == null || j.status() == status)
+        .map(Job::occurrenceAt)
+        .toList();
+  }
+
+  /** Fire times on record with an outcome ('job', 'skipped_overlap', 'missed'). */
+  public List<Instant> recorded(UUID scheduleId, String outcome) {
+    return stack
+        .database
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT fire_at FROM schedule_occurrences"
+                            + " WHERE schedule_id = :id AND outcome = :outcome ORDER BY fire_at")
+                    .bind("id", scheduleId)
+                    .bind("outcome", outcome)
+                    .mapTo(Instant.class)
+                    .list());
+  }
+
+  /** Queued in Redis (any score), in the namespace and priority the fixtures use. */
+  public boolean queued(UUID jobId) {
+    return stack
+            .redis
+            .sync()
+            .zscore(
+                stack.keys.queue("default", io.punctual.common.job.Priority.NORMAL),
+                jobId.toString())
+        != null;
+  }
+
+  @Override
+  public void close() {
+    stores.close();
+    stack.close();
+  }
+}
