@@ -3,19 +3,15 @@ package io.punctual.bench;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.common.embedded.EmbeddedPostgresServer;
 import io.punctual.common.embedded.EmbeddedRedisServer;
-import io.punctual.common.embedded.FreePorts;
 import io.punctual.common.json.Json;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -26,9 +22,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * REST submission: the API runs as its own process ({@code java -jar deploy/target/punctual.jar
- * api}) on the embedded PostgreSQL (fsync and synchronous_commit on) and Redis this benchmark
- * starts; clients on virtual threads in this process post no-op jobs due now (each is committed,
- * then enqueued in Redis), first one job per request, then batches. Every answer must be 201.
+ * api}, see {@link PunctualProcesses}) on the embedded PostgreSQL (fsync and synchronous_commit on)
+ * and Redis this benchmark starts; clients on virtual threads in this process post no-op jobs due
+ * now (each is committed, then enqueued in Redis), first one job per request, then batches. Every
+ * answer must be 201.
  *
  * <p>Usage: {@code SubmitBenchmark [--seconds S] [--clients C] [--batch-size B] [--batch-clients K]
  * [--json FILE]}; defaults 10 s, 32 clients, batches of 500 from 4 clients. A warm-up of 3 s for
@@ -60,32 +57,24 @@ public final class SubmitBenchmark {
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
-    Path jar = Path.of("deploy", "target", "punctual.jar");
-    if (!Files.isRegularFile(jar)) {
-      throw new IllegalStateException("no " + jar + ": build it first (load-tests/bench does)");
-    }
+    ObjectNode out = BenchSupport.header("submit");
     try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(null, true);
         EmbeddedRedisServer redis = EmbeddedRedisServer.start(null)) {
       pg.createDatabaseIfMissing("punctual");
       Map<String, String> postgres = BenchSupport.postgresSettings(pg.jdbcUrl("punctual"));
-      int port = FreePorts.pick();
-      Map<String, String> env =
-          Map.of(
-              "PUNCTUAL_DATABASE_URL", pg.jdbcUrl("punctual"),
-              "PUNCTUAL_REDIS_URL", redis.url(),
-              "PUNCTUAL_HTTP_PORT", Integer.toString(port),
-              "PUNCTUAL_ADMIN_PORT", "0");
-      run(jar, env, "migrate").waitFor();
-      Process api = run(jar, env, "api");
-      try {
-        String base = "http://127.0.0.1:" + port + "/api/v1/jobs";
+      try (PunctualProcesses processes =
+          new PunctualProcesses(pg.jdbcUrl("punctual"), redis.url())) {
+        processes.migrate();
+        PunctualProcesses.Role api = processes.startApi();
+        String base = "http://127.0.0.1:" + api.httpPort() + "/api/v1/jobs";
         BenchSupport.waitFor(() -> ping(base), Duration.ofMinutes(2));
         System.out.printf(
             Locale.ROOT,
-            "%s, %d cores, JDK %s, API in its own process%n",
+            "%s, %d cores, JDK %s, load average %s, API in its own process%n",
             BenchSupport.describe(postgres),
             Runtime.getRuntime().availableProcessors(),
-            Runtime.version());
+            Runtime.version(),
+            BenchSupport.loadAverage());
 
         String one = "{\"type\":\"noop\"}";
         phase(base, one, clients, 3, 1); // warm-up
@@ -100,29 +89,24 @@ public final class SubmitBenchmark {
         phase(base + "/batch", batchBody, batchClients, 3, batchSize); // warm-up
         Result batched = phase(base + "/batch", batchBody, batchClients, seconds, batchSize);
         print("batch: " + batchClients + " clients, " + batchSize + " jobs per request", batched);
+        processes.sampleRss();
+        System.out.println("  " + processes.rssLine());
 
-        if (json != null) {
-          ObjectNode out = Json.mapper().createObjectNode();
-          out.put("scenario", "submit");
-          out.put("seconds", seconds);
-          out.put("submitPerSecond", single.jobsPerSecond());
-          out.set("latencyMs", single.toJson());
-          out.put("batchSize", batchSize);
-          out.put("batchJobsPerSecond", batched.jobsPerSecond());
-          out.set("batchLatencyMs", batched.toJson());
-          ObjectNode pgNode = out.putObject("postgres");
-          postgres.forEach(pgNode::put);
-          out.put("jdk", Runtime.version().toString());
-          out.put("cores", Runtime.getRuntime().availableProcessors());
-          Files.writeString(
-              json, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(out));
-          System.out.println("wrote " + json);
-        }
-      } finally {
-        api.destroy();
-        api.waitFor();
+        out.put("seconds", seconds);
+        out.put("clients", clients);
+        out.putNull("executionsPerSecond");
+        out.putNull("lagMs");
+        out.put("submitPerSecond", Math.round(single.jobsPerSecond()));
+        out.set("latencyMs", single.toJson());
+        out.put("batchSize", batchSize);
+        out.put("batchClients", batchClients);
+        out.put("batchJobsPerSecond", Math.round(batched.jobsPerSecond()));
+        out.set("batchLatencyMs", batched.toJson());
+        out.set("rssMb", processes.rssJson());
       }
+      BenchSupport.putPostgres(out, postgres);
     }
+    BenchSupport.writeJson(json, out);
   }
 
   /** Requests answered, jobs stored, elapsed time and latencies (ms) of one phase. */
@@ -218,23 +202,5 @@ public final class SubmitBenchmark {
       Thread.currentThread().interrupt();
       return false;
     }
-  }
-
-  private static Process run(Path jar, Map<String, String> env, String... args) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    if (Runtime.version().feature() >= 24) {
-      command.add("--sun-misc-unsafe-memory-access=allow");
-    }
-    command.add("-jar");
-    command.add(jar.toString());
-    command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command);
-    builder.environment().keySet().removeIf(k -> k.startsWith("PUNCTUAL_"));
-    builder.environment().putAll(env);
-    builder.redirectErrorStream(true);
-    Path log = Path.of("target", "bench-" + args[0] + ".log");
-    builder.redirectOutput(log.toFile());
-    return builder.start();
   }
 }
