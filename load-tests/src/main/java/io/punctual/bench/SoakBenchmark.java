@@ -17,8 +17,6 @@ import io.punctual.common.store.Migrations;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -43,8 +41,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SoakBenchmark {
   private SoakBenchmark() {}
-
-  private static final int TICKS_PER_SECOND = 100;
 
   /** One sample: seconds since start, jobs succeeded so far, RSS and heap used (MB). */
   record Sample(double t, long jobs, double rssMb, double heapMb) {}
@@ -163,36 +159,27 @@ public final class SoakBenchmark {
 
   /** Submits at the rate for the minutes given; returns how many jobs were submitted. */
   private static long paced(Stores stores, int rate, double minutes, int leadMs) throws Exception {
-    long tickNanos = 1_000_000_000L / TICKS_PER_SECOND;
-    long totalTicks = (long) (minutes * 60 * TICKS_PER_SECOND);
-    long start = System.nanoTime();
-    double owed = 0;
-    long submitted = 0;
-    for (long tick = 0; tick < totalTicks; tick++) {
-      long wait = start + tick * tickNanos - System.nanoTime();
-      if (wait > 0) {
-        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-      }
-      owed += (double) rate / TICKS_PER_SECOND;
-      int n = (int) owed;
-      owed -= n;
-      if (n == 0) {
-        continue;
-      }
-      Instant runAt = Instant.now().plusMillis(leadMs).truncatedTo(ChronoUnit.MILLIS);
-      List<NewJob> jobs = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        jobs.add(BenchSupport.noop(runAt, List.of()));
-      }
-      List<QueueEntry> entries = new ArrayList<>(n);
-      for (JobStore.Submitted s : stores.jobs.submit(jobs)) {
-        entries.add(
-            new QueueEntry(s.job().id(), s.job().namespace(), s.job().priority(), s.job().runAt()));
-      }
-      stores.queue.enqueue(entries);
-      submitted += n;
-    }
-    return submitted;
+    java.util.concurrent.atomic.AtomicLong submitted = new java.util.concurrent.atomic.AtomicLong();
+    LagBenchmark.paced(
+        rate,
+        0,
+        minutes * 60,
+        leadMs,
+        (n, runAt, measured) -> {
+          List<NewJob> jobs = new ArrayList<>(n);
+          for (int i = 0; i < n; i++) {
+            jobs.add(BenchSupport.noop(runAt, List.of()));
+          }
+          List<QueueEntry> entries = new ArrayList<>(n);
+          for (JobStore.Submitted s : stores.jobs.submit(jobs)) {
+            entries.add(
+                new QueueEntry(
+                    s.job().id(), s.job().namespace(), s.job().priority(), s.job().runAt()));
+          }
+          stores.queue.enqueue(entries);
+          submitted.addAndGet(n);
+        });
+    return submitted.get();
   }
 
   private static void report(
