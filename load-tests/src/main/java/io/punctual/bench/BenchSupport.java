@@ -125,6 +125,49 @@ final class BenchSupport {
     return new double[] {rss, hwm};
   }
 
+  /**
+   * CPU seconds (user + system) a process has used, from /proc/<pid>/stat; with {@code children}
+   * also those of its children that have exited and been waited for. 0 when the process is gone.
+   */
+  static double cpuSeconds(long pid, boolean children) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      // fields after the command name (which is in parentheses and may hold spaces)
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+      if (children) {
+        ticks += Long.parseLong(f[13]) + Long.parseLong(f[14]);
+      }
+      return ticks / 100.0; // USER_HZ, 100 on Linux
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+  }
+
+  /**
+   * CPU seconds used so far by the PostgreSQL server listening on {@code port} (found by its
+   * command line, "-p port"): the postmaster, its exited children and its live backends.
+   */
+  static double postgresCpuSeconds(int port) {
+    String flag = "-p " + port;
+    return ProcessHandle.allProcesses()
+        .filter(
+            p ->
+                p.info()
+                    .commandLine()
+                    .map(
+                        c ->
+                            c.contains("bin/postgres") && c.contains(flag + " ")
+                                || c.endsWith(flag))
+                    .orElse(false))
+        .findFirst()
+        .map(
+            pm ->
+                cpuSeconds(pm.pid(), true)
+                    + pm.descendants().mapToDouble(d -> cpuSeconds(d.pid(), false)).sum())
+        .orElse(0.0);
+  }
+
   private static long kb(String line) {
     return Long.parseLong(line.replaceAll("[^0-9]", ""));
   }

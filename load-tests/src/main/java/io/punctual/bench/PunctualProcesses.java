@@ -37,7 +37,7 @@ final class PunctualProcesses implements AutoCloseable {
     }
   }
 
-  private final Path jar = Path.of("deploy", "target", "punctual.jar");
+  private final Path jar = Path.of(System.getProperty("bench.jar", "deploy/target/punctual.jar"));
   private final Map<String, String> env;
   private final List<Role> roles = new ArrayList<>();
   private final Map<String, double[]> lastRss = new LinkedHashMap<>();

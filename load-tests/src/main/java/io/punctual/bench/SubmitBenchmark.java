@@ -28,8 +28,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * answer must be 201.
  *
  * <p>Usage: {@code SubmitBenchmark [--seconds S] [--clients C] [--batch-size B] [--batch-clients K]
- * [--json FILE]}; defaults 10 s, 32 clients, batches of 500 from 4 clients. A warm-up of 3 s for
- * each phase is not counted.
+ * [--json FILE]}; defaults 10 s, 32 clients, batches of 500 from 4 clients. Each phase starts with
+ * a warm-up that is not counted: at least 5 s and 20,000 single requests (200 batches), so that the
+ * measured part runs compiled code even on a busy machine. Besides rates and latencies it reports
+ * the CPU one request costs the API process, PostgreSQL and the client, and the rate the cores
+ * could serve if CPU were the only limit: a figure that holds up on a shared machine.
  */
 public final class SubmitBenchmark {
   private SubmitBenchmark() {}
@@ -76,9 +79,12 @@ public final class SubmitBenchmark {
             Runtime.version(),
             BenchSupport.loadAverage());
 
+        Cpu cpu = new Cpu(api.pid(), pg.port());
         String one = "{\"type\":\"noop\"}";
-        phase(base, one, clients, 3, 1); // warm-up
-        Result single = phase(base, one, clients, seconds, 1);
+        // Warm-up, not counted: until the JIT has compiled the request path (at least 5 s and
+        // 20,000 requests, at most 2 minutes); on a busy machine 3 s left it interpreting.
+        phase(base, one, clients, -20_000, 1, cpu);
+        Result single = phase(base, one, clients, seconds, 1, cpu);
         print("single: " + clients + " clients, 1 job per request", single);
 
         StringBuilder batch = new StringBuilder("{\"jobs\":[");
@@ -86,8 +92,8 @@ public final class SubmitBenchmark {
           batch.append(i == 0 ? "" : ",").append("{\"type\":\"noop\"}");
         }
         String batchBody = batch.append("]}").toString();
-        phase(base + "/batch", batchBody, batchClients, 3, batchSize); // warm-up
-        Result batched = phase(base + "/batch", batchBody, batchClients, seconds, batchSize);
+        phase(base + "/batch", batchBody, batchClients, -200, batchSize, cpu); // warm-up
+        Result batched = phase(base + "/batch", batchBody, batchClients, seconds, batchSize, cpu);
         print("batch: " + batchClients + " clients, " + batchSize + " jobs per request", batched);
         processes.sampleRss();
         System.out.println("  " + processes.rssLine());
@@ -109,8 +115,40 @@ public final class SubmitBenchmark {
     BenchSupport.writeJson(json, out);
   }
 
-  /** Requests answered, jobs stored, elapsed time and latencies (ms) of one phase. */
-  record Result(long requests, long jobs, double seconds, double[] latencies) {
+  /** The CPU time the API process, PostgreSQL and this (client) process have used so far. */
+  record Cpu(long apiPid, int postgresPort) {
+    double[] now() {
+      return new double[] {
+        BenchSupport.cpuSeconds(apiPid, false),
+        BenchSupport.postgresCpuSeconds(postgresPort),
+        BenchSupport.cpuSeconds(ProcessHandle.current().pid(), false)
+      };
+    }
+  }
+
+  /**
+   * Requests answered, jobs stored, elapsed time, latencies (ms) and CPU seconds used by the API,
+   * PostgreSQL and the client during one phase.
+   */
+  record Result(long requests, long jobs, double seconds, double[] latencies, double[] cpuSeconds) {
+    /** CPU microseconds per request: API, PostgreSQL, client. */
+    double[] cpuMicrosPerRequest() {
+      double[] out = new double[cpuSeconds.length];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = cpuSeconds[i] * 1e6 / requests;
+      }
+      return out;
+    }
+
+    /**
+     * Requests per second the machine's cores could serve if CPU were the only limit and nothing
+     * else ran: cores divided by the CPU one request costs (API + PostgreSQL + client).
+     */
+    double cpuCeiling() {
+      double[] us = cpuMicrosPerRequest();
+      return Runtime.getRuntime().availableProcessors() * 1e6 / (us[0] + us[1] + us[2]);
+    }
+
     double jobsPerSecond() {
       return jobs / seconds;
     }
@@ -125,6 +163,12 @@ public final class SubmitBenchmark {
       n.put("p95", at(0.95));
       n.put("p99", at(0.99));
       n.put("max", latencies[latencies.length - 1]);
+      double[] us = cpuMicrosPerRequest();
+      ObjectNode cpu = n.putObject("cpuMicrosPerRequest");
+      cpu.put("api", Math.round(us[0]));
+      cpu.put("postgres", Math.round(us[1]));
+      cpu.put("client", Math.round(us[2]));
+      n.put("cpuCeilingRequestsPerSecond", Math.round(cpuCeiling()));
       return n;
     }
   }
@@ -141,10 +185,23 @@ public final class SubmitBenchmark {
         r.at(0.95),
         r.at(0.99),
         r.latencies()[r.latencies().length - 1]);
+    double[] us = r.cpuMicrosPerRequest();
+    System.out.printf(
+        Locale.ROOT,
+        "  %-42s CPU per request: API %.0f us, PostgreSQL %.0f us, client %.0f us;"
+            + " CPU ceiling on %d cores %.0f requests/s%n",
+        "",
+        us[0],
+        us[1],
+        us[2],
+        Runtime.getRuntime().availableProcessors(),
+        r.cpuCeiling());
   }
 
-  private static Result phase(String url, String body, int clients, int seconds, int jobsPerRequest)
+  private static Result phase(
+      String url, String body, int clients, int seconds, int jobsPerRequest, Cpu cpu)
       throws Exception {
+    double[] cpuBefore = cpu.now();
     AtomicBoolean running = new AtomicBoolean(true);
     AtomicLong requests = new AtomicLong();
     ConcurrentLinkedQueue<Double> latencies = new ConcurrentLinkedQueue<>();
@@ -176,17 +233,31 @@ public final class SubmitBenchmark {
               return null;
             });
       }
-      Thread.sleep(seconds * 1_000L);
+      if (seconds > 0) {
+        Thread.sleep(seconds * 1_000L);
+      } else {
+        // a warm-up: at least 5 s and -seconds requests, at most 2 minutes
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        Thread.sleep(5_000);
+        while (requests.get() < -seconds && System.nanoTime() < deadline) {
+          Thread.sleep(100);
+        }
+      }
       running.set(false);
     }
     double elapsed = (System.nanoTime() - started) / 1e9;
+    double[] cpuAfter = cpu.now();
+    double[] cpuUsed = new double[cpuAfter.length];
+    for (int i = 0; i < cpuUsed.length; i++) {
+      cpuUsed[i] = cpuAfter[i] - cpuBefore[i];
+    }
     if (!failures.isEmpty()) {
       throw new IllegalStateException(
           failures.size() + " requests failed, first: " + failures.peek());
     }
     double[] sorted = latencies.stream().mapToDouble(Double::doubleValue).toArray();
     Arrays.sort(sorted);
-    return new Result(requests.get(), requests.get() * jobsPerRequest, elapsed, sorted);
+    return new Result(requests.get(), requests.get() * jobsPerRequest, elapsed, sorted, cpuUsed);
   }
 
   private static boolean ping(String base) {
