@@ -113,12 +113,19 @@ public final class JobStore {
           .add();
       inserted.add(id);
     }
-    if (!inserted.isEmpty()) {
-      batch.execute();
-    }
-    Set<UUID> wanted = new HashSet<>(inserted);
-    wanted.addAll(existingByIndex.values());
     Map<UUID, Job> byId = new HashMap<>();
+    Set<UUID> wanted = new HashSet<>(existingByIndex.values());
+    if (inserted.size() == 1) {
+      // One job (POST /jobs): RETURNING * hands the row back, no second statement to read it.
+      // Not for more: the driver turns a batch into one multi-row INSERT only without RETURNING,
+      // and row by row it costs PostgreSQL several times more than the read below.
+      for (Job job : batch.executePreparedBatch("*").map(JobRowMapper.INSTANCE).list()) {
+        byId.put(job.id(), job);
+      }
+    } else if (!inserted.isEmpty()) {
+      batch.execute();
+      wanted.addAll(inserted);
+    }
     for (Job job : findMany(h, wanted)) {
       byId.put(job.id(), job);
     }
