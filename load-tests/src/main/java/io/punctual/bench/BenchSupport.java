@@ -1,11 +1,16 @@
 package io.punctual.bench;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
+import io.punctual.common.json.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -63,6 +68,108 @@ final class BenchSupport {
         + postgres.get("fsync")
         + " synchronous_commit="
         + postgres.get("synchronous_commit");
+  }
+
+  /** The system's 1, 5 and 15 minute load averages, as /proc/loadavg gives them. */
+  static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+
+  /**
+   * The start of every scenario's JSON: scenario, date, JDK, cores and the load average at start.
+   */
+  static ObjectNode header(String scenario) {
+    ObjectNode out = Json.mapper().createObjectNode();
+    out.put("scenario", scenario);
+    out.put("date", java.time.Instant.now().toString());
+    out.put("jdk", Runtime.version().toString());
+    out.put("cores", Runtime.getRuntime().availableProcessors());
+    out.put("loadAverage", loadAverage());
+    return out;
+  }
+
+  static void putPostgres(ObjectNode out, Map<String, String> postgres) {
+    ObjectNode pg = out.putObject("postgres");
+    postgres.forEach(pg::put);
+  }
+
+  /** Writes {@code out} to {@code file} (pretty-printed), when a file was asked for. */
+  static void writeJson(Path file, ObjectNode out) throws IOException {
+    if (file == null) {
+      return;
+    }
+    Files.writeString(file, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(out));
+    System.out.println("wrote " + file);
+  }
+
+  /** VmRSS and VmHWM (peak) of a process in MB, from /proc/<pid>/status; -1 when gone. */
+  static double[] rssMb(long pid) {
+    double rss = -1;
+    double hwm = -1;
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+        if (line.startsWith("VmRSS:")) {
+          rss = kb(line) / 1024.0;
+        } else if (line.startsWith("VmHWM:")) {
+          hwm = kb(line) / 1024.0;
+        }
+      }
+    } catch (IOException e) {
+      // the process is gone
+    }
+    return new double[] {rss, hwm};
+  }
+
+  /**
+   * CPU seconds (user + system) a process has used, from /proc/<pid>/stat; with {@code children}
+   * also those of its children that have exited and been waited for. 0 when the process is gone.
+   */
+  static double cpuSeconds(long pid, boolean children) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      // fields after the command name (which is in parentheses and may hold spaces)
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+      if (children) {
+        ticks += Long.parseLong(f[13]) + Long.parseLong(f[14]);
+      }
+      return ticks / 100.0; // USER_HZ, 100 on Linux
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+  }
+
+  /**
+   * CPU seconds used so far by the PostgreSQL server listening on {@code port} (found by its
+   * command line, "-p port"): the postmaster, its exited children and its live backends.
+   */
+  static double postgresCpuSeconds(int port) {
+    String flag = "-p " + port;
+    return ProcessHandle.allProcesses()
+        .filter(
+            p ->
+                p.info()
+                    .commandLine()
+                    .map(
+                        c ->
+                            c.contains("bin/postgres") && c.contains(flag + " ")
+                                || c.endsWith(flag))
+                    .orElse(false))
+        .findFirst()
+        .map(
+            pm ->
+                cpuSeconds(pm.pid(), true)
+                    + pm.descendants().mapToDouble(d -> cpuSeconds(d.pid(), false)).sum())
+        .orElse(0.0);
+  }
+
+  private static long kb(String line) {
+    return Long.parseLong(line.replaceAll("[^0-9]", ""));
   }
 
   static NewJob noop(Instant runAt, List<String> tags) {

@@ -20,7 +20,6 @@ import io.punctual.common.store.Migrations;
 import io.punctual.worker.Worker;
 import io.punctual.worker.WorkerSettings;
 import io.punctual.worker.handler.JobHandlers;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -32,6 +31,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -41,9 +44,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * through db-scheduler (lock-and-fetch, 20 threads, 100 ms polling) on the same PostgreSQL, whose
  * lag is measured in its task. PostgreSQL runs with fsync and synchronous_commit on.
  *
- * <p>Usage: {@code LagBenchmark [--rate R] [--seconds S] [--lead-ms L] [--json FILE]
- * [--skip-peer]}; defaults 1000 jobs/s for 20 s, 200 ms ahead. A warm-up of a quarter of the
- * seconds (at least 3) runs first and is not counted.
+ * <p>Usage: {@code LagBenchmark [--rate R] [--seconds S] [--lead-ms L] [--workers 1|2] [--json
+ * FILE] [--skip-peer]}; defaults 1000 jobs/s for 20 s, 200 ms ahead, one {@code Worker} in this
+ * process ({@code --workers}: that many {@code punctual worker} processes instead). A warm-up of a
+ * quarter of the seconds (at least 3) runs first and is not counted.
  */
 public final class LagBenchmark {
   private LagBenchmark() {}
@@ -56,6 +60,7 @@ public final class LagBenchmark {
     int leadMs = 200;
     Path json = null;
     boolean skipPeer = false;
+    int workers = 0;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--rate" -> rate = Integer.parseInt(args[++i]);
@@ -63,10 +68,15 @@ public final class LagBenchmark {
         case "--lead-ms" -> leadMs = Integer.parseInt(args[++i]);
         case "--json" -> json = Path.of(args[++i]);
         case "--skip-peer" -> skipPeer = true;
+        case "--workers" -> workers = Integer.parseInt(args[++i]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
+    if (workers < 0 || workers > 2) {
+      throw new IllegalArgumentException("--workers must be 1 or 2 (absent: in-process)");
+    }
     int warmup = Math.max(3, seconds / 4);
+    ObjectNode out = BenchSupport.header("lag");
     try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(null, true);
         EmbeddedRedisServer redis = EmbeddedRedisServer.start(null)) {
       pg.createDatabaseIfMissing("punctual");
@@ -74,16 +84,21 @@ public final class LagBenchmark {
       Map<String, String> postgres = BenchSupport.postgresSettings(pg.jdbcUrl("punctual"));
       System.out.printf(
           Locale.ROOT,
-          "%s, %d cores, JDK %s: %d jobs/s for %d s (+%d s warm-up), each due %d ms after submit%n",
+          "%s, %d cores, JDK %s, load average %s: %d jobs/s for %d s (+%d s warm-up), each due"
+              + " %d ms after submit, %s%n",
           BenchSupport.describe(postgres),
           Runtime.getRuntime().availableProcessors(),
           Runtime.version(),
+          BenchSupport.loadAverage(),
           rate,
           seconds,
           warmup,
-          leadMs);
+          leadMs,
+          workers == 0 ? "one in-process Worker" : workers + " worker process(es)");
+      ObjectNode rssMb = Json.mapper().createObjectNode();
       long[] punctual =
-          punctual(pg.jdbcUrl("punctual"), redis.url(), rate, seconds, warmup, leadMs);
+          punctual(
+              pg.jdbcUrl("punctual"), redis.url(), rate, seconds, warmup, leadMs, workers, rssMb);
       Percentiles ours = Percentiles.of(punctual);
       print("punctual", ours, punctual.length);
       Percentiles peer = null;
@@ -97,29 +112,24 @@ public final class LagBenchmark {
             peer.p50 / Math.max(1, ours.p50),
             peer.p99 / Math.max(1, ours.p99));
       }
-      if (json != null) {
-        ObjectNode out = Json.mapper().createObjectNode();
-        out.put("scenario", "lag");
-        out.put("rate", rate);
-        out.put("seconds", seconds);
-        out.put("leadMs", leadMs);
-        out.put("jobs", punctual.length);
-        out.set("lagMs", ours.toJson());
-        if (peer != null) {
-          ObjectNode p = out.putObject("peer");
-          p.put("name", "db-scheduler 16.12.0 lock-and-fetch, 20 threads, 100 ms polling");
-          p.set("lagMs", peer.toJson());
-          out.put("p99RatioPeerOverPunctual", peer.p99 / Math.max(1.0, ours.p99));
-        }
-        ObjectNode pgNode = out.putObject("postgres");
-        postgres.forEach(pgNode::put);
-        out.put("jdk", Runtime.version().toString());
-        out.put("cores", Runtime.getRuntime().availableProcessors());
-        Files.writeString(
-            json, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(out));
-        System.out.println("wrote " + json);
+      out.put("rate", rate);
+      out.put("seconds", seconds);
+      out.put("leadMs", leadMs);
+      out.put("workers", workers == 0 ? "in-process" : Integer.toString(workers));
+      out.put("jobs", punctual.length);
+      out.putNull("executionsPerSecond");
+      out.set("lagMs", ours.toJson());
+      out.putNull("submitPerSecond");
+      if (peer != null) {
+        ObjectNode p = out.putObject("peer");
+        p.put("name", "db-scheduler 16.12.0 lock-and-fetch, 20 threads, 100 ms polling");
+        p.set("lagMs", peer.toJson());
+        out.put("p99RatioPeerOverPunctual", peer.p99 / Math.max(1.0, ours.p99));
       }
+      out.set("rssMb", rssMb);
+      BenchSupport.putPostgres(out, postgres);
     }
+    BenchSupport.writeJson(json, out);
   }
 
   private static void print(String who, Percentiles p, int n) {
@@ -157,54 +167,106 @@ public final class LagBenchmark {
     }
   }
 
-  /** Runs the fixed-rate schedule: {@code submit(count, runAt, measured)} every 10 ms. */
-  private interface Submitter {
+  /**
+   * Runs the fixed-rate schedule: {@code submit(count, runAt, measured)} every 10 ms. Up to four
+   * submissions are in flight at once, so one slow commit (an fsync on a busy disk) does not hold
+   * back the schedule; beyond four the schedule waits (and the run reports the rate it achieved).
+   */
+  interface Submitter {
     void submit(int count, Instant runAt, boolean measured) throws Exception;
   }
 
-  private static void paced(int rate, int warmup, int seconds, int leadMs, Submitter submitter)
+  static void paced(int rate, double warmup, double seconds, int leadMs, Submitter submitter)
       throws Exception {
     long tickNanos = 1_000_000_000L / TICKS_PER_SECOND;
-    long totalTicks = (long) (warmup + seconds) * TICKS_PER_SECOND;
-    long warmTicks = (long) warmup * TICKS_PER_SECOND;
+    long totalTicks = (long) ((warmup + seconds) * TICKS_PER_SECOND);
+    long warmTicks = (long) (warmup * TICKS_PER_SECOND);
+    Semaphore inFlight = new Semaphore(4);
+    java.util.concurrent.atomic.AtomicReference<Exception> failure =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    ExecutorService pool = Executors.newFixedThreadPool(4);
     long start = System.nanoTime();
     double owed = 0;
-    for (long tick = 0; tick < totalTicks; tick++) {
-      long due = start + tick * tickNanos;
-      long wait = due - System.nanoTime();
-      if (wait > 0) {
-        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+    try {
+      for (long tick = 0; tick < totalTicks && failure.get() == null; tick++) {
+        long due = start + tick * tickNanos;
+        long wait = due - System.nanoTime();
+        if (wait > 0) {
+          Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+        }
+        owed += (double) rate / TICKS_PER_SECOND;
+        int n = (int) owed;
+        owed -= n;
+        if (n > 0) {
+          Instant runAt = Instant.now().plusMillis(leadMs).truncatedTo(ChronoUnit.MILLIS);
+          boolean measured = tick >= warmTicks;
+          inFlight.acquire();
+          pool.execute(
+              () -> {
+                try {
+                  submitter.submit(n, runAt, measured);
+                } catch (Exception e) {
+                  failure.compareAndSet(null, e);
+                } finally {
+                  inFlight.release();
+                }
+              });
+        }
       }
-      owed += (double) rate / TICKS_PER_SECOND;
-      int n = (int) owed;
-      owed -= n;
-      if (n > 0) {
-        Instant runAt = Instant.now().plusMillis(leadMs).truncatedTo(ChronoUnit.MILLIS);
-        submitter.submit(n, runAt, tick >= warmTicks);
-      }
+    } finally {
+      pool.shutdown();
+      pool.awaitTermination(1, TimeUnit.MINUTES);
+    }
+    if (failure.get() != null) {
+      throw failure.get();
+    }
+    double elapsed = (System.nanoTime() - start) / 1e9;
+    if (elapsed > (warmup + seconds) * 1.05) {
+      System.out.printf(
+          Locale.ROOT,
+          "  note: the schedule took %.1f s instead of %.1f s (submissions fell behind)%n",
+          elapsed,
+          warmup + seconds);
     }
   }
 
   private static long[] punctual(
-      String url, String redisUrl, int rate, int seconds, int warmup, int leadMs) throws Exception {
+      String url,
+      String redisUrl,
+      int rate,
+      int seconds,
+      int warmup,
+      int leadMs,
+      int workers,
+      ObjectNode rssMb)
+      throws Exception {
     try (HikariDataSource ds = BenchSupport.dataSource(url, 2)) {
       Migrations.migrate(ds);
     }
     PostgresSettings db = new PostgresSettings(url, "postgres", "");
+    // Worker processes use the default key prefix; the in-process worker its own.
+    String prefix = workers == 0 ? "lag" : "punctual";
     try (Stores stores =
-        new Stores(
-            db,
-            new RedisSettings(redisUrl, "lag"),
-            new QueueSettings(),
-            Clock.systemUTC(),
-            "bench")) {
+            new Stores(
+                db,
+                new RedisSettings(redisUrl, prefix),
+                new QueueSettings(),
+                Clock.systemUTC(),
+                "bench");
+        PunctualProcesses processes = new PunctualProcesses(url, redisUrl)) {
       stores.partitions.ensureAhead();
       WorkerSettings settings = new WorkerSettings();
       MetricRegistry metrics = new MetricRegistry();
       AtomicInteger measured = new AtomicInteger();
-      try (Worker worker =
-          new Worker(stores, settings, JobHandlers.withBuiltIns(settings), metrics)) {
+      Worker worker = null;
+      List<PunctualProcesses.Role> roles = List.of();
+      if (workers == 0) {
+        worker = new Worker(stores, settings, JobHandlers.withBuiltIns(settings), metrics);
         worker.start();
+      } else {
+        roles = processes.startWorkers(workers);
+      }
+      try {
         paced(
             rate,
             warmup,
@@ -228,9 +290,16 @@ public final class LagBenchmark {
                 measured.addAndGet(count);
               }
             });
-        var succeeded = metrics.meter("punctual.worker.succeeded");
         int all = (int) (measured.get() + (long) rate * warmup);
-        BenchSupport.waitFor(() -> succeeded.getCount() >= all - rate, Duration.ofMinutes(5));
+        var succeeded = metrics.meter("punctual.worker.succeeded");
+        List<PunctualProcesses.Role> watched = roles;
+        BenchSupport.waitFor(
+            () ->
+                (watched.isEmpty()
+                        ? succeeded.getCount()
+                        : PunctualProcesses.meterCount(watched, "punctual.worker.succeeded"))
+                    >= all - rate,
+            Duration.ofMinutes(5));
         BenchSupport.waitFor(
             () ->
                 count(
@@ -238,6 +307,19 @@ public final class LagBenchmark {
                         "SELECT count(*) FROM jobs WHERE status = 'SUCCEEDED' AND 'measured' = ANY(tags)")
                     >= measured.get(),
             Duration.ofMinutes(5));
+      } finally {
+        if (worker != null) {
+          worker.close();
+          double[] rss = BenchSupport.rssMb(ProcessHandle.current().pid());
+          ObjectNode n = rssMb.putObject("benchmark-process");
+          n.put("peak", Math.round(rss[1]));
+          n.put("end", Math.round(rss[0]));
+          n.put("note", "in-process worker: this JVM also submitted the jobs");
+        } else {
+          processes.close();
+          rssMb.setAll(processes.rssJson());
+          System.out.println("  " + processes.rssLine());
+        }
       }
       return stores
           .database

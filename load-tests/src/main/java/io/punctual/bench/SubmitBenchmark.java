@@ -3,19 +3,15 @@ package io.punctual.bench;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.common.embedded.EmbeddedPostgresServer;
 import io.punctual.common.embedded.EmbeddedRedisServer;
-import io.punctual.common.embedded.FreePorts;
 import io.punctual.common.json.Json;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -26,13 +22,17 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * REST submission: the API runs as its own process ({@code java -jar deploy/target/punctual.jar
- * api}) on the embedded PostgreSQL (fsync and synchronous_commit on) and Redis this benchmark
- * starts; clients on virtual threads in this process post no-op jobs due now (each is committed,
- * then enqueued in Redis), first one job per request, then batches. Every answer must be 201.
+ * api}, see {@link PunctualProcesses}) on the embedded PostgreSQL (fsync and synchronous_commit on)
+ * and Redis this benchmark starts; clients on virtual threads in this process post no-op jobs due
+ * now (each is committed, then enqueued in Redis), first one job per request, then batches. Every
+ * answer must be 201.
  *
  * <p>Usage: {@code SubmitBenchmark [--seconds S] [--clients C] [--batch-size B] [--batch-clients K]
- * [--json FILE]}; defaults 10 s, 32 clients, batches of 500 from 4 clients. A warm-up of 3 s for
- * each phase is not counted.
+ * [--json FILE]}; defaults 10 s, 32 clients, batches of 500 from 4 clients. Each phase starts with
+ * a warm-up that is not counted: at least 5 s and 20,000 single requests (200 batches), so that the
+ * measured part runs compiled code even on a busy machine. Besides rates and latencies it reports
+ * the CPU one request costs the API process, PostgreSQL and the client, and the rate the cores
+ * could serve if CPU were the only limit: a figure that holds up on a shared machine.
  */
 public final class SubmitBenchmark {
   private SubmitBenchmark() {}
@@ -60,36 +60,31 @@ public final class SubmitBenchmark {
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
-    Path jar = Path.of("deploy", "target", "punctual.jar");
-    if (!Files.isRegularFile(jar)) {
-      throw new IllegalStateException("no " + jar + ": build it first (load-tests/bench does)");
-    }
+    ObjectNode out = BenchSupport.header("submit");
     try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(null, true);
         EmbeddedRedisServer redis = EmbeddedRedisServer.start(null)) {
       pg.createDatabaseIfMissing("punctual");
       Map<String, String> postgres = BenchSupport.postgresSettings(pg.jdbcUrl("punctual"));
-      int port = FreePorts.pick();
-      Map<String, String> env =
-          Map.of(
-              "PUNCTUAL_DATABASE_URL", pg.jdbcUrl("punctual"),
-              "PUNCTUAL_REDIS_URL", redis.url(),
-              "PUNCTUAL_HTTP_PORT", Integer.toString(port),
-              "PUNCTUAL_ADMIN_PORT", "0");
-      run(jar, env, "migrate").waitFor();
-      Process api = run(jar, env, "api");
-      try {
-        String base = "http://127.0.0.1:" + port + "/api/v1/jobs";
+      try (PunctualProcesses processes =
+          new PunctualProcesses(pg.jdbcUrl("punctual"), redis.url())) {
+        processes.migrate();
+        PunctualProcesses.Role api = processes.startApi();
+        String base = "http://127.0.0.1:" + api.httpPort() + "/api/v1/jobs";
         BenchSupport.waitFor(() -> ping(base), Duration.ofMinutes(2));
         System.out.printf(
             Locale.ROOT,
-            "%s, %d cores, JDK %s, API in its own process%n",
+            "%s, %d cores, JDK %s, load average %s, API in its own process%n",
             BenchSupport.describe(postgres),
             Runtime.getRuntime().availableProcessors(),
-            Runtime.version());
+            Runtime.version(),
+            BenchSupport.loadAverage());
 
+        Cpu cpu = new Cpu(api.pid(), pg.port());
         String one = "{\"type\":\"noop\"}";
-        phase(base, one, clients, 3, 1); // warm-up
-        Result single = phase(base, one, clients, seconds, 1);
+        // Warm-up, not counted: until the JIT has compiled the request path (at least 5 s and
+        // 20,000 requests, at most 2 minutes); on a busy machine 3 s left it interpreting.
+        phase(base, one, clients, -20_000, 1, cpu);
+        Result single = phase(base, one, clients, seconds, 1, cpu);
         print("single: " + clients + " clients, 1 job per request", single);
 
         StringBuilder batch = new StringBuilder("{\"jobs\":[");
@@ -97,36 +92,63 @@ public final class SubmitBenchmark {
           batch.append(i == 0 ? "" : ",").append("{\"type\":\"noop\"}");
         }
         String batchBody = batch.append("]}").toString();
-        phase(base + "/batch", batchBody, batchClients, 3, batchSize); // warm-up
-        Result batched = phase(base + "/batch", batchBody, batchClients, seconds, batchSize);
+        phase(base + "/batch", batchBody, batchClients, -200, batchSize, cpu); // warm-up
+        Result batched = phase(base + "/batch", batchBody, batchClients, seconds, batchSize, cpu);
         print("batch: " + batchClients + " clients, " + batchSize + " jobs per request", batched);
+        processes.sampleRss();
+        System.out.println("  " + processes.rssLine());
 
-        if (json != null) {
-          ObjectNode out = Json.mapper().createObjectNode();
-          out.put("scenario", "submit");
-          out.put("seconds", seconds);
-          out.put("submitPerSecond", single.jobsPerSecond());
-          out.set("latencyMs", single.toJson());
-          out.put("batchSize", batchSize);
-          out.put("batchJobsPerSecond", batched.jobsPerSecond());
-          out.set("batchLatencyMs", batched.toJson());
-          ObjectNode pgNode = out.putObject("postgres");
-          postgres.forEach(pgNode::put);
-          out.put("jdk", Runtime.version().toString());
-          out.put("cores", Runtime.getRuntime().availableProcessors());
-          Files.writeString(
-              json, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(out));
-          System.out.println("wrote " + json);
-        }
-      } finally {
-        api.destroy();
-        api.waitFor();
+        out.put("seconds", seconds);
+        out.put("clients", clients);
+        out.putNull("executionsPerSecond");
+        out.putNull("lagMs");
+        out.put("submitPerSecond", Math.round(single.jobsPerSecond()));
+        out.set("latencyMs", single.toJson());
+        out.put("batchSize", batchSize);
+        out.put("batchClients", batchClients);
+        out.put("batchJobsPerSecond", Math.round(batched.jobsPerSecond()));
+        out.set("batchLatencyMs", batched.toJson());
+        out.set("rssMb", processes.rssJson());
       }
+      BenchSupport.putPostgres(out, postgres);
+    }
+    BenchSupport.writeJson(json, out);
+  }
+
+  /** The CPU time the API process, PostgreSQL and this (client) process have used so far. */
+  record Cpu(long apiPid, int postgresPort) {
+    double[] now() {
+      return new double[] {
+        BenchSupport.cpuSeconds(apiPid, false),
+        BenchSupport.postgresCpuSeconds(postgresPort),
+        BenchSupport.cpuSeconds(ProcessHandle.current().pid(), false)
+      };
     }
   }
 
-  /** Requests answered, jobs stored, elapsed time and latencies (ms) of one phase. */
-  record Result(long requests, long jobs, double seconds, double[] latencies) {
+  /**
+   * Requests answered, jobs stored, elapsed time, latencies (ms) and CPU seconds used by the API,
+   * PostgreSQL and the client during one phase.
+   */
+  record Result(long requests, long jobs, double seconds, double[] latencies, double[] cpuSeconds) {
+    /** CPU microseconds per request: API, PostgreSQL, client. */
+    double[] cpuMicrosPerRequest() {
+      double[] out = new double[cpuSeconds.length];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = cpuSeconds[i] * 1e6 / requests;
+      }
+      return out;
+    }
+
+    /**
+     * Requests per second the machine's cores could serve if CPU were the only limit and nothing
+     * else ran: cores divided by the CPU one request costs (API + PostgreSQL + client).
+     */
+    double cpuCeiling() {
+      double[] us = cpuMicrosPerRequest();
+      return Runtime.getRuntime().availableProcessors() * 1e6 / (us[0] + us[1] + us[2]);
+    }
+
     double jobsPerSecond() {
       return jobs / seconds;
     }
@@ -141,6 +163,12 @@ public final class SubmitBenchmark {
       n.put("p95", at(0.95));
       n.put("p99", at(0.99));
       n.put("max", latencies[latencies.length - 1]);
+      double[] us = cpuMicrosPerRequest();
+      ObjectNode cpu = n.putObject("cpuMicrosPerRequest");
+      cpu.put("api", Math.round(us[0]));
+      cpu.put("postgres", Math.round(us[1]));
+      cpu.put("client", Math.round(us[2]));
+      n.put("cpuCeilingRequestsPerSecond", Math.round(cpuCeiling()));
       return n;
     }
   }
@@ -157,10 +185,23 @@ public final class SubmitBenchmark {
         r.at(0.95),
         r.at(0.99),
         r.latencies()[r.latencies().length - 1]);
+    double[] us = r.cpuMicrosPerRequest();
+    System.out.printf(
+        Locale.ROOT,
+        "  %-42s CPU per request: API %.0f us, PostgreSQL %.0f us, client %.0f us;"
+            + " CPU ceiling on %d cores %.0f requests/s%n",
+        "",
+        us[0],
+        us[1],
+        us[2],
+        Runtime.getRuntime().availableProcessors(),
+        r.cpuCeiling());
   }
 
-  private static Result phase(String url, String body, int clients, int seconds, int jobsPerRequest)
+  private static Result phase(
+      String url, String body, int clients, int seconds, int jobsPerRequest, Cpu cpu)
       throws Exception {
+    double[] cpuBefore = cpu.now();
     AtomicBoolean running = new AtomicBoolean(true);
     AtomicLong requests = new AtomicLong();
     ConcurrentLinkedQueue<Double> latencies = new ConcurrentLinkedQueue<>();
@@ -192,17 +233,31 @@ public final class SubmitBenchmark {
               return null;
             });
       }
-      Thread.sleep(seconds * 1_000L);
+      if (seconds > 0) {
+        Thread.sleep(seconds * 1_000L);
+      } else {
+        // a warm-up: at least 5 s and -seconds requests, at most 2 minutes
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        Thread.sleep(5_000);
+        while (requests.get() < -seconds && System.nanoTime() < deadline) {
+          Thread.sleep(100);
+        }
+      }
       running.set(false);
     }
     double elapsed = (System.nanoTime() - started) / 1e9;
+    double[] cpuAfter = cpu.now();
+    double[] cpuUsed = new double[cpuAfter.length];
+    for (int i = 0; i < cpuUsed.length; i++) {
+      cpuUsed[i] = cpuAfter[i] - cpuBefore[i];
+    }
     if (!failures.isEmpty()) {
       throw new IllegalStateException(
           failures.size() + " requests failed, first: " + failures.peek());
     }
     double[] sorted = latencies.stream().mapToDouble(Double::doubleValue).toArray();
     Arrays.sort(sorted);
-    return new Result(requests.get(), requests.get() * jobsPerRequest, elapsed, sorted);
+    return new Result(requests.get(), requests.get() * jobsPerRequest, elapsed, sorted, cpuUsed);
   }
 
   private static boolean ping(String base) {
@@ -218,23 +273,5 @@ public final class SubmitBenchmark {
       Thread.currentThread().interrupt();
       return false;
     }
-  }
-
-  private static Process run(Path jar, Map<String, String> env, String... args) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    if (Runtime.version().feature() >= 24) {
-      command.add("--sun-misc-unsafe-memory-access=allow");
-    }
-    command.add("-jar");
-    command.add(jar.toString());
-    command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command);
-    builder.environment().keySet().removeIf(k -> k.startsWith("PUNCTUAL_"));
-    builder.environment().putAll(env);
-    builder.redirectErrorStream(true);
-    Path log = Path.of("target", "bench-" + args[0] + ".log");
-    builder.redirectOutput(log.toFile());
-    return builder.start();
   }
 }

@@ -1,6 +1,8 @@
 package io.punctual.bench;
 
 import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
@@ -18,6 +20,7 @@ import io.punctual.common.store.Migrations;
 import io.punctual.worker.Worker;
 import io.punctual.worker.WorkerSettings;
 import io.punctual.worker.handler.JobHandlers;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
@@ -35,16 +38,39 @@ import java.util.concurrent.atomic.LongAdder;
  * db-scheduler (lock-and-fetch, 20 threads) on the same embedded PostgreSQL 18 with fsync and
  * synchronous_commit on, in the same run, and prints executions per second and their ratio.
  *
- * <p>Usage: {@code java -cp ... io.punctual.bench.ThroughputBenchmark [jobs] [rounds]}. A warm-up
- * round on a fifth of the jobs comes first and is not counted.
+ * <p>Usage: {@code ThroughputBenchmark [--jobs N] [--rounds R] [--workers 1|2] [--skip-peer]
+ * [--json FILE]}; defaults 50,000 jobs, 2 rounds, one {@code Worker} in this process. With {@code
+ * --workers} the jobs are drained by that many {@code punctual worker} processes instead, started
+ * once from the distribution jar and kept across rounds. A warm-up round on a fifth of the jobs
+ * comes first and is not counted.
  */
 public final class ThroughputBenchmark {
   private ThroughputBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    int jobs = args.length > 0 ? Integer.parseInt(args[0]) : 50_000;
-    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 2;
+    int jobs = 50_000;
+    int rounds = 2;
+    int workers = 0;
+    boolean skipPeer = Boolean.getBoolean("bench.skipPeer");
+    boolean jobRunr = true;
+    Path json = null;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--jobs" -> jobs = Integer.parseInt(args[++i]);
+        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+        case "--workers" -> workers = Integer.parseInt(args[++i]);
+        case "--skip-peer" -> skipPeer = true;
+        case "--skip-jobrunr" -> jobRunr = false;
+        case "--json" -> json = Path.of(args[++i]);
+        default -> throw new IllegalArgumentException("unknown option " + args[i]);
+      }
+    }
+    jobRunr &= !skipPeer;
+    if (workers < 0 || workers > 2) {
+      throw new IllegalArgumentException("--workers must be 1 or 2 (absent: in-process)");
+    }
     boolean pgStats = Boolean.getBoolean("bench.pgStats");
+    ObjectNode out = BenchSupport.header("throughput");
     try (EmbeddedPostgresServer pg =
             EmbeddedPostgresServer.start(
                 null,
@@ -53,48 +79,121 @@ public final class ThroughputBenchmark {
         EmbeddedRedisServer redis = EmbeddedRedisServer.start(null)) {
       pg.createDatabaseIfMissing("punctual");
       pg.createDatabaseIfMissing("dbscheduler");
+      pg.createDatabaseIfMissing("jobrunr");
       PostgresSettings punctualDb = new PostgresSettings(pg.jdbcUrl("punctual"), "postgres", "");
-      String settings = BenchSupport.describe(BenchSupport.postgresSettings(punctualDb.url));
+      Map<String, String> postgres = BenchSupport.postgresSettings(punctualDb.url);
+      String mode = workers == 0 ? "one in-process Worker" : workers + " worker process(es)";
       System.out.printf(
-          "%s, %d cores, JDK %s, %d jobs per run, %d rounds%n",
-          settings, Runtime.getRuntime().availableProcessors(), Runtime.version(), jobs, rounds);
-      // Round 0 warms both up (class loading, JIT) on a fifth of the jobs and is not counted:
-      // on 2 cores the JIT compiler alone takes a core for the first seconds.
-      List<double[]> results = new ArrayList<>();
-      for (int round = 0; round <= rounds; round++) {
-        int n = round == 0 ? Math.max(1_000, jobs / 5) : jobs;
-        double punctual = punctual(punctualDb, redis.url(), n, round);
-        double peer =
-            Boolean.getBoolean("bench.skipPeer")
-                ? Double.NaN
-                : dbScheduler(pg.jdbcUrl("dbscheduler"), n, round);
-        if (round > 0) {
-          results.add(new double[] {punctual, peer});
+          Locale.ROOT,
+          "%s, %d cores, JDK %s, load average %s, %d jobs per run, %d rounds, %s%n",
+          BenchSupport.describe(postgres),
+          Runtime.getRuntime().availableProcessors(),
+          Runtime.version(),
+          BenchSupport.loadAverage(),
+          jobs,
+          rounds,
+          mode);
+      PunctualProcesses processes = null;
+      if (workers > 0) {
+        try (HikariDataSource ds = BenchSupport.dataSource(punctualDb.url, 2)) {
+          Migrations.migrate(ds);
         }
-        if (pgStats) {
-          printTopStatements(pg.jdbcUrl("punctual"));
+        processes = new PunctualProcesses(punctualDb.url, redis.url());
+        processes.startWorkers(workers);
+      }
+      double[] benchRss = {0, 0};
+      try {
+        // Round 0 warms both up (class loading, JIT) on a fifth of the jobs and is not counted:
+        // on 2 cores the JIT compiler alone takes a core for the first seconds.
+        ArrayNode roundsJson = out.putArray("rounds");
+        double best = 0;
+        double bestPeer = 0;
+        double bestJobRunr = 0;
+        for (int round = 0; round <= rounds; round++) {
+          int n = round == 0 ? Math.max(1_000, jobs / 5) : jobs;
+          double punctual =
+              processes == null
+                  ? punctual(punctualDb, redis.url(), n, round)
+                  : punctualProcesses(punctualDb, redis.url(), n, processes);
+          double peer = skipPeer ? Double.NaN : dbScheduler(pg.jdbcUrl("dbscheduler"), n, round);
+          double jr = jobRunr ? JobRunrPeer.throughput(pg.jdbcUrl("jobrunr"), n) : Double.NaN;
+          if (processes != null) {
+            processes.sampleRss();
+          } else {
+            double[] rss = BenchSupport.rssMb(ProcessHandle.current().pid());
+            benchRss = new double[] {rss[0], Math.max(benchRss[1], rss[1])};
+          }
+          if (round > 0) {
+            ObjectNode r = roundsJson.addObject();
+            r.put("executionsPerSecond", Math.round(punctual));
+            if (!skipPeer) {
+              r.put("peerExecutionsPerSecond", Math.round(peer));
+              r.put("ratio", Math.round(punctual / peer * 100) / 100.0);
+            }
+            if (jobRunr) {
+              r.put("jobRunrExecutionsPerSecond", Math.round(jr));
+              r.put("jobRunrRatio", Math.round(punctual / jr * 100) / 100.0);
+              bestJobRunr = Math.max(bestJobRunr, jr);
+            }
+            best = Math.max(best, punctual);
+            bestPeer = Math.max(bestPeer, peer);
+          }
+          if (pgStats) {
+            printTopStatements(pg.jdbcUrl("punctual"));
+          }
+          System.out.printf(
+              Locale.ROOT,
+              "%s: punctual %.0f/s, db-scheduler %.0f/s, ratio %.2f%s%n",
+              round == 0 ? "warm-up (not counted)" : "round " + round,
+              punctual,
+              peer,
+              punctual / peer,
+              jobRunr
+                  ? String.format(Locale.ROOT, "; JobRunr %.0f/s, ratio %.2f", jr, punctual / jr)
+                  : "");
         }
         System.out.printf(
             Locale.ROOT,
-            "%s: punctual %.0f/s, db-scheduler %.0f/s, ratio %.2f%n",
-            round == 0 ? "warm-up (not counted)" : "round " + round,
-            punctual,
-            peer,
-            punctual / peer);
+            "best: punctual %.0f/s, db-scheduler %.0f/s, ratio %.2f%s%n",
+            best,
+            bestPeer,
+            best / bestPeer,
+            jobRunr
+                ? String.format(
+                    Locale.ROOT, "; JobRunr %.0f/s, ratio %.2f", bestJobRunr, best / bestJobRunr)
+                : "");
+        out.put("jobs", jobs);
+        out.put("workers", workers == 0 ? "in-process" : Integer.toString(workers));
+        out.put("executionsPerSecond", Math.round(best));
+        out.putNull("lagMs");
+        out.putNull("submitPerSecond");
+        if (!skipPeer) {
+          ObjectNode p = out.putObject("peer");
+          p.put("name", "db-scheduler 16.12.0 lock-and-fetch, 20 threads, 100 ms polling");
+          p.put("executionsPerSecond", Math.round(bestPeer));
+          out.put("ratio", Math.round(best / bestPeer * 100) / 100.0);
+        }
+        if (jobRunr) {
+          ObjectNode p = out.putObject("jobRunr");
+          p.put("name", "JobRunr 8.7.0, PostgresStorageProvider, default background job server");
+          p.put("executionsPerSecond", Math.round(bestJobRunr));
+          out.put("jobRunrRatio", Math.round(best / bestJobRunr * 100) / 100.0);
+        }
+      } finally {
+        if (processes != null) {
+          processes.close();
+          out.set("rssMb", processes.rssJson());
+          System.out.println(processes.rssLine());
+        } else {
+          ObjectNode rss = out.putObject("rssMb").putObject("benchmark-process");
+          rss.put("peak", Math.round(benchRss[1]));
+          rss.put("end", Math.round(benchRss[0]));
+          rss.put("note", "in-process worker: this JVM also ran db-scheduler and the loader");
+        }
       }
-      double best = 0;
-      double bestPeer = 0;
-      for (double[] r : results) {
-        best = Math.max(best, r[0]);
-        bestPeer = Math.max(bestPeer, r[1]);
-      }
-      System.out.printf(
-          Locale.ROOT,
-          "best: punctual %.0f/s, db-scheduler %.0f/s, ratio %.2f%n",
-          best,
-          bestPeer,
-          best / bestPeer);
+      BenchSupport.putPostgres(out, postgres);
     }
+    BenchSupport.writeJson(json, out);
   }
 
   /**
@@ -183,6 +282,66 @@ public final class ThroughputBenchmark {
           batches.getMedian(),
           batches.getMax());
       return jobs / (elapsed / 1e9);
+    }
+  }
+
+  /**
+   * One round against worker processes that are already running (and idle): N jobs due now are
+   * stored in PostgreSQL, then handed to Redis in batches of 1,000 as the API would; the clock
+   * starts at the first hand-over and stops at the last result written, as PostgreSQL records it
+   * ({@code max(updated_at)} of the jobs). The workers' meters only say when to look.
+   */
+  private static double punctualProcesses(
+      PostgresSettings db, String redisUrl, int jobs, PunctualProcesses processes)
+      throws Exception {
+    try (Stores stores =
+        new Stores(
+            db,
+            new RedisSettings(redisUrl, "punctual"),
+            new QueueSettings(),
+            Clock.systemUTC(),
+            "bench")) {
+      try (Connection c = stores.database.dataSource().getConnection();
+          Statement s = c.createStatement()) {
+        s.execute("TRUNCATE jobs, job_executions, idempotency_keys");
+      }
+      stores.partitions.ensureAhead();
+      Instant now = Instant.now();
+      List<QueueEntry> entries = new ArrayList<>(jobs);
+      List<NewJob> batch = new ArrayList<>(1_000);
+      for (int i = 0; i < jobs; i++) {
+        batch.add(BenchSupport.noop(now, List.of()));
+        if (batch.size() == 1_000 || i == jobs - 1) {
+          for (JobStore.Submitted s : stores.jobs.submit(batch)) {
+            entries.add(
+                new QueueEntry(
+                    s.job().id(), s.job().namespace(), s.job().priority(), s.job().runAt()));
+          }
+          batch.clear();
+        }
+      }
+      List<PunctualProcesses.Role> workers = processes.workers();
+      long before = PunctualProcesses.meterCount(workers, "punctual.worker.succeeded");
+      Instant started = Instant.now();
+      for (int i = 0; i < entries.size(); i += 1_000) {
+        stores.queue.enqueue(entries.subList(i, Math.min(entries.size(), i + 1_000)));
+      }
+      BenchSupport.waitFor(
+          () -> {
+            Thread.sleep(45);
+            return PunctualProcesses.meterCount(workers, "punctual.worker.succeeded") - before
+                >= jobs;
+          },
+          Duration.ofMinutes(10));
+      verify(stores, jobs);
+      Instant last =
+          stores
+              .database
+              .jdbi()
+              .withHandle(
+                  h ->
+                      h.createQuery("SELECT max(updated_at) FROM jobs").mapTo(Instant.class).one());
+      return jobs / (Duration.between(started, last).toNanos() / 1e9);
     }
   }
 

@@ -175,7 +175,9 @@ public final class JobSubmitter {
       }
     }
     boolean queued = queue.enqueue(entries);
-    LOG.info(
+    // DEBUG, like the per-job line above: at thousands of submits a second an INFO line per
+    // request is noise in the log and CPU on the request path; a failed enqueue is still a WARN.
+    LOG.debug(
         "jobs submitted count={} created={} queued={} redis={} firstJob={}",
         result.size(),
         result.stream().filter(Submitted::created).count(),
