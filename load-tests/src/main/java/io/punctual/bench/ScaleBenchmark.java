@@ -53,10 +53,8 @@ import java.util.concurrent.Callable;
  * partitions it read, the indexes it used). Then the Redis memory one queued job costs, measured
  * through the real {@link ReadyQueue}.
  *
- * <p>Usage: {@code ScaleBenchmark [--jobs N] [--queued M] [--report-indexes] [--json FILE]} ({@code
- * --report-indexes}: with the two indexes for the RUNNING and report questions that are not in the
- * schema yet, see docs/performance.md) (defaults 10,000,000 jobs and 1,000,000 queue entries). The
- * full plans go to {@code target/scale-explain.txt}.
+ * <p>Usage: {@code ScaleBenchmark [--jobs N] [--queued M] [--json FILE]} (defaults 10,000,000 jobs
+ * and 1,000,000 queue entries). The full plans go to {@code target/scale-explain.txt}.
  */
 public final class ScaleBenchmark {
   private ScaleBenchmark() {}
@@ -70,10 +68,8 @@ public final class ScaleBenchmark {
     long jobs = 10_000_000;
     int queued = 1_000_000;
     Path json = null;
-    boolean reportIndexes = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--report-indexes" -> reportIndexes = true;
         case "--jobs" -> jobs = Long.parseLong(args[++i]);
         case "--queued" -> queued = Integer.parseInt(args[++i]);
         case "--json" -> json = Path.of(args[++i]);
@@ -106,20 +102,6 @@ public final class ScaleBenchmark {
               Clock.systemUTC(),
               "scale")) {
         Migrations.migrate(stores.database.dataSource());
-        out.put("reportIndexes", reportIndexes);
-        if (reportIndexes) {
-          // Two indexes not (yet) in the schema: see "The store at scale" in docs/performance.md.
-          try (Connection c = stores.database.dataSource().getConnection();
-              Statement s = c.createStatement()) {
-            s.execute(
-                "CREATE INDEX jobs_running_by_namespace ON jobs (namespace, id)"
-                    + " WHERE status = 'RUNNING' AND namespace IS NOT NULL");
-            s.execute(
-                "CREATE INDEX jobs_final_by_namespace ON jobs (namespace, scheduled_at)"
-                    + " INCLUDE (type, status)"
-                    + " WHERE status IN ('SUCCEEDED', 'FAILED', 'CANCELLED')");
-          }
-        }
         out.set("load", load(stores, jobs));
         out.set("queries", queries(stores));
         // Gigabytes of dirty pages would make the server's shutdown checkpoint outlast the
