@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -112,28 +113,31 @@ public final class JobStore {
     List<UUID> actual = new ArrayList<>(ids);
     existingByIndex.forEach(actual::set);
     List<DependencyResolver.NewEdge> edges = edgesOf(h, jobs, actual, existingByIndex);
-    PreparedBatch batch = h.prepareBatch(sql("insert"));
+    List<NewJob> toInsert = new ArrayList<>();
     List<UUID> inserted = new ArrayList<>();
+    List<UUID> parents = new ArrayList<>();
     for (int i = 0; i < jobs.size(); i++) {
       if (existingByIndex.containsKey(i)) {
         continue;
       }
-      UUID id = ids.get(i);
-      bindInsert(batch, jobs.get(i), id, upstreamId(jobs.get(i).links().parent(), actual), now);
-      inserted.add(id);
+      toInsert.add(jobs.get(i));
+      inserted.add(ids.get(i));
+      parents.add(upstreamId(jobs.get(i).links().parent(), actual));
     }
     Map<UUID, Job> byId = new HashMap<>();
     Set<UUID> wanted = new HashSet<>(existingByIndex.values());
     if (inserted.size() == 1 && edges.isEmpty()) {
       // One job that waits for nothing (POST /jobs): RETURNING * hands the row back, no second
-      // statement to read it. Not for more: the driver turns a batch into one multi-row INSERT only
-      // without RETURNING, and row by row it costs PostgreSQL several times more than the read
-      // below. Not for a job that waits: judging it may change the row after the INSERT.
+      // statement to read it. Not for a job that waits: judging it may change the row after the
+      // INSERT.
+      PreparedBatch batch = h.prepareBatch(sql("insert"));
+      bindInsert(batch, toInsert.get(0), inserted.get(0), parents.get(0), now);
       for (Job job : batch.executePreparedBatch("*").map(JobRowMapper.INSTANCE).list()) {
         byId.put(job.id(), job);
       }
     } else if (!inserted.isEmpty()) {
-      batch.execute();
+      // More: one statement with an array per column (insertMany.sql), then one read.
+      insertRows(h, toInsert, inserted, parents, now);
       wanted.addAll(inserted);
     }
     dependencies.insertEdges(h, edges);
@@ -270,6 +274,20 @@ public final class JobStore {
     if (jobs.size() != ids.size()) {
       throw new IllegalArgumentException("one id per job");
     }
+    for (NewJob job : jobs) {
+      if (job.idempotencyKey() != null) {
+        throw new IllegalArgumentException("insert does not reserve idempotency keys; use submit");
+      }
+      if (job.links().waits()) {
+        throw new IllegalArgumentException("insert stores PENDING jobs only; use submit");
+      }
+    }
+    insertRows(h, jobs, ids, Collections.nCopies(jobs.size(), null), now);
+  }
+
+  /** Inserts rows with insertMany.sql; {@code parentIds}: each job's parent edge's job, or null. */
+  private static void insertRows(
+      Handle h, List<NewJob> jobs, List<UUID> ids, List<UUID> parentIds, Instant now) {
     int n = jobs.size();
     if (n == 0) {
       return;
@@ -288,16 +306,14 @@ public final class JobStore {
     UUID[] scheduleIds = new UUID[n];
     UUID[] workflowIds = new UUID[n];
     Long[] occurrenceMs = new Long[n];
+    String[] statuses = new String[n];
+    String[] idempotencyKeys = new String[n];
+    UUID[] parents = parentIds.toArray(UUID[]::new);
+    String[] runConditions = new String[n];
     // Jobs of one schedule share their payload, backoff and tags: write each distinct one once.
     Map<Object, String> written = new HashMap<>();
     for (int i = 0; i < n; i++) {
       NewJob job = jobs.get(i);
-      if (job.idempotencyKey() != null) {
-        throw new IllegalArgumentException("insert does not reserve idempotency keys; use submit");
-      }
-      if (job.links().waits()) {
-        throw new IllegalArgumentException("insert stores PENDING jobs only; use submit");
-      }
       scheduledMs[i] = JobId.scheduledAt(ids.get(i)).toEpochMilli();
       namespaces[i] = job.namespace();
       types[i] = job.type();
@@ -313,6 +329,10 @@ public final class JobStore {
       workflowIds[i] = job.links().workflowId();
       occurrenceMs[i] =
           job.links().occurrenceAt() == null ? null : job.links().occurrenceAt().toEpochMilli();
+      statuses[i] = JobState.initial(job.links().waits()).name();
+      idempotencyKeys[i] = job.idempotencyKey();
+      Upstream parent = job.links().parent();
+      runConditions[i] = parent == null ? null : parent.condition().wireName();
     }
     h.createUpdate(sql("insertMany"))
         .bind("ids", ids.toArray(UUID[]::new))
@@ -330,6 +350,10 @@ public final class JobStore {
         .bind("scheduleIds", scheduleIds)
         .bind("workflowIds", workflowIds)
         .bind("occurrenceMs", occurrenceMs)
+        .bind("statuses", statuses)
+        .bind("idempotencyKeys", idempotencyKeys)
+        .bind("parentIds", parents)
+        .bind("runConditions", runConditions)
         .bind("now", now)
         .execute();
   }
