@@ -54,7 +54,9 @@ public final class ApiModule {
             queue,
             stores.queueSettings,
             stores.clock,
-            env.metrics());
+            env.metrics(),
+            settings.submitGroupConcurrency,
+            settings.maxBatchSize);
 
     JerseyEnvironment jersey = env.jersey();
     jersey.register(new RequestSizeLimitFilter(settings.maxRequestBytes));

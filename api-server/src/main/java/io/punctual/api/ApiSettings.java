@@ -51,6 +51,14 @@ public final class ApiSettings {
    */
   @JsonProperty public Duration redisTimeout = Duration.ofSeconds(2);
 
+  /**
+   * Most transactions that single submits ({@code POST /jobs}) run at once. Submits arriving while
+   * that many run share the next transaction (group commit): one INSERT, one commit and one Redis
+   * enqueue for all of them, each answered once it is committed. 0 gives every submit a transaction
+   * of its own.
+   */
+  @JsonProperty public int submitGroupConcurrency = 4;
+
   @JsonProperty("defaultPriority")
   public String getDefaultPriorityName() {
     return defaultPriority.wireName();
@@ -82,6 +90,7 @@ public final class ApiSettings {
     require(
         defaultNamespace != null && !defaultNamespace.isBlank(),
         "api.defaultNamespace is required");
+    require(submitGroupConcurrency >= 0, "api.submitGroupConcurrency must be >= 0");
     require(redisTimeout != null && redisTimeout.isPositive(), "api.redisTimeout must be positive");
   }
 

@@ -104,6 +104,10 @@ final class PunctualProcesses implements AutoCloseable {
     cmd.add("-jar");
     cmd.add(jar.toString());
     cmd.add(command);
+    String config = System.getProperty("bench.processConfig", "").trim();
+    if (!config.isEmpty()) {
+      cmd.add(config); // a YAML overlay, laid over the bundled configuration
+    }
     ProcessBuilder builder = new ProcessBuilder(cmd);
     builder.environment().keySet().removeIf(k -> k.startsWith("PUNCTUAL_"));
     builder.environment().putAll(env);

@@ -1,8 +1,10 @@
 package io.punctual.api.jobs;
 
+import com.codahale.metrics.Histogram;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import io.punctual.api.problem.Problems;
+import io.punctual.common.batch.GroupCommit;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.fault.CrashPoint;
 import io.punctual.common.job.Job;
@@ -38,6 +40,8 @@ public final class JobSubmitter {
   private final QueueSettings queueSettings;
   private final Clock clock;
   private final Map<Priority, Meter> submitted = new EnumMap<>(Priority.class);
+  private final GroupCommit<NewJob, Submitted> singles;
+  private final Histogram groupSizes;
 
   public JobSubmitter(
       JobStore store,
@@ -45,7 +49,9 @@ public final class JobSubmitter {
       QueueWriter queue,
       QueueSettings queueSettings,
       Clock clock,
-      MetricRegistry metrics) {
+      MetricRegistry metrics,
+      int groupConcurrency,
+      int maxGroup) {
     this.store = store;
     this.workflows = workflows;
     this.queue = queue;
@@ -55,6 +61,42 @@ public final class JobSubmitter {
       submitted.put(
           p, metrics.meter(MetricRegistry.name("punctual.api.jobs.submitted", p.wireName())));
     }
+    this.groupSizes = metrics.histogram("punctual.api.jobs.submitGroupSize");
+    this.singles =
+        groupConcurrency == 0 ? null : new GroupCommit<>(this::store, groupConcurrency, maxGroup);
+  }
+
+  /**
+   * Stores one job ({@code POST /jobs}). Plain jobs go through the group commit: submits that
+   * arrive while others are being committed share the next transaction. A job that waits for others
+   * runs alone, since it share-locks what it names.
+   *
+   * @throws io.punctual.api.problem.ProblemException 409 on an idempotency key conflict
+   */
+  Submitted submitOne(String namespace, ValidatedJob job) {
+    NewJob newJob = job.toNewJob(namespace, clock.instant());
+    if (singles == null || newJob.links().waits()) {
+      return submit(namespace, List.of(job), i -> "").get(0);
+    }
+    try {
+      return singles.call(newJob);
+    } catch (IdempotencyConflictException e) {
+      throw Problems.conflict(
+          "idempotency-conflict",
+          "Idempotency key conflict",
+          e.getMessage() + " (key " + e.key() + ")",
+          "idempotencyKey");
+    }
+  }
+
+  /** Stores jobs in one transaction and, once committed, enqueues those due within the horizon. */
+  private List<Submitted> store(List<NewJob> jobs) {
+    groupSizes.update(jobs.size());
+    Instant now = clock.instant();
+    List<Submitted> result = store.submit(jobs);
+    CrashPoint.AFTER_COMMIT.reached();
+    enqueueDueSoon(result, now);
+    return result;
   }
 
   /**

@@ -52,7 +52,7 @@ public final class JobsResource {
   public Response submit(@Context ContainerRequestContext request, JsonNode body) {
     ValidatedJob job = parser.parseOne(body);
     String namespace = RequestContext.of(request).namespace();
-    Submitted submitted = submitter.submit(namespace, List.of(job), i -> "").get(0);
+    Submitted submitted = submitter.submitOne(namespace, job);
     Job stored = submitted.job();
     Response.ResponseBuilder response =
         submitted.created()

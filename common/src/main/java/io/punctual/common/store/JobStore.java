@@ -135,9 +135,15 @@ public final class JobStore {
       for (Job job : batch.executePreparedBatch("*").map(JobRowMapper.INSTANCE).list()) {
         byId.put(job.id(), job);
       }
+    } else if (!inserted.isEmpty() && edges.isEmpty()) {
+      // More, waiting for nothing: one statement with an array per column (insertMany.sql),
+      // whose RETURNING * hands the rows back.
+      for (Job job : insertRows(h, toInsert, inserted, parents, now, true)) {
+        byId.put(job.id(), job);
+      }
     } else if (!inserted.isEmpty()) {
-      // More: one statement with an array per column (insertMany.sql), then one read.
-      insertRows(h, toInsert, inserted, parents, now);
+      // Jobs that wait are judged after their INSERT, which may change their rows: read them then.
+      insertRows(h, toInsert, inserted, parents, now, false);
       wanted.addAll(inserted);
     }
     dependencies.insertEdges(h, edges);
@@ -282,15 +288,23 @@ public final class JobStore {
         throw new IllegalArgumentException("insert stores PENDING jobs only; use submit");
       }
     }
-    insertRows(h, jobs, ids, Collections.nCopies(jobs.size(), null), now);
+    insertRows(h, jobs, ids, Collections.nCopies(jobs.size(), null), now, false);
   }
 
-  /** Inserts rows with insertMany.sql; {@code parentIds}: each job's parent edge's job, or null. */
-  private static void insertRows(
-      Handle h, List<NewJob> jobs, List<UUID> ids, List<UUID> parentIds, Instant now) {
+  /**
+   * Inserts rows with insertMany.sql; {@code parentIds}: each job's parent edge's job, or null.
+   * Returns the rows inserted when {@code returning}, else an empty list.
+   */
+  private static List<Job> insertRows(
+      Handle h,
+      List<NewJob> jobs,
+      List<UUID> ids,
+      List<UUID> parentIds,
+      Instant now,
+      boolean returning) {
     int n = jobs.size();
     if (n == 0) {
-      return;
+      return List.of();
     }
     Long[] scheduledMs = new Long[n];
     String[] namespaces = new String[n];
@@ -334,28 +348,33 @@ public final class JobStore {
       Upstream parent = job.links().parent();
       runConditions[i] = parent == null ? null : parent.condition().wireName();
     }
-    h.createUpdate(sql("insertMany"))
-        .bind("ids", ids.toArray(UUID[]::new))
-        .bind("scheduledMs", scheduledMs)
-        .bind("namespaces", namespaces)
-        .bind("types", types)
-        .bind("payloads", payloads)
-        .bind("priorities", priorities)
-        .bind("runMs", runMs)
-        .bind("maxAttempts", maxAttempts)
-        .bind("backoffs", backoffs)
-        .bind("timeoutMs", timeoutMs)
-        .bind("tags", tags)
-        .bind("callbacks", callbacks)
-        .bind("scheduleIds", scheduleIds)
-        .bind("workflowIds", workflowIds)
-        .bind("occurrenceMs", occurrenceMs)
-        .bind("statuses", statuses)
-        .bind("idempotencyKeys", idempotencyKeys)
-        .bind("parentIds", parents)
-        .bind("runConditions", runConditions)
-        .bind("now", now)
-        .execute();
+    var insert =
+        h.createUpdate(sql("insertMany"))
+            .bind("ids", ids.toArray(UUID[]::new))
+            .bind("scheduledMs", scheduledMs)
+            .bind("namespaces", namespaces)
+            .bind("types", types)
+            .bind("payloads", payloads)
+            .bind("priorities", priorities)
+            .bind("runMs", runMs)
+            .bind("maxAttempts", maxAttempts)
+            .bind("backoffs", backoffs)
+            .bind("timeoutMs", timeoutMs)
+            .bind("tags", tags)
+            .bind("callbacks", callbacks)
+            .bind("scheduleIds", scheduleIds)
+            .bind("workflowIds", workflowIds)
+            .bind("occurrenceMs", occurrenceMs)
+            .bind("statuses", statuses)
+            .bind("idempotencyKeys", idempotencyKeys)
+            .bind("parentIds", parents)
+            .bind("runConditions", runConditions)
+            .bind("now", now);
+    if (!returning) {
+      insert.execute();
+      return List.of();
+    }
+    return insert.executeAndReturnGeneratedKeys("*").map(JobRowMapper.INSTANCE).list();
   }
 
   /** Returns, for each job whose key was already taken by an identical request, that job's id. */
