@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * REST submission: the API runs as its own process ({@code java -jar deploy/target/punctual.jar
@@ -44,11 +45,15 @@ public final class SubmitBenchmark {
           .executor(Executors.newVirtualThreadPerTaskExecutor())
           .build();
 
+  /** Requests of the fixed-rate phase in flight at most (each sender waits for its answer). */
+  private static final int FIXED_RATE_SENDERS = 64;
+
   public static void main(String[] args) throws Exception {
     int seconds = 10;
     int clients = 32;
     int batchSize = 500;
     int batchClients = 4;
+    int rate = 3_000;
     Path json = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -56,6 +61,7 @@ public final class SubmitBenchmark {
         case "--clients" -> clients = Integer.parseInt(args[++i]);
         case "--batch-size" -> batchSize = Integer.parseInt(args[++i]);
         case "--batch-clients" -> batchClients = Integer.parseInt(args[++i]);
+        case "--rate" -> rate = Integer.parseInt(args[++i]);
         case "--json" -> json = Path.of(args[++i]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
@@ -81,11 +87,17 @@ public final class SubmitBenchmark {
 
         Cpu cpu = new Cpu(api.pid(), pg.port());
         String one = "{\"type\":\"noop\"}";
-        // Warm-up, not counted: until the JIT has compiled the request path (at least 5 s and
-        // 20,000 requests, at most 2 minutes); on a busy machine 3 s left it interpreting.
-        phase(base, one, clients, -20_000, 1, cpu);
+        // Warm-up, not counted: until the JIT has compiled the request path (at least 15 s and
+        // 60,000 requests, at most 2 minutes); shorter ones left C2 compiling through the
+        // measured phase (a 10 s run after 20,000 requests gave two thirds of a 40 s run's rate).
+        phase(base, one, clients, -60_000, 1, cpu);
         Result single = phase(base, one, clients, seconds, 1, cpu);
         print("single: " + clients + " clients, 1 job per request", single);
+        Result fixed = null;
+        if (rate > 0) {
+          fixed = fixedRate(base, one, rate, seconds, cpu);
+          print("single: " + rate + "/s offered (open loop)", fixed);
+        }
 
         StringBuilder batch = new StringBuilder("{\"jobs\":[");
         for (int i = 0; i < batchSize; i++) {
@@ -104,6 +116,12 @@ public final class SubmitBenchmark {
         out.putNull("lagMs");
         out.put("submitPerSecond", Math.round(single.jobsPerSecond()));
         out.set("latencyMs", single.toJson());
+        if (fixed != null) {
+          ObjectNode f = out.putObject("fixedRate");
+          f.put("offeredPerSecond", rate);
+          f.put("submitPerSecond", Math.round(fixed.jobsPerSecond()));
+          f.set("latencyMs", fixed.toJson());
+        }
         out.put("batchSize", batchSize);
         out.put("batchClients", batchClients);
         out.put("batchJobsPerSecond", Math.round(batched.jobsPerSecond()));
@@ -258,6 +276,65 @@ public final class SubmitBenchmark {
     double[] sorted = latencies.stream().mapToDouble(Double::doubleValue).toArray();
     Arrays.sort(sorted);
     return new Result(requests.get(), requests.get() * jobsPerRequest, elapsed, sorted, cpuUsed);
+  }
+
+  /**
+   * Single submits at a fixed rate whatever the answers' speed (an open loop, as independent
+   * clients behave): request i is due at {@code start + i / rate} and its latency counts from that
+   * moment, so a stall shows in the figures of every request it delayed instead of slowing the
+   * offered load down (no coordinated omission). {@link #FIXED_RATE_SENDERS} senders, each with its
+   * connection, take the requests in turn, so the client costs what it costs in the closed loop.
+   */
+  private static Result fixedRate(String url, String body, int rate, int seconds, Cpu cpu)
+      throws Exception {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(Duration.ofSeconds(30))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build();
+    int total = rate * seconds;
+    double[] latencies = new double[total];
+    AtomicLong next = new AtomicLong();
+    ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+    double[] cpuBefore = cpu.now();
+    long start = System.nanoTime() + 50_000_000L;
+    try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int c = 0; c < FIXED_RATE_SENDERS; c++) {
+        pool.submit(
+            () -> {
+              for (long i = next.getAndIncrement(); i < total; i = next.getAndIncrement()) {
+                long due = start + (long) (i * 1e9 / rate);
+                long wait;
+                while ((wait = due - System.nanoTime()) > 0) {
+                  LockSupport.parkNanos(wait);
+                }
+                try {
+                  HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+                  if (r.statusCode() != 201) {
+                    failures.add(r.statusCode() + " " + r.body());
+                  }
+                } catch (IOException | InterruptedException e) {
+                  failures.add(e.toString());
+                }
+                latencies[(int) i] = (System.nanoTime() - due) / 1e6;
+              }
+              return null;
+            });
+      }
+    }
+    double elapsed = (System.nanoTime() - start) / 1e9;
+    double[] cpuAfter = cpu.now();
+    double[] cpuUsed = new double[cpuAfter.length];
+    for (int i = 0; i < cpuUsed.length; i++) {
+      cpuUsed[i] = cpuAfter[i] - cpuBefore[i];
+    }
+    if (!failures.isEmpty()) {
+      throw new IllegalStateException(
+          failures.size() + " requests failed, first: " + failures.peek());
+    }
+    Arrays.sort(latencies);
+    return new Result(total, total, elapsed, latencies, cpuUsed);
   }
 
   private static boolean ping(String base) {
