@@ -41,8 +41,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Usage: {@code ThroughputBenchmark [--jobs N] [--rounds R] [--workers 1|2] [--skip-peer]
  * [--json FILE]}; defaults 50,000 jobs, 2 rounds, one {@code Worker} in this process. With {@code
  * --workers} the jobs are drained by that many {@code punctual worker} processes instead, started
- * once from the distribution jar and kept across rounds. A warm-up round on a fifth of the jobs
- * comes first and is not counted.
+ * once from the distribution jar and kept across rounds. A warm-up round on as many jobs comes
+ * first and is not counted.
  */
 public final class ThroughputBenchmark {
   private ThroughputBenchmark() {}
@@ -103,14 +103,15 @@ public final class ThroughputBenchmark {
       }
       double[] benchRss = {0, 0};
       try {
-        // Round 0 warms both up (class loading, JIT) on a fifth of the jobs and is not counted:
-        // on 2 cores the JIT compiler alone takes a core for the first seconds.
+        // Round 0 warms every system up (class loading, JIT) on as many jobs as a round and is
+        // not counted: on 2 cores the JIT compiler alone takes a core for the first seconds, and
+        // after a fifth of the jobs round 1 still ran a third slower than round 2.
         ArrayNode roundsJson = out.putArray("rounds");
         double best = 0;
         double bestPeer = 0;
         double bestJobRunr = 0;
         for (int round = 0; round <= rounds; round++) {
-          int n = round == 0 ? Math.max(1_000, jobs / 5) : jobs;
+          int n = jobs;
           double punctual =
               processes == null
                   ? punctual(punctualDb, redis.url(), n, round)
