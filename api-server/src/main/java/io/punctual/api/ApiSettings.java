@@ -57,7 +57,7 @@ public final class ApiSettings {
    * enqueue for all of them, each answered once it is committed. 0 gives every submit a transaction
    * of its own.
    */
-  @JsonProperty public int submitGroupConcurrency = 4;
+  @JsonProperty public int submitGroupConcurrency = 2;
 
   @JsonProperty("defaultPriority")
   public String getDefaultPriorityName() {
