@@ -178,7 +178,9 @@ public final class LagBenchmark {
     void submit(int count, Instant runAt, boolean measured) throws Exception;
   }
 
-  static void paced(int rate, double warmup, double seconds, int leadMs, Submitter submitter)
+  /** Returns the rate at which the measured seconds' jobs were actually submitted. */
+  static double paced(
+      String who, int rate, double warmup, double seconds, int leadMs, Submitter submitter)
       throws Exception {
     long tickNanos = 1_000_000_000L / TICKS_PER_SECOND;
     long totalTicks = (long) ((warmup + seconds) * TICKS_PER_SECOND);
@@ -187,7 +189,10 @@ public final class LagBenchmark {
     java.util.concurrent.atomic.AtomicReference<Exception> failure =
         new java.util.concurrent.atomic.AtomicReference<>();
     ExecutorService pool = Executors.newFixedThreadPool(4);
+    ConcurrentLinkedQueue<Long> took = new ConcurrentLinkedQueue<>();
     long start = System.nanoTime();
+    long measuredFrom = 0;
+    long measuredJobs = 0;
     double owed = 0;
     try {
       for (long tick = 0; tick < totalTicks && failure.get() == null; tick++) {
@@ -203,10 +208,16 @@ public final class LagBenchmark {
           Instant runAt = Instant.now().plusMillis(leadMs).truncatedTo(ChronoUnit.MILLIS);
           boolean measured = tick >= warmTicks;
           inFlight.acquire();
+          if (measured) {
+            measuredFrom = measuredFrom == 0 ? System.nanoTime() : measuredFrom;
+            measuredJobs += n;
+          }
           pool.execute(
               () -> {
+                long t0 = System.nanoTime();
                 try {
                   submitter.submit(n, runAt, measured);
+                  took.add(System.nanoTime() - t0);
                 } catch (Exception e) {
                   failure.compareAndSet(null, e);
                 } finally {
@@ -222,14 +233,32 @@ public final class LagBenchmark {
     if (failure.get() != null) {
       throw failure.get();
     }
-    double elapsed = (System.nanoTime() - start) / 1e9;
-    if (elapsed > (warmup + seconds) * 1.05) {
+    long end = System.nanoTime();
+    double measuredRate = measuredJobs / ((end - measuredFrom) / 1e9);
+    if (measuredRate < rate * 0.95) {
       System.out.printf(
           Locale.ROOT,
-          "  note: the schedule took %.1f s instead of %.1f s (submissions fell behind)%n",
-          elapsed,
-          warmup + seconds);
+          "  note: %s's measured seconds were submitted at %.0f jobs/s, not %d (submissions fell"
+              + " behind; the whole schedule took %.1f s instead of %.1f s; one submission of a"
+              + " tick's jobs took p50 %.1f ms, p99 %.1f ms, max %.1f ms)%n",
+          who,
+          measuredRate,
+          rate,
+          (end - start) / 1e9,
+          warmup + seconds,
+          quantileMs(took, 0.5),
+          quantileMs(took, 0.99),
+          quantileMs(took, 1.0));
     }
+    return measuredRate;
+  }
+
+  private static double quantileMs(ConcurrentLinkedQueue<Long> nanos, double q) {
+    long[] sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
+    if (sorted.length == 0) {
+      return Double.NaN;
+    }
+    return sorted[Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1)] / 1e6;
   }
 
   private static long[] punctual(
@@ -270,6 +299,7 @@ public final class LagBenchmark {
       }
       try {
         paced(
+            "punctual",
             rate,
             warmup,
             seconds,
@@ -371,6 +401,7 @@ public final class LagBenchmark {
       AtomicInteger ids = new AtomicInteger();
       AtomicInteger measured = new AtomicInteger();
       paced(
+          "db-scheduler",
           rate,
           warmup,
           seconds,

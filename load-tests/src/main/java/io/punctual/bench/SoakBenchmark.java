@@ -161,6 +161,7 @@ public final class SoakBenchmark {
   private static long paced(Stores stores, int rate, double minutes, int leadMs) throws Exception {
     java.util.concurrent.atomic.AtomicLong submitted = new java.util.concurrent.atomic.AtomicLong();
     LagBenchmark.paced(
+        "punctual",
         rate,
         0,
         minutes * 60,
