@@ -349,6 +349,13 @@ public final class SubmitBenchmark {
       throw new IllegalStateException(
           failures.size() + " requests failed, first: " + failures.peek());
     }
+    StringBuilder perSecond = new StringBuilder();
+    for (int second = 0; second < seconds; second++) {
+      double[] slice = Arrays.copyOfRange(latencies, second * rate, (second + 1) * rate);
+      Arrays.sort(slice);
+      perSecond.append(second == 0 ? "" : " ").append(Math.round(slice[(int) (0.99 * rate)]));
+    }
+    System.out.println("  fixed rate: p99 of each second, ms: " + perSecond);
     Arrays.sort(latencies);
     return new Result(total, total, elapsed, latencies, cpuUsed);
   }
