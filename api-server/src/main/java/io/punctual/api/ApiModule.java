@@ -6,9 +6,11 @@ import io.punctual.api.context.Authorizer;
 import io.punctual.api.health.PostgresHealthCheck;
 import io.punctual.api.health.RedisHealthCheck;
 import io.punctual.api.http.RequestSizeLimitFilter;
+import io.punctual.api.jobs.JobRequestParser;
 import io.punctual.api.jobs.JobSubmitter;
 import io.punctual.api.jobs.JobsResource;
 import io.punctual.api.jobs.QueueWriter;
+import io.punctual.api.jobs.SubmitFastPath;
 import io.punctual.api.problem.EmptyOptionalExceptionMapper;
 import io.punctual.api.problem.IllegalStateExceptionMapper;
 import io.punctual.api.problem.JsonProcessingExceptionMapper;
@@ -24,6 +26,8 @@ import io.punctual.common.Stores;
 import io.punctual.common.json.Json;
 import io.punctual.planner.PlannerSettings;
 import io.punctual.planner.schedule.ScheduleStore;
+import jakarta.servlet.DispatcherType;
+import java.util.EnumSet;
 
 /**
  * Wires the REST API ({@code /api/v1}: jobs, schedules, workers) into a Dropwizard environment:
@@ -58,10 +62,25 @@ public final class ApiModule {
             settings.submitGroupConcurrency,
             settings.maxBatchSize);
 
+    Authorizer authorizer = new Authorizer(settings.defaultNamespace);
+    JobRequestParser parser = new JobRequestParser(settings);
     JerseyEnvironment jersey = env.jersey();
     jersey.register(new RequestSizeLimitFilter(settings.maxRequestBytes));
-    jersey.register(new Authorizer(settings.defaultNamespace));
-    jersey.register(new JobsResource(stores.jobs, submitter, queue, settings));
+    jersey.register(authorizer);
+    jersey.register(new JobsResource(stores.jobs, submitter, queue, parser, settings));
+    if (settings.submitFastPath) {
+      env.servlets()
+          .addFilter(
+              "punctual-submit-fast-path",
+              new SubmitFastPath(
+                  authorizer,
+                  parser,
+                  submitter,
+                  env.getObjectMapper(),
+                  settings.maxRequestBytes,
+                  env.metrics()))
+          .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
+    }
     jersey.register(new WorkersResource(stores.workers, settings));
     jersey.register(new WorkflowsResource(stores.workflows, submitter, queue, settings));
     jersey.register(

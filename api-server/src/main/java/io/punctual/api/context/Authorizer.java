@@ -10,7 +10,9 @@ import java.util.regex.Pattern;
 /**
  * The single place that decides what a request may act on. It resolves the namespace from the
  * {@code Punctual-Namespace} header (default: the configured default namespace) and stores a {@link
- * RequestContext} on the request. API keys and roles will be checked here.
+ * RequestContext} on the request. API keys and roles will be checked here. Jersey runs it as a
+ * filter; the one route served outside Jersey ({@code POST /api/v1/jobs}, see {@link
+ * io.punctual.api.jobs.SubmitFastPath}) calls {@link #resolve} with the same header.
  */
 @Priority(Priorities.AUTHENTICATION)
 public final class Authorizer implements ContainerRequestFilter {
@@ -27,7 +29,17 @@ public final class Authorizer implements ContainerRequestFilter {
 
   @Override
   public void filter(ContainerRequestContext request) {
-    request.setProperty(RequestContext.PROPERTY, new RequestContext(namespaceOf(request)));
+    request.setProperty(
+        RequestContext.PROPERTY, resolve(request.getHeaderString(NAMESPACE_HEADER)));
+  }
+
+  /**
+   * Who a request with this {@code Punctual-Namespace} header (null when absent) acts for.
+   *
+   * @throws io.punctual.api.problem.ProblemException 400 naming the header when it is not valid
+   */
+  public RequestContext resolve(String namespaceHeader) {
+    return new RequestContext(namespaceOf(namespaceHeader));
   }
 
   /** Whether {@code namespace} is one a request may name (and a Redis hash tag may carry). */
@@ -35,8 +47,7 @@ public final class Authorizer implements ContainerRequestFilter {
     return namespace != null && NAMESPACE.matcher(namespace).matches();
   }
 
-  private String namespaceOf(ContainerRequestContext request) {
-    String header = request.getHeaderString(NAMESPACE_HEADER);
+  private String namespaceOf(String header) {
     if (header == null || header.isBlank()) {
       return defaultNamespace;
     }

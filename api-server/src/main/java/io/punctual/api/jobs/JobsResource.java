@@ -38,11 +38,15 @@ public final class JobsResource {
   private final ApiSettings settings;
 
   public JobsResource(
-      JobStore store, JobSubmitter submitter, QueueWriter queue, ApiSettings settings) {
+      JobStore store,
+      JobSubmitter submitter,
+      QueueWriter queue,
+      JobRequestParser parser,
+      ApiSettings settings) {
     this.store = store;
     this.submitter = submitter;
     this.queue = queue;
-    this.parser = new JobRequestParser(settings);
+    this.parser = parser;
     this.settings = settings;
   }
 
