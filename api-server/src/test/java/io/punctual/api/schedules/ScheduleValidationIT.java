@@ -39,6 +39,8 @@ class ScheduleValidationIT {
         bad("every below the minimum", "{'every':'PT0.5S'}", "every", "at least PT1S"),
         bad("every not a duration", "{'every':'1 minute'}", "every", "ISO-8601 duration"),
         bad("every zero", "{'every':'PT0S'}", "every", "greater than zero"),
+        bad("every a month", "{'every':'P1M'}", "every", "months and years have no fixed length"),
+        bad("every a year", "{'every':'P1Y'}", "every", "use cron"),
         bad("cron and every", "{'cron':'* * * * *','every':'PT1M'}", "every", "not both"),
         bad("neither cron nor every", "{}", "cron", "is required"),
         bad(

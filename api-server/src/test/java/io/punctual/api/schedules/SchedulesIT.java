@@ -99,6 +99,26 @@ class SchedulesIT {
   }
 
   @Test
+  void aWeeklyIntervalFiresEverySevenDays() {
+    HttpSupport http = http("sched-weekly");
+    JsonNode schedule =
+        created(
+            http.post(
+                "/api/v1/schedules",
+                "{\"name\":\"w\",\"every\":\"P1W\",\"startAt\":\"2030-01-07T06:00:00Z\","
+                    + "\"type\":\"noop\"}"));
+
+    assertThat(schedule.get("every").asText()).isEqualTo("PT168H");
+    Reply preview =
+        http.get(
+            "/api/v1/schedules/"
+                + schedule.get("id").asText()
+                + "/preview?count=3&from=2030-01-01T00:00:00Z");
+    assertThat(texts(preview.json().get("fireTimes")))
+        .containsExactly("2030-01-07T06:00:00Z", "2030-01-14T06:00:00Z", "2030-01-21T06:00:00Z");
+  }
+
+  @Test
   void listsByNameWithACursor() {
     HttpSupport http = http("sched-list");
     for (String name : List.of("c", "a", "b")) {
