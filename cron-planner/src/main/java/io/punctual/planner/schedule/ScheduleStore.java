@@ -122,8 +122,9 @@ public final class ScheduleStore {
   /**
    * Static registration: the schedule keyed by {@code (namespace, definition.initIdentifier())} is
    * created if missing, redefined (and planned again) if its definition differs, left alone if the
-   * same. A service declaring its schedules at every start-up thus never creates duplicates, and
-   * several processes may do it at once. Whether it is paused is not touched.
+   * same as stored (see {@link #storesDefinition}). A service declaring its schedules at every
+   * start-up thus never creates duplicates, and several processes may do it at once. Whether it is
+   * paused is not touched.
    */
   public Registered register(String namespace, ScheduleDefinition definition) {
     if (definition.initIdentifier() == null) {
@@ -148,7 +149,7 @@ public final class ScheduleStore {
                     existing = lockByInitIdentifier(h, namespace, definition);
                   }
                   Schedule schedule = existing.orElseThrow();
-                  if (schedule.definition().equals(definition)) {
+                  if (storesDefinition(h, schedule, definition)) {
                     return new Registered(schedule, Registration.UNCHANGED, List.of(), List.of());
                   }
                   Changed changed = redefine(h, schedule, definition, now);
@@ -171,6 +172,21 @@ public final class ScheduleStore {
         .bind("now", now)
         .map(ScheduleRowMapper.PLAIN)
         .findOne();
+  }
+
+  /**
+   * Whether the stored schedule has this definition, compared as stored rather than with {@link
+   * ScheduleDefinition#equals}: its JSON went through jsonb (numbers rewritten, keys reordered) and
+   * its durations were cut to milliseconds, so an unchanged declaration read back is not equal to
+   * the one declared, and would otherwise be redefined (its look-ahead jobs cancelled) at every
+   * start-up.
+   */
+  private static boolean storesDefinition(
+      Handle h, Schedule schedule, ScheduleDefinition definition) {
+    return bindDefinition(h.createQuery(sql("sameDefinition")), definition)
+        .bind("id", schedule.id())
+        .mapTo(Boolean.class)
+        .one();
   }
 
   private static Optional<Schedule> lockByInitIdentifier(

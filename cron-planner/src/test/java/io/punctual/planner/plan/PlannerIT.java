@@ -3,6 +3,7 @@ package io.punctual.planner.plan;
 import static io.punctual.planner.support.Schedules.aSchedule;
 import static io.punctual.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.punctual.common.job.Completion;
 import io.punctual.common.job.ExecutionStatus;
@@ -10,12 +11,17 @@ import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.RunCondition;
 import io.punctual.common.job.Upstream;
+import io.punctual.common.json.Json;
 import io.punctual.planner.expression.DstPolicy;
+import io.punctual.planner.schedule.JobTemplate;
 import io.punctual.planner.schedule.MisfirePolicy;
 import io.punctual.planner.schedule.OverlapPolicy;
 import io.punctual.planner.schedule.Schedule;
+import io.punctual.planner.schedule.ScheduleDefinition;
 import io.punctual.planner.schedule.ScheduleStatus;
 import io.punctual.planner.schedule.ScheduleStore.Changed;
+import io.punctual.planner.schedule.ScheduleStore.Registered;
+import io.punctual.planner.schedule.ScheduleStore.Registration;
 import io.punctual.planner.support.PlannerFixture;
 import io.punctual.testing.TestClock;
 import java.time.Duration;
@@ -399,6 +405,89 @@ class PlannerIT {
     assertThat(again.schedule().id()).isEqualTo(first.schedule().id());
     assertThat(changed.schedule().definition().cron()).isEqualTo("0 4 * * *");
     assertThat(fx.schedules.list("default", null, null, 10).items()).hasSize(1);
+  }
+
+  @Test
+  void reRegisteringAnUnchangedDeclarationLeavesItAndItsJobsAlone() {
+    // A declaration as written: numbers as the author typed them, keys in their order, durations
+    // finer than the milliseconds the table keeps. Stored, it reads back as 1000, 1.50, keys
+    // reordered, 10 s and 30 s: not equal() to what was declared.
+    ScheduleDefinition declared =
+        aSchedule()
+            .name("report")
+            .initIdentifier("svc.report")
+            .every(Duration.ofSeconds(10).plusNanos(400_000))
+            .timeout(Duration.ofSeconds(30).plusNanos(900_000))
+            .payload(
+                Json.readTree("{\"limit\":1e3,\"ratio\":1.50,\"opts\":{\"b\":[1,2],\"a\":true}}"))
+            .definition();
+    Registered first = fx.schedules.register("default", declared);
+    fx.planner().runOnce();
+    List<Job> planned = fx.jobsOf(first.schedule().id());
+    clock.advance(Duration.ofSeconds(1));
+
+    Registered again = fx.schedules.register("default", declared);
+    Registered reordered =
+        fx.schedules.register(
+            "default",
+            withPayload(
+                declared, "{\"opts\":{\"a\":true,\"b\":[1,2]},\"ratio\":1.5,\"limit\":1000}"));
+
+    assertThat(first.registration()).isEqualTo(Registration.CREATED);
+    assertThat(again.schedule().definition()).isNotEqualTo(declared); // what equals() would say
+    assertThat(again.registration()).isEqualTo(Registration.UNCHANGED);
+    assertThat(reordered.registration()).isEqualTo(Registration.UNCHANGED);
+    assertThat(again.cancelled()).isEmpty();
+    assertThat(reordered.cancelled()).isEmpty();
+    assertThat(planned).hasSize(7); // 10:00:00 .. 10:01:00
+    assertThat(fx.jobsOf(first.schedule().id()))
+        .extracting(Job::id, Job::status)
+        .containsExactlyElementsOf(
+            planned.stream().map(j -> tuple(j.id(), JobState.PENDING)).toList());
+
+    // A real change is still one: the payload's number, or the interval by a millisecond.
+    Registered payloadChanged =
+        fx.schedules.register(
+            "default",
+            withPayload(
+                declared, "{\"limit\":1001,\"ratio\":1.5,\"opts\":{\"a\":true,\"b\":[1,2]}}"));
+    Registered intervalChanged =
+        fx.schedules.register(
+            "default",
+            aSchedule()
+                .name("report")
+                .initIdentifier("svc.report")
+                .every(Duration.ofMillis(10_001))
+                .timeout(Duration.ofSeconds(30))
+                .payload(payloadChanged.schedule().definition().job().payload())
+                .definition());
+    assertThat(payloadChanged.registration()).isEqualTo(Registration.UPDATED);
+    assertThat(payloadChanged.cancelled()).hasSize(6); // 10:00:10 .. 10:01:00 had not come
+    assertThat(intervalChanged.registration()).isEqualTo(Registration.UPDATED);
+  }
+
+  private static ScheduleDefinition withPayload(ScheduleDefinition d, String json) {
+    JobTemplate j = d.job();
+    return new ScheduleDefinition(
+        d.name(),
+        d.initIdentifier(),
+        d.cron(),
+        d.every(),
+        d.zone(),
+        d.dst(),
+        d.startAt(),
+        d.endAt(),
+        d.misfire(),
+        d.overlap(),
+        new JobTemplate(
+            j.type(),
+            Json.readTree(json),
+            j.priority(),
+            j.maxAttempts(),
+            j.backoff(),
+            j.timeout(),
+            j.tags(),
+            j.callback()));
   }
 
   private static List<Instant> concat(List<Instant> a, List<Instant> b) {
