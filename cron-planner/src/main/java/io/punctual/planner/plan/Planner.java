@@ -63,6 +63,7 @@ public final class Planner implements AutoCloseable {
   private final ScheduleStore schedules;
   private final PlannerSettings settings;
   private final OccurrencePlanner decider;
+  private final MisfireLine misfireLine;
   private final Clock clock;
   private final String holder;
   private final List<Declared> declared;
@@ -92,6 +93,11 @@ public final class Planner implements AutoCloseable {
     this.decider = new OccurrencePlanner(settings);
     this.clock = stores.clock;
     this.holder = holder;
+    this.misfireLine =
+        new MisfireLine(
+            new PlannerLiveness(stores.database.jdbi(), settings.misfireThreshold),
+            settings.misfireThreshold,
+            holder);
     this.declared = List.copyOf(declared);
     this.registered = declared.isEmpty();
     this.planned = metrics.meter("punctual.planner.occurrences.planned");
@@ -129,10 +135,16 @@ public final class Planner implements AutoCloseable {
       boolean redisFailed = false;
       while (true) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        // Before each batch: this planner is alive, and where missed fire times end.
+        Instant missedBefore = misfireLine.missedBefore(now);
         ensurePartitions(now);
         PlannedBatch batch =
             schedules.planDue(
-                now, settings.batchSize, decider, now.minus(settings.occurrenceRetention));
+                now,
+                missedBefore,
+                settings.batchSize,
+                decider,
+                now.minus(settings.occurrenceRetention));
         claimed += batch.claimed();
         jobs += batch.jobs().size();
         skip += batch.skipped();

@@ -477,13 +477,18 @@ public final class ScheduleStore {
 
   /**
    * Claims up to {@code limit} ACTIVE schedules due for planning (skipping any another planner
-   * holds), decides their occurrences with {@code planner}, and in the same transaction records the
-   * occurrences, inserts their jobs, moves each schedule on and prunes its occurrence records older
-   * than {@code pruneBefore}. The partitions of jobs due up to {@code now} plus the planner's
-   * look-ahead must exist already (see {@link io.punctual.common.store.PartitionManager}).
+   * holds), decides their occurrences with {@code planner} (fire times before {@code missedBefore}
+   * were missed), and in the same transaction records the occurrences, inserts their jobs, moves
+   * each schedule on and prunes its occurrence records older than {@code pruneBefore}. The
+   * partitions of jobs due up to {@code now} plus the planner's look-ahead must exist already (see
+   * {@link io.punctual.common.store.PartitionManager}).
    */
   public PlannedBatch planDue(
-      Instant now, int limit, OccurrencePlanner planner, Instant pruneBefore) {
+      Instant now,
+      Instant missedBefore,
+      int limit,
+      OccurrencePlanner planner,
+      Instant pruneBefore) {
     return jdbi.inTransaction(
         h -> {
           List<Schedule> due =
@@ -499,16 +504,20 @@ public final class ScheduleStore {
           List<SchedulePlan> plans = new ArrayList<>(due.size());
           for (Schedule s : due) {
             boolean previousRunActive = s.lastJobId() != null && running.contains(s.lastJobId());
-            plans.add(planOne(planner, s, now, previousRunActive));
+            plans.add(planOne(planner, s, now, missedBefore, previousRunActive));
           }
           return write(h, due, plans, now, pruneBefore);
         });
   }
 
   private static SchedulePlan planOne(
-      OccurrencePlanner planner, Schedule s, Instant now, boolean previousRunActive) {
+      OccurrencePlanner planner,
+      Schedule s,
+      Instant now,
+      Instant missedBefore,
+      boolean previousRunActive) {
     try {
-      return planner.plan(s, now, previousRunActive);
+      return planner.plan(s, now, missedBefore, previousRunActive);
     } catch (RuntimeException e) {
       // One broken schedule must not stop the others: look at it again in a minute.
       log.error("schedule cannot be planned schedule={} namespace={}", s.id(), s.namespace(), e);

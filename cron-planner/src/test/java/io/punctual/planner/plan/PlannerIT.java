@@ -23,6 +23,7 @@ import io.punctual.planner.schedule.ScheduleStore.Changed;
 import io.punctual.planner.schedule.ScheduleStore.Registered;
 import io.punctual.planner.schedule.ScheduleStore.Registration;
 import io.punctual.planner.support.PlannerFixture;
+import io.punctual.planner.support.SteppingClock;
 import io.punctual.testing.TestClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -129,6 +130,62 @@ class PlannerIT {
           .containsExactlyElementsOf(expected);
       assertThat(s.fireTimes().nextAfter(fired.get(fired.size() - 1)).orElseThrow())
           .isAfter(lastPass.plus(fx.settings.lookAhead.dividedBy(2)));
+    }
+  }
+
+  @Test
+  void aLongPassMisfiresNothingButARealOutageDoes() throws Exception {
+    // 120 schedules due at once, planned 10 per batch by a planner whose clock moves 3 s per
+    // batch: the pass lasts 36 s and reaches the last schedules' first fire time (10:00:00) about
+    // 33 s late, far past the 10 s threshold. The planner never stopped: nothing was missed.
+    fx.settings.batchSize = 10;
+    List<Schedule> all = new java.util.ArrayList<>();
+    for (int i = 0; i < 120; i++) {
+      all.add(
+          fx.schedules.create(
+              "default",
+              aSchedule()
+                  .every(Duration.ofSeconds(10))
+                  .misfire(i % 2 == 0 ? MisfirePolicy.SKIP : MisfirePolicy.FIRE_ONCE)
+                  .definition()));
+    }
+    try (var busy = fx.otherProcess(new SteppingClock(clock, Duration.ofSeconds(3)))) {
+      Planner planner = fx.planner(busy, new com.codahale.metrics.MetricRegistry());
+
+      Planner.Pass pass = planner.runOnce();
+
+      assertThat(pass.schedules()).isEqualTo(120);
+      assertThat(pass.misfires()).isZero();
+      assertThat(clock.instant()).isAfter(MONDAY_TEN.plusSeconds(36)); // 13 reads, 3 s each
+      for (Schedule s : all) {
+        assertThat(fx.recorded(s.id(), "missed")).as(s.definition().name()).isEmpty();
+        List<Job> jobs = fx.jobsOf(s.id());
+        // Each from 10:00:00, in a row; the late ones due at their fire time (so run now).
+        assertThat(jobs.get(0).occurrenceAt()).isEqualTo(MONDAY_TEN);
+        assertThat(jobs)
+            .extracting(Job::occurrenceAt)
+            .containsExactlyElementsOf(
+                everyTenSeconds(MONDAY_TEN, jobs.get(jobs.size() - 1).occurrenceAt()));
+        assertThat(jobs).allSatisfy(j -> assertThat(j.runAt()).isEqualTo(j.occurrenceAt()));
+      }
+      // The last batch was planned 36 s into the pass: its look-ahead reaches further.
+      assertThat(all.stream().mapToInt(s -> fx.jobsOf(s.id()).size()).max().orElseThrow())
+          .isGreaterThan(7);
+
+      // Now every planner is down for five minutes: that is an outage, and its fire times were
+      // missed.
+      clock.advance(Duration.ofMinutes(5));
+      Instant comeback = clock.instant();
+      Planner.Pass after = fx.planner().runOnce();
+
+      assertThat(after.misfires()).isEqualTo(120);
+      for (Schedule s : all) {
+        boolean skip = s.definition().misfire() == MisfirePolicy.SKIP;
+        assertThat(fx.recorded(s.id(), "missed")).as(s.definition().name()).hasSize(skip ? 1 : 0);
+        assertThat(fx.jobsOf(s.id()).stream().filter(j -> j.runAt().equals(comeback)).count())
+            .as("catch-up runs due at the comeback, %s", s.definition().name())
+            .isEqualTo(skip ? 0 : 1);
+      }
     }
   }
 

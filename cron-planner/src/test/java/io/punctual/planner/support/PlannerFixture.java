@@ -9,6 +9,7 @@ import io.punctual.planner.plan.Planner;
 import io.punctual.planner.schedule.ScheduleStore;
 import io.punctual.testing.TestClock;
 import io.punctual.testing.TestStack;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -39,7 +40,22 @@ public final class PlannerFixture implements AutoCloseable {
 
   /** Another planner process: its own connections, the same database, Redis and clock. */
   public Stores otherProcess() {
-    return new Stores(stack.postgres, stack.redisSettings, stack.queueSettings, clock, "planner-2");
+    return otherProcess(clock);
+  }
+
+  /** Another planner process reading {@code processClock} (the same database and Redis). */
+  public Stores otherProcess(Clock processClock) {
+    return new Stores(
+        stack.postgres, stack.redisSettings, stack.queueSettings, processClock, "planner-2");
+  }
+
+  /** A planner of its own over {@code processStores} (from {@link #otherProcess}). */
+  public Planner planner(Stores processStores, MetricRegistry processMetrics) {
+    return new Planner(
+        processStores,
+        new ScheduleStore(processStores.database.jdbi(), processStores.jobs, processStores.clock),
+        settings,
+        processMetrics);
   }
 
   /** The schedule's jobs, oldest occurrence first. */
