@@ -506,7 +506,7 @@ public final class ScheduleStore {
             boolean previousRunActive = s.lastJobId() != null && running.contains(s.lastJobId());
             plans.add(planOne(planner, s, now, missedBefore, previousRunActive));
           }
-          return write(h, due, plans, now, pruneBefore);
+          return write(h, due, plans, now, missedBefore, pruneBefore);
         });
   }
 
@@ -562,7 +562,12 @@ public final class ScheduleStore {
   private record Key(UUID scheduleId, long fireMs) {}
 
   private PlannedBatch write(
-      Handle h, List<Schedule> due, List<SchedulePlan> plans, Instant now, Instant pruneBefore) {
+      Handle h,
+      List<Schedule> due,
+      List<SchedulePlan> plans,
+      Instant now,
+      Instant missedBefore,
+      Instant pruneBefore) {
     Map<UUID, Schedule> byId = new HashMap<>();
     for (Schedule s : due) {
       byId.put(s.id(), s);
@@ -578,12 +583,7 @@ public final class ScheduleStore {
       Schedule s = byId.get(plan.scheduleId());
       if (plan.misfire()) {
         misfires++;
-        log.warn(
-            "missed fire times schedule={} namespace={} firstMissed={} misfire={}",
-            s.id(),
-            s.namespace(),
-            s.nextFireAt(),
-            WireNames.of(s.definition().misfire()));
+        logMisfire(s, plan, missedBefore);
       }
       for (Occurrence o : plan.occurrences()) {
         UUID jobId = null;
@@ -662,6 +662,37 @@ public final class ScheduleStore {
         .bind("before", pruneBefore)
         .execute();
     return new PlannedBatch(due.size(), materialised, skipped, duplicates, misfires);
+  }
+
+  /**
+   * One line per schedule whose missed fire times were handled, naming the whole span: every fire
+   * time from {@code firstMissed} to before {@code missedBefore} was missed; {@code catchUpRuns} of
+   * them run now (fire_once: 1, fire_all: up to the cap, skip: 0) and the first that does not is
+   * the one recorded as missed.
+   */
+  private static void logMisfire(Schedule s, SchedulePlan plan, Instant missedBefore) {
+    int catchUps = 0;
+    Instant firstNotRun = null;
+    for (Occurrence o : plan.occurrences()) {
+      if (!o.fireAt().isBefore(missedBefore)) {
+        break;
+      }
+      if (o.isJob()) {
+        catchUps++;
+      } else if (o.outcome() == Occurrence.Outcome.MISSED) {
+        firstNotRun = o.fireAt();
+      }
+    }
+    log.warn(
+        "missed fire times schedule={} namespace={} misfire={} firstMissed={} missedBefore={}"
+            + " catchUpRuns={} firstNotRun={}",
+        s.id(),
+        s.namespace(),
+        WireNames.of(s.definition().misfire()),
+        s.nextFireAt(),
+        missedBefore,
+        catchUps,
+        firstNotRun);
   }
 
   private static void advance(Handle h, List<SchedulePlan> plans, Map<UUID, UUID> lastJob) {

@@ -300,6 +300,34 @@ class PlannerIT {
   }
 
   @Test
+  void fireAllBeyondItsCapRunsNothingMoreAndRecordsTheFirstLeftOut() {
+    fx.settings.fireAllCap = 3;
+    Schedule s =
+        fx.schedules.create(
+            "default",
+            aSchedule().cron("*/5 * * * *").misfire(MisfirePolicy.FIRE_ALL).definition());
+    Planner planner = fx.planner();
+    planner.runOnce(); // 10:00
+    clock.advance(Duration.ofMinutes(30)); // 10:05 .. 10:25 missed; back at 10:30
+
+    Planner.Pass pass = planner.runOnce();
+
+    assertThat(pass.misfires()).isEqualTo(1);
+    List<Job> jobs = fx.jobsOf(s.id());
+    assertThat(jobs)
+        .extracting(Job::occurrenceAt, Job::runAt)
+        .containsExactly(
+            tuple(MONDAY_TEN, MONDAY_TEN),
+            tuple(Instant.parse("2030-01-07T10:05:00Z"), clock.instant()),
+            tuple(Instant.parse("2030-01-07T10:10:00Z"), clock.instant()),
+            tuple(Instant.parse("2030-01-07T10:15:00Z"), clock.instant()),
+            tuple(Instant.parse("2030-01-07T10:30:00Z"), Instant.parse("2030-01-07T10:30:00Z")));
+    // 10:20 and 10:25 do not run; 10:20, the first of them, is the one on record.
+    assertThat(fx.recorded(s.id(), "missed"))
+        .containsExactly(Instant.parse("2030-01-07T10:20:00Z"));
+  }
+
+  @Test
   void overlapSkipLeavesOutFireTimesWhileThePreviousRunIsGoing() {
     Schedule s =
         fx.schedules.create(
