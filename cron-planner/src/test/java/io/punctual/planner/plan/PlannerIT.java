@@ -5,6 +5,7 @@ import static io.punctual.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import com.codahale.metrics.MetricRegistry;
 import io.punctual.common.job.Completion;
 import io.punctual.common.job.ExecutionStatus;
 import io.punctual.common.job.Job;
@@ -490,6 +491,96 @@ class PlannerIT {
     assertThat(again.schedule().id()).isEqualTo(first.schedule().id());
     assertThat(changed.schedule().definition().cron()).isEqualTo("0 4 * * *");
     assertThat(fx.schedules.list("default", null, null, 10).items()).hasSize(1);
+  }
+
+  @Test
+  void declaredSchedulesAreRegisteredOnceHoweverOftenAndByWhomeverStartedAndTheyFire()
+      throws Exception {
+    // As in planner.schedules: one in the default namespace (a payload with a number jsonb
+    // rewrites), one in another namespace.
+    List<Planner.Declared> declared =
+        List.of(
+            new Planner.Declared(
+                "default",
+                aSchedule()
+                    .name("close-day")
+                    .initIdentifier("billing.close-day")
+                    .every(Duration.ofSeconds(20))
+                    .payload(Json.readTree("{\"batch\":1e3}"))
+                    .definition()),
+            new Planner.Declared(
+                "ops",
+                aSchedule()
+                    .name("ping")
+                    .initIdentifier("ops.ping")
+                    .cron("*/30 * * * * ?")
+                    .definition()));
+
+    // Started once...
+    MetricRegistry firstRun = new MetricRegistry();
+    try (Planner first = declaring(fx.stores, firstRun, "planner-a", declared)) {
+      first.start();
+      awaitPass(firstRun);
+    }
+    // ...then restarted, while a second planner process starts with the same configuration.
+    MetricRegistry restartRun = new MetricRegistry();
+    MetricRegistry secondRun = new MetricRegistry();
+    try (var other = fx.otherProcess();
+        Planner restarted = declaring(fx.stores, restartRun, "planner-a", declared);
+        Planner second = declaring(other, secondRun, "planner-b", declared)) {
+      restarted.start();
+      second.start();
+      awaitPass(restartRun);
+      awaitPass(secondRun);
+    }
+
+    List<Schedule> registered =
+        List.of(
+                fx.schedules.list("default", null, null, 10).items(),
+                fx.schedules.list("ops", null, null, 10).items())
+            .stream()
+            .flatMap(List::stream)
+            .toList();
+    assertThat(registered)
+        .extracting(r -> r.namespace() + "/" + r.definition().initIdentifier())
+        .containsExactlyInAnyOrder("default/billing.close-day", "ops/ops.ping");
+    for (Schedule r : registered) {
+      // Registered once and never redefined by the restarts (which would cancel its jobs).
+      assertThat(r.updatedAt()).as(r.definition().name()).isEqualTo(r.createdAt());
+      List<Job> jobs = fx.jobsOf(r.id());
+      assertThat(jobs).allSatisfy(j -> assertThat(j.status()).isEqualTo(JobState.PENDING));
+      assertThat(jobs)
+          .extracting(Job::occurrenceAt)
+          .as("each fire time of the look-ahead once, %s", r.definition().name())
+          .containsExactlyElementsOf(r.fireTimes().list(MONDAY_TEN, jobs.size()))
+          .last()
+          .isEqualTo(MONDAY_TEN.plusSeconds(60)); // the whole look-ahead
+    }
+    Schedule closeDay =
+        registered.stream().filter(r -> r.namespace().equals("default")).findFirst().orElseThrow();
+    assertThat(fx.jobsOf(closeDay.id())).hasSize(4); // 10:00:00, :20, :40, 10:01:00
+    assertThat(fx.jobsOf(closeDay.id())).allSatisfy(j -> assertThat(fx.queued(j.id())).isTrue());
+    assertThat(fx.jobsOf(closeDay.id()).get(0).payload().get("batch").asInt()).isEqualTo(1000);
+  }
+
+  private Planner declaring(
+      io.punctual.common.Stores stores,
+      MetricRegistry metrics,
+      String holder,
+      List<Planner.Declared> declared) {
+    return new Planner(
+        stores,
+        new io.punctual.planner.schedule.ScheduleStore(stores.database.jdbi(), stores.jobs, clock),
+        fx.settings,
+        metrics,
+        holder,
+        declared);
+  }
+
+  private static void awaitPass(MetricRegistry metrics) {
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> metrics.timer("punctual.planner.pass").getCount() >= 1);
   }
 
   @Test

@@ -58,7 +58,9 @@ public final class PlannerFixture implements AutoCloseable {
         processMetrics);
   }
 
-  /** The schedule's jobs, oldest occurrence first. */
+  private record JobKey(String namespace, UUID id) {}
+
+  /** The schedule's jobs (in its namespace, whichever), oldest occurrence first. */
   public List<Job> jobsOf(UUID scheduleId) {
     return stack
         .database
@@ -66,13 +68,13 @@ public final class PlannerFixture implements AutoCloseable {
         .withHandle(
             h ->
                 h.createQuery(
-                        "SELECT id FROM jobs WHERE schedule_id = :id"
+                        "SELECT namespace, id FROM jobs WHERE schedule_id = :id"
                             + " ORDER BY occurrence_at NULLS LAST, id")
                     .bind("id", scheduleId)
-                    .mapTo(UUID.class)
+                    .map((rs, ctx) -> new JobKey(rs.getString(1), rs.getObject(2, UUID.class)))
                     .list())
         .stream()
-        .map(id -> stores.jobs.find("default", id).orElseThrow())
+        .map(k -> stores.jobs.find(k.namespace(), k.id()).orElseThrow())
         .toList();
   }
 
