@@ -101,25 +101,36 @@ class PlannerIT {
                   ? aSchedule().every(Duration.ofSeconds(5)).definition()
                   : aSchedule().cron("*/15 * * * * ?").definition()));
     }
-    try (var other = fx.otherProcess()) {
+    int claimedByA = 0;
+    int claimedByB = 0;
+    // Two threads of their own: the common pool may have one thread (it has on 2 cores), which
+    // would run the two passes one after the other.
+    try (var other = fx.otherProcess();
+        var threads = java.util.concurrent.Executors.newFixedThreadPool(2)) {
       Planner a = fx.planner();
-      Planner b =
-          new Planner(
-              other,
-              new io.punctual.planner.schedule.ScheduleStore(
-                  other.database.jdbi(), other.jobs, clock),
-              fx.settings,
-              new com.codahale.metrics.MetricRegistry());
+      Planner b = fx.planner(other, new MetricRegistry());
       for (int round = 0; round < 6; round++) {
-        var pa = java.util.concurrent.CompletableFuture.supplyAsync(a::runOnce);
-        var pb = java.util.concurrent.CompletableFuture.supplyAsync(b::runOnce);
+        int due = dueSchedules();
+        var together = new java.util.concurrent.CyclicBarrier(2);
+        var pa = threads.submit(() -> passAfter(together, a));
+        var pb = threads.submit(() -> passAfter(together, b));
         Planner.Pass passA = pa.get();
         Planner.Pass passB = pb.get();
+        // Every due schedule was claimed by exactly one of them, and none twice.
+        assertThat(passA.schedules() + passB.schedules()).as("round %d", round).isEqualTo(due);
         assertThat(passA.duplicates() + passB.duplicates()).isZero();
+        claimedByA += passA.schedules();
+        claimedByB += passB.schedules();
         clock.advance(Duration.ofSeconds(20));
       }
     }
 
+    // Both did work: the schedules were split between them, not planned by one while the other
+    // found nothing.
+    assertThat(claimedByA).isPositive();
+    assertThat(claimedByB).isPositive();
+    // Each occurrence on record became exactly one job, and every job has its occurrence.
+    assertThat(fx.occurrencesWithoutExactlyOneJob()).isEmpty();
     // Every schedule has each of its fire times once, with no gap, and the first one not yet
     // materialised is more than half a look-ahead past the last pass.
     Instant lastPass = clock.instant().minusSeconds(20);
@@ -132,6 +143,29 @@ class PlannerIT {
       assertThat(s.fireTimes().nextAfter(fired.get(fired.size() - 1)).orElseThrow())
           .isAfter(lastPass.plus(fx.settings.lookAhead.dividedBy(2)));
     }
+  }
+
+  /** A pass once both planners are ready to start one, so that they run at the same time. */
+  private static Planner.Pass passAfter(java.util.concurrent.CyclicBarrier barrier, Planner p) {
+    try {
+      barrier.await(30, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    return p.runOnce();
+  }
+
+  private int dueSchedules() {
+    return fx.stack
+        .database
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT count(*) FROM schedules WHERE status = 'ACTIVE' AND plan_at <= :now")
+                    .bind("now", clock.instant())
+                    .mapTo(Integer.class)
+                    .one());
   }
 
   @Test
@@ -151,7 +185,7 @@ class PlannerIT {
                   .definition()));
     }
     try (var busy = fx.otherProcess(new SteppingClock(clock, Duration.ofSeconds(3)))) {
-      Planner planner = fx.planner(busy, new com.codahale.metrics.MetricRegistry());
+      Planner planner = fx.planner(busy, new MetricRegistry());
 
       Planner.Pass pass = planner.runOnce();
 
@@ -462,19 +496,101 @@ class PlannerIT {
   void aDaylightSavingGapTimeFiresOnceShiftedThroughThePlanner() {
     clock.set(Instant.parse("2030-03-31T00:00:00Z")); // Paris springs forward at 01:00Z
     fx.settings.lookAhead = Duration.ofHours(4);
-    Schedule s =
-        fx.schedules.create(
-            "default",
-            aSchedule()
-                .cron("30 2 * * *")
-                .zone("Europe/Paris")
-                .dst(DstPolicy.DEFAULT)
-                .definition());
+    Schedule s = createIn("30 2 * * *", "Europe/Paris", DstPolicy.DEFAULT);
 
     fx.planner().runOnce();
 
     assertThat(fx.occurrencesOf(s.id(), null))
         .containsExactly(Instant.parse("2030-03-31T01:30:00Z")); // 03:30 CEST
+  }
+
+  @Test
+  void theRepeatedHourOfAParisFallBackFiresOnceOrTwiceAsAskedThroughThePlanner() {
+    // 2030-10-27: at 01:00Z Paris goes from 03:00 CEST back to 02:00 CET; 02:30 happens twice.
+    clock.set(Instant.parse("2030-10-27T00:00:00Z"));
+    fx.settings.lookAhead = Duration.ofHours(4);
+    Schedule first = createIn("30 2 * * *", "Europe/Paris", DstPolicy.DEFAULT);
+    Schedule both =
+        createIn(
+            "30 2 * * *",
+            "Europe/Paris",
+            new DstPolicy(DstPolicy.Gap.SHIFT, DstPolicy.Overlap.BOTH));
+    Schedule halfHourly = createIn("*/30 * * * *", "Europe/Paris", DstPolicy.DEFAULT);
+
+    fx.planner().runOnce();
+
+    assertThat(fx.occurrencesOf(first.id(), null))
+        .containsExactly(Instant.parse("2030-10-27T00:30:00Z")); // 02:30 CEST only
+    assertThat(fx.occurrencesOf(both.id(), null))
+        .containsExactly(
+            Instant.parse("2030-10-27T00:30:00Z"), // 02:30 CEST
+            Instant.parse("2030-10-27T01:30:00Z")); // 02:30 CET
+    // Not at 02:00 and 02:30 CET (01:00Z, 01:30Z): the second pass through the hour.
+    assertThat(fx.occurrencesOf(halfHourly.id(), null))
+        .containsExactly(
+            Instant.parse("2030-10-27T00:00:00Z"), // 02:00 CEST
+            Instant.parse("2030-10-27T00:30:00Z"), // 02:30 CEST
+            Instant.parse("2030-10-27T02:00:00Z"), // 03:00 CET
+            Instant.parse("2030-10-27T02:30:00Z"),
+            Instant.parse("2030-10-27T03:00:00Z"),
+            Instant.parse("2030-10-27T03:30:00Z"),
+            Instant.parse("2030-10-27T04:00:00Z"));
+    assertThat(fx.jobsOf(both.id()))
+        .allSatisfy(j -> assertThat(j.runAt()).isEqualTo(j.occurrenceAt()));
+  }
+
+  @Test
+  void newYorksSpringForwardShiftsOrSkipsTheGapThroughThePlanner() {
+    // 2030-03-10: at 07:00Z New York jumps from 02:00 EST to 03:00 EDT; 02:30 does not exist.
+    clock.set(Instant.parse("2030-03-10T05:00:00Z"));
+    fx.settings.lookAhead = Duration.ofHours(4);
+    Schedule shift = createIn("30 2 * * *", "America/New_York", DstPolicy.DEFAULT);
+    Schedule skip =
+        createIn(
+            "30 2 * * *",
+            "America/New_York",
+            new DstPolicy(DstPolicy.Gap.SKIP, DstPolicy.Overlap.FIRST));
+
+    fx.planner().runOnce();
+
+    assertThat(fx.occurrencesOf(shift.id(), null))
+        .containsExactly(Instant.parse("2030-03-10T07:30:00Z")); // 03:30 EDT
+    assertThat(fx.occurrencesOf(skip.id(), null)).isEmpty();
+    assertThat(fx.schedules.find("default", skip.id()).orElseThrow().nextFireAt())
+        .isEqualTo(Instant.parse("2030-03-11T06:30:00Z")); // 02:30 EDT the next day
+  }
+
+  @Test
+  void newYorksFallBackFiresTheRepeatedHourOnceOrTwiceAsAskedThroughThePlanner() {
+    // 2030-11-03: at 06:00Z New York goes from 02:00 EDT back to 01:00 EST; 01:xx happens twice.
+    clock.set(Instant.parse("2030-11-03T04:00:00Z"));
+    fx.settings.lookAhead = Duration.ofHours(4);
+    Schedule first = createIn("30 1 * * *", "America/New_York", DstPolicy.DEFAULT);
+    Schedule both =
+        createIn(
+            "30 1 * * *",
+            "America/New_York",
+            new DstPolicy(DstPolicy.Gap.SHIFT, DstPolicy.Overlap.BOTH));
+    Schedule hourly = createIn("0 * * * *", "America/New_York", DstPolicy.DEFAULT);
+
+    fx.planner().runOnce();
+
+    assertThat(fx.occurrencesOf(first.id(), null))
+        .containsExactly(Instant.parse("2030-11-03T05:30:00Z")); // 01:30 EDT
+    assertThat(fx.occurrencesOf(both.id(), null))
+        .containsExactly(
+            Instant.parse("2030-11-03T05:30:00Z"), // 01:30 EDT
+            Instant.parse("2030-11-03T06:30:00Z")); // 01:30 EST
+    assertThat(fx.occurrencesOf(hourly.id(), null))
+        .containsExactly(
+            Instant.parse("2030-11-03T04:00:00Z"), // 00:00 EDT
+            Instant.parse("2030-11-03T05:00:00Z"), // 01:00 EDT (not 01:00 EST, 06:00Z)
+            Instant.parse("2030-11-03T07:00:00Z"), // 02:00 EST
+            Instant.parse("2030-11-03T08:00:00Z")); // 03:00 EST
+  }
+
+  private Schedule createIn(String cron, String zone, DstPolicy dst) {
+    return fx.schedules.create("default", aSchedule().cron(cron).zone(zone).dst(dst).definition());
   }
 
   @Test

@@ -101,6 +101,34 @@ public final class PlannerFixture implements AutoCloseable {
                     .list());
   }
 
+  /**
+   * Fire times on record as jobs that do not have exactly one job of that schedule and occurrence
+   * (the job the record names), and jobs of an occurrence with no such record: empty when each
+   * occurrence became exactly one job.
+   */
+  public List<String> occurrencesWithoutExactlyOneJob() {
+    return stack
+        .database
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT 'record ' || o.schedule_id || ' ' || o.fire_at || ': '"
+                            + " || count(j.id) || ' jobs' FROM schedule_occurrences o"
+                            + " LEFT JOIN jobs j ON j.schedule_id = o.schedule_id"
+                            + " AND j.occurrence_at = o.fire_at"
+                            + " WHERE o.outcome = 'job'"
+                            + " GROUP BY o.schedule_id, o.fire_at, o.job_id"
+                            + " HAVING count(j.id) <> 1 OR bool_or(j.id <> o.job_id)"
+                            + " UNION ALL"
+                            + " SELECT 'job ' || j.id || ' without its record' FROM jobs j"
+                            + " WHERE j.occurrence_at IS NOT NULL AND NOT EXISTS ("
+                            + " SELECT 1 FROM schedule_occurrences o WHERE o.schedule_id ="
+                            + " j.schedule_id AND o.fire_at = j.occurrence_at AND o.job_id = j.id)")
+                    .mapTo(String.class)
+                    .list());
+  }
+
   /** Queued in Redis (any score), in the namespace and priority the fixtures use. */
   public boolean queued(UUID jobId) {
     return stack
