@@ -37,6 +37,10 @@ import org.slf4j.LoggerFactory;
  * claimed it and the others skip it, so they split the work with no leader and plan nothing twice;
  * the primary key of {@code schedule_occurrences} stands behind that.
  *
+ * <p>Before each batch a planner beats in {@code planner_liveness} ({@link MisfireLine}): fire
+ * times count as missed only when every planner was silent for longer than {@code
+ * planner.misfireThreshold}, never because this or another planner is busy.
+ *
  * <p>{@link #runOnce()} does one pass (what tests and {@code punctual planner --once} run); {@link
  * #start()} runs passes on a thread of its own, each as soon as a schedule is due and at least
  * every {@code planner.interval}.
