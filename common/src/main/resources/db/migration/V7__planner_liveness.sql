@@ -2,9 +2,10 @@
 -- missed (the schedule's misfire policy applies) only when every planner was down, never because
 -- a planner that kept working was busy (a long pass over many schedules).
 
--- One row, shared by every planner process. Each planner beats before it plans a batch, at most
--- every planner.misfireThreshold / 4 (and at least once a pass, so at least every
--- planner.interval while idle): alive_at moves forward. A beat that finds alive_at older than
+-- One row, shared by every planner process. A planner beats before it plans a batch once its last
+-- beat is planner.misfireThreshold / 4 old, so a working planner, or an idle one (a pass at least
+-- every planner.interval, at most half the threshold), beats well within the threshold: alive_at
+-- moves forward. A beat that finds alive_at older than
 -- planner.misfireThreshold has found an outage: no planner worked from down_since (the last beat
 -- before it) to resumed_at (that beat). Fire times still unplanned that came more than
 -- planner.misfireThreshold before resumed_at were missed; later ones are only late, however long

@@ -32,8 +32,8 @@ public class PlannerSettings {
    * How long every planner must have been silent (all down, or PostgreSQL away) for an outage: fire
    * times not planned yet that came more than this before the planners came back were missed, and
    * the schedule's misfire policy decides. Any other fire time is simply run late, however late a
-   * busy planner reaches it. Longer than {@code interval}, since an idle planner shows it is alive
-   * once a pass.
+   * busy planner reaches it. At least twice {@code interval}: an idle planner shows it is alive
+   * from its passes (at most every quarter of this).
    */
   @JsonProperty public Duration misfireThreshold = Duration.ofSeconds(10);
 
@@ -67,9 +67,9 @@ public class PlannerSettings {
         "planner.occurrenceRetention must be at least twice planner.lookAhead +"
             + " planner.misfireThreshold");
     require(
-        misfireThreshold.compareTo(interval) > 0,
-        "planner.misfireThreshold must be longer than planner.interval (a planner shows it is"
-            + " alive once a pass; waiting longer between passes would look like an outage)");
+        misfireThreshold.compareTo(interval.multipliedBy(2)) >= 0,
+        "planner.misfireThreshold must be at least twice planner.interval (a planner shows it is"
+            + " alive from its passes; waiting longer between them would look like an outage)");
     require(schedules != null, "planner.schedules must be a list (or left out)");
   }
 
