@@ -29,8 +29,11 @@ public class PlannerSettings {
   @JsonProperty public Duration minInterval = Duration.ofSeconds(1);
 
   /**
-   * A fire time the planner reaches more than this late was missed (every planner down, or
-   * PostgreSQL away): the schedule's misfire policy decides. Less late, it is simply run late.
+   * How long every planner must have been silent (all down, or PostgreSQL away) for an outage: fire
+   * times not planned yet that came more than this before the planners came back were missed, and
+   * the schedule's misfire policy decides. Any other fire time is simply run late, however late a
+   * busy planner reaches it. At least twice {@code interval}: an idle planner shows it is alive
+   * from its passes (at most every quarter of this).
    */
   @JsonProperty public Duration misfireThreshold = Duration.ofSeconds(10);
 
@@ -63,6 +66,10 @@ public class PlannerSettings {
         occurrenceRetention.compareTo(lookAhead.plus(misfireThreshold).multipliedBy(2)) >= 0,
         "planner.occurrenceRetention must be at least twice planner.lookAhead +"
             + " planner.misfireThreshold");
+    require(
+        misfireThreshold.compareTo(interval.multipliedBy(2)) >= 0,
+        "planner.misfireThreshold must be at least twice planner.interval (a planner shows it is"
+            + " alive from its passes; waiting longer between them would look like an outage)");
     require(schedules != null, "planner.schedules must be a list (or left out)");
   }
 

@@ -20,10 +20,14 @@ class PlannerSettingsTest {
     hugeBatch.batchSize = 100_000;
     PlannerSettings shortRetention = new PlannerSettings();
     shortRetention.lookAhead = Duration.ofHours(13);
+    PlannerSettings idleLooksDown = new PlannerSettings();
+    idleLooksDown.interval = Duration.ofSeconds(6);
 
     assertThatThrownBy(zeroInterval::validate).hasMessageContaining("planner.interval");
     assertThatThrownBy(hugeBatch::validate).hasMessageContaining("planner.batchSize");
     assertThatThrownBy(shortRetention::validate)
         .hasMessageContaining("planner.occurrenceRetention");
+    assertThatThrownBy(idleLooksDown::validate)
+        .hasMessageContaining("planner.misfireThreshold must be at least twice planner.interval");
   }
 }

@@ -147,9 +147,24 @@ public final class ScheduleRequestParser {
     }
   }
 
+  /** See {@link Every}: weeks, days, hours, minutes, seconds; at least planner.minInterval. */
   private Duration every(Fields f) {
-    Duration every = f.duration("every", true);
-    if (every != null && every.compareTo(planner.minInterval) < 0) {
+    JsonNode value = f.get("every");
+    if (value == null) {
+      return null;
+    }
+    Duration every;
+    try {
+      every = Every.parse(value);
+    } catch (IllegalArgumentException e) {
+      f.error("every", e.getMessage());
+      return null;
+    }
+    if (!every.isPositive()) {
+      f.error("every", "must be greater than zero");
+      return null;
+    }
+    if (every.compareTo(planner.minInterval) < 0) {
       f.error("every", "must be at least " + planner.minInterval + " (planner.minInterval)");
       return null;
     }

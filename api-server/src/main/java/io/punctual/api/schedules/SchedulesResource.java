@@ -138,7 +138,8 @@ public final class SchedulesResource {
   /**
    * Replaces the definition (the same body as a create). Its jobs not started yet and due later are
    * cancelled and it is planned again under the new definition. An {@code initIdentifier} cannot be
-   * changed; left out, it is kept.
+   * changed; left out, it is kept. An unknown id is a 404 whatever the body: the schedule is looked
+   * up before the body is validated.
    */
   @PUT
   @Path("{id}")
@@ -148,8 +149,8 @@ public final class SchedulesResource {
       @Context ContainerRequestContext request, @PathParam("id") String id, JsonNode body) {
     String namespace = RequestContext.of(request).namespace();
     UUID scheduleId = scheduleId(id);
-    ScheduleDefinition parsed = parser.parse(body, clock.instant());
     Schedule current = store.find(namespace, scheduleId).orElseThrow(() -> noSuchSchedule(id));
+    ScheduleDefinition parsed = parser.parse(body, clock.instant());
     String key = current.definition().initIdentifier();
     if (parsed.initIdentifier() != null && !parsed.initIdentifier().equals(key)) {
       throw Problems.invalid(

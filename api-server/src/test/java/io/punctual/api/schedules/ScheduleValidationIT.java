@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.punctual.api.support.ApiFixture;
+import io.punctual.api.support.HttpSupport;
 import io.punctual.api.support.HttpSupport.Reply;
+import io.punctual.common.job.JobId;
+import java.net.http.HttpRequest;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,6 +39,8 @@ class ScheduleValidationIT {
         bad("every below the minimum", "{'every':'PT0.5S'}", "every", "at least PT1S"),
         bad("every not a duration", "{'every':'1 minute'}", "every", "ISO-8601 duration"),
         bad("every zero", "{'every':'PT0S'}", "every", "greater than zero"),
+        bad("every a month", "{'every':'P1M'}", "every", "months and years have no fixed length"),
+        bad("every a year", "{'every':'P1Y'}", "every", "use cron"),
         bad("cron and every", "{'cron':'* * * * *','every':'PT1M'}", "every", "not both"),
         bad("neither cron nor every", "{}", "cron", "is required"),
         bad(
@@ -136,6 +141,42 @@ class ScheduleValidationIT {
     assertThat(FIXTURE.http().get("/api/v1/schedules/" + id).json().get("timezone").asText())
         .isEqualTo("UTC");
     FIXTURE.http().method("DELETE", "/api/v1/schedules/" + id);
+  }
+
+  @Test
+  void aPutToAnUnknownScheduleIsA404EvenWithABadBody() {
+    HttpSupport mine = FIXTURE.http().namespace("put-mine");
+    HttpSupport elsewhere = FIXTURE.http().namespace("put-elsewhere");
+    String unknown = JobId.forScheduledTime(FIXTURE.clock.instant()).toString();
+    String other =
+        elsewhere
+            .post("/api/v1/schedules", "{\"name\":\"theirs\",\"every\":\"PT1M\",\"type\":\"noop\"}")
+            .json()
+            .get("id")
+            .asText();
+    String bad = "{\"name\":\"x\",\"every\":\"soon\",\"timezone\":\"Atlantis/Capital\"}";
+    try {
+      Reply missing = put(mine, "/api/v1/schedules/" + unknown, bad);
+      Reply notMine = put(mine, "/api/v1/schedules/" + other, bad); // another namespace's
+
+      assertThat(missing.status()).as(missing.raw().body()).isEqualTo(404);
+      assertThat(missing.contentType()).startsWith("application/problem+json");
+      assertThat(notMine.status()).as(notMine.raw().body()).isEqualTo(404);
+      // The same bad body for a schedule that is there is the 422 naming the fields.
+      Reply invalid = put(elsewhere, "/api/v1/schedules/" + other, bad);
+      assertThat(invalid.status()).isEqualTo(422);
+      assertThat(invalid.json().get("errors").findValuesAsText("field"))
+          .containsExactly("every", "timezone", "type");
+    } finally {
+      elsewhere.method("DELETE", "/api/v1/schedules/" + other);
+    }
+  }
+
+  private static Reply put(HttpSupport http, String path, String body) {
+    return http.send(
+        http.request(path)
+            .header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofString(body)));
   }
 
   private static int storedSchedules() {

@@ -13,7 +13,12 @@ import io.punctual.planner.PlannerSettings;
 import io.punctual.planner.plan.Planner;
 import io.punctual.planner.schedule.ScheduleStore;
 import java.net.http.HttpRequest;
+import java.time.DayOfWeek;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -94,8 +99,57 @@ class SchedulesIT {
     assertThat(preview.status()).isEqualTo(200);
     assertThat(texts(preview.json().get("fireTimes")))
         .containsExactly("2030-03-29T08:00:00Z", "2030-04-01T07:00:00Z", "2030-04-02T07:00:00Z");
-    assertThat(http.get("/api/v1/schedules/" + id + "/preview").json().get("fireTimes"))
-        .hasSize(10);
+
+    // Without from: from the API's clock, not the machine's. The test clock is moved three and a
+    // half days ahead of the machine's for this, so the two cannot be mistaken for each other.
+    Instant before = FIXTURE.clock.instant();
+    try {
+      FIXTURE.clock.advance(Duration.ofHours(84));
+      Instant now = FIXTURE.clock.instant();
+      List<String> fireTimes =
+          texts(http.get("/api/v1/schedules/" + id + "/preview").json().get("fireTimes"));
+
+      assertThat(fireTimes).hasSize(10);
+      assertThat(Instant.parse(fireTimes.get(0))).isAfterOrEqualTo(now);
+      assertThat(fireTimes).isEqualTo(weekdayNinesInParis(now, 10));
+    } finally {
+      FIXTURE.clock.set(before);
+    }
+  }
+
+  /** The first {@code n} times at or after {@code from} that are 09:00 on a weekday in Paris. */
+  private static List<String> weekdayNinesInParis(Instant from, int n) {
+    ZoneId paris = ZoneId.of("Europe/Paris");
+    List<String> out = new ArrayList<>();
+    for (LocalDate day = LocalDate.ofInstant(from, paris); out.size() < n; day = day.plusDays(1)) {
+      Instant nine = day.atTime(9, 0).atZone(paris).toInstant();
+      boolean weekday =
+          day.getDayOfWeek() != DayOfWeek.SATURDAY && day.getDayOfWeek() != DayOfWeek.SUNDAY;
+      if (weekday && !nine.isBefore(from)) {
+        out.add(nine.toString());
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void aWeeklyIntervalFiresEverySevenDays() {
+    HttpSupport http = http("sched-weekly");
+    JsonNode schedule =
+        created(
+            http.post(
+                "/api/v1/schedules",
+                "{\"name\":\"w\",\"every\":\"P1W\",\"startAt\":\"2030-01-07T06:00:00Z\","
+                    + "\"type\":\"noop\"}"));
+
+    assertThat(schedule.get("every").asText()).isEqualTo("PT168H");
+    Reply preview =
+        http.get(
+            "/api/v1/schedules/"
+                + schedule.get("id").asText()
+                + "/preview?count=3&from=2030-01-01T00:00:00Z");
+    assertThat(texts(preview.json().get("fireTimes")))
+        .containsExactly("2030-01-07T06:00:00Z", "2030-01-14T06:00:00Z", "2030-01-21T06:00:00Z");
   }
 
   @Test
@@ -199,6 +253,9 @@ class SchedulesIT {
   @Test
   void changingTheExpressionReplansAndDeletingCancels() {
     HttpSupport http = http("sched-put");
+    // Half a second past a whole second, so every fire time below is known exactly.
+    Instant created = FIXTURE.clock.instant().truncatedTo(ChronoUnit.SECONDS).plusMillis(1_500);
+    FIXTURE.clock.set(created);
     String id =
         created(
                 http.post(
@@ -206,37 +263,98 @@ class SchedulesIT {
             .get("id")
             .asText();
     planner().runOnce();
-    FIXTURE.clock.advance(Duration.ofMillis(1));
+    // Every 10 s from the creation rounded up (+0.5 s), within the minute's look-ahead.
+    Instant first = created.plusMillis(500);
+    List<JsonNode> old = jobsOf(http, id, "PENDING");
+    assertThat(occurrences(old))
+        .containsExactlyInAnyOrder(
+            first,
+            first.plusSeconds(10),
+            first.plusSeconds(20),
+            first.plusSeconds(30),
+            first.plusSeconds(40),
+            first.plusSeconds(50));
+    FIXTURE.clock.advance(Duration.ofSeconds(1)); // the first fire time has come: its job stays
 
     Reply replaced =
         put(
             http,
             "/api/v1/schedules/" + id,
             "{\"name\":\"p\",\"cron\":\"*/30 * * * * ?\",\"type\":\"noop\",\"priority\":\"low\"}");
+    Instant changedAt = FIXTURE.clock.instant();
+
     assertThat(replaced.status()).as(replaced.raw().body()).isEqualTo(200);
     assertThat(replaced.json().get("cron").asText()).isEqualTo("*/30 * * * * ?");
     assertThat(replaced.json().get("every").isNull()).isTrue();
-    assertThat(
-            http.get("/api/v1/schedules/" + id + "/jobs?status=PENDING&limit=20")
-                .json()
-                .get("items"))
-        .hasSizeLessThanOrEqualTo(1); // only one due by now can be left
+    // Exactly the old jobs due after the change were cancelled; the one that had come was not.
+    assertThat(ids(jobsOf(http, id, "CANCELLED")))
+        .containsExactlyInAnyOrderElementsOf(
+            ids(old.stream().filter(j -> occurrence(j).isAfter(changedAt)).toList()));
+    assertThat(jobsOf(http, id, "CANCELLED"))
+        .hasSize(5)
+        .allSatisfy(
+            j -> assertThat(j.get("lastError").asText()).isEqualTo("cancelled: schedule changed"));
+    List<JsonNode> kept = jobsOf(http, id, "PENDING");
+    assertThat(occurrences(kept)).containsExactly(first);
+
     planner().runOnce();
-    JsonNode replanned =
-        http.get("/api/v1/schedules/" + id + "/jobs?status=PENDING&limit=20").json().get("items");
-    assertThat(replanned.findValuesAsText("priority")).contains("low");
-    replanned.forEach(
-        j -> {
-          if (j.get("priority").asText().equals("low")) {
-            assertThat(j.get("occurrenceAt").asText()).matches(".*:(00|30)Z");
-          }
-        });
+
+    // The new definition from the change on: every :00 and :30 within the look-ahead, low
+    // priority, next to the kept job of the old one.
+    List<Instant> halfMinutes = new ArrayList<>();
+    for (Instant t = changedAt.truncatedTo(ChronoUnit.MINUTES);
+        !t.isAfter(changedAt.plus(Duration.ofMinutes(1)));
+        t = t.plusSeconds(30)) {
+      if (!t.isBefore(changedAt)) {
+        halfMinutes.add(t);
+      }
+    }
+    List<JsonNode> pending = jobsOf(http, id, "PENDING");
+    List<JsonNode> replanned =
+        pending.stream().filter(j -> !j.get("id").equals(kept.get(0).get("id"))).toList();
+    assertThat(pending).hasSize(1 + halfMinutes.size());
+    assertThat(occurrences(replanned)).containsExactlyInAnyOrderElementsOf(halfMinutes);
+    assertThat(replanned)
+        .allSatisfy(
+            j -> {
+              assertThat(j.get("priority").asText()).isEqualTo("low");
+              assertThat(j.get("runAt")).isEqualTo(j.get("occurrenceAt"));
+            });
+    assertThat(kept.get(0).get("priority").asText()).isEqualTo("normal");
 
     Reply deleted = http.method("DELETE", "/api/v1/schedules/" + id);
     assertThat(deleted.status()).isEqualTo(200);
-    assertThat(deleted.json().get("cancelledJobs").asInt()).isPositive();
+    // The new jobs, all due later, are cancelled; the kept one, due already, is not.
+    assertThat(deleted.json().get("cancelledJobs").asInt()).isEqualTo(halfMinutes.size());
+    assertThat(
+            http.get("/api/v1/jobs/" + kept.get(0).get("id").asText())
+                .json()
+                .get("status")
+                .asText())
+        .isEqualTo("PENDING");
     assertThat(http.get("/api/v1/schedules/" + id).status()).isEqualTo(404);
     assertThat(http.method("DELETE", "/api/v1/schedules/" + id).status()).isEqualTo(404);
+  }
+
+  private static List<JsonNode> jobsOf(HttpSupport http, String id, String status) {
+    List<JsonNode> out = new ArrayList<>();
+    http.get("/api/v1/schedules/" + id + "/jobs?status=" + status + "&limit=20")
+        .json()
+        .get("items")
+        .forEach(out::add);
+    return out;
+  }
+
+  private static Instant occurrence(JsonNode job) {
+    return Instant.parse(job.get("occurrenceAt").asText());
+  }
+
+  private static List<Instant> occurrences(List<JsonNode> jobs) {
+    return jobs.stream().map(SchedulesIT::occurrence).toList();
+  }
+
+  private static List<String> ids(List<JsonNode> jobs) {
+    return jobs.stream().map(j -> j.get("id").asText()).toList();
   }
 
   @Test

@@ -15,11 +15,13 @@ import java.util.List;
  * rule here is tested with plain instants.
  *
  * <ol>
- *   <li>Fire times more than {@code misfireThreshold} in the past were missed (nothing planned them
- *       in time): {@code fire_once} makes one catch-up job, due now, for the first of them; {@code
- *       fire_all} one for each, earliest first, at most {@code fireAllCap} (the rest are recorded
- *       as missed); {@code skip} records the first as missed. Planning then goes on from the first
- *       fire time that is not missed.
+ *   <li>Fire times before {@code missedBefore} were missed: they came while every planner was down
+ *       (see {@link MisfireLine}, which draws that line; a fire time that is merely late because
+ *       the planners are busy is not missed). {@code fire_once} makes one catch-up job, due now,
+ *       for the first of them; {@code fire_all} one for each, earliest first, at most {@code
+ *       fireAllCap}, and records the first one beyond the cap as missed; {@code skip} records the
+ *       first as missed. Planning then goes on from the first fire time that is not missed: those
+ *       that have come already are late, and become jobs due at their fire time (so, now).
  *   <li>Overlap {@code allow}: every fire time up to {@code now + lookAhead} becomes a job due at
  *       its fire time. The schedule is looked at again when its next fire time is half a look-ahead
  *       away, so frequent schedules are planned many occurrences at a time.
@@ -35,20 +37,21 @@ public final class OccurrencePlanner {
   public static final int MAX_PER_STEP = 1_000;
 
   private final Duration lookAhead;
-  private final Duration misfireThreshold;
   private final int fireAllCap;
 
   public OccurrencePlanner(PlannerSettings settings) {
     this.lookAhead = settings.lookAhead;
-    this.misfireThreshold = settings.misfireThreshold;
     this.fireAllCap = settings.fireAllCap;
   }
 
   /**
+   * @param missedBefore fire times before this and not planned yet were missed (never after {@code
+   *     now})
    * @param previousRunActive whether the schedule's latest job is not final yet (only read for
    *     overlap {@code skip})
    */
-  public SchedulePlan plan(Schedule schedule, Instant now, boolean previousRunActive) {
+  public SchedulePlan plan(
+      Schedule schedule, Instant now, Instant missedBefore, boolean previousRunActive) {
     FireTimes times = schedule.fireTimes();
     boolean skipOverlap = schedule.definition().overlap() == OverlapPolicy.SKIP;
     List<Occurrence> out = new ArrayList<>();
@@ -56,7 +59,6 @@ public final class OccurrencePlanner {
     Instant t = schedule.nextFireAt();
     boolean misfire = false;
 
-    Instant missedBefore = now.minus(misfireThreshold);
     if (t != null && t.isBefore(missedBefore)) {
       misfire = true;
       switch (schedule.definition().misfire()) {

@@ -37,6 +37,10 @@ import org.slf4j.LoggerFactory;
  * claimed it and the others skip it, so they split the work with no leader and plan nothing twice;
  * the primary key of {@code schedule_occurrences} stands behind that.
  *
+ * <p>Before each batch a planner beats in {@code planner_liveness} ({@link MisfireLine}): fire
+ * times count as missed only when every planner was silent for longer than {@code
+ * planner.misfireThreshold}, never because this or another planner is busy.
+ *
  * <p>{@link #runOnce()} does one pass (what tests and {@code punctual planner --once} run); {@link
  * #start()} runs passes on a thread of its own, each as soon as a schedule is due and at least
  * every {@code planner.interval}.
@@ -63,6 +67,7 @@ public final class Planner implements AutoCloseable {
   private final ScheduleStore schedules;
   private final PlannerSettings settings;
   private final OccurrencePlanner decider;
+  private final MisfireLine misfireLine;
   private final Clock clock;
   private final String holder;
   private final List<Declared> declared;
@@ -92,6 +97,11 @@ public final class Planner implements AutoCloseable {
     this.decider = new OccurrencePlanner(settings);
     this.clock = stores.clock;
     this.holder = holder;
+    this.misfireLine =
+        new MisfireLine(
+            new PlannerLiveness(stores.database.jdbi(), settings.misfireThreshold),
+            settings.misfireThreshold,
+            holder);
     this.declared = List.copyOf(declared);
     this.registered = declared.isEmpty();
     this.planned = metrics.meter("punctual.planner.occurrences.planned");
@@ -129,10 +139,16 @@ public final class Planner implements AutoCloseable {
       boolean redisFailed = false;
       while (true) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        // Before each batch: this planner is alive, and where missed fire times end.
+        Instant missedBefore = misfireLine.missedBefore(now);
         ensurePartitions(now);
         PlannedBatch batch =
             schedules.planDue(
-                now, settings.batchSize, decider, now.minus(settings.occurrenceRetention));
+                now,
+                missedBefore,
+                settings.batchSize,
+                decider,
+                now.minus(settings.occurrenceRetention));
         claimed += batch.claimed();
         jobs += batch.jobs().size();
         skip += batch.skipped();

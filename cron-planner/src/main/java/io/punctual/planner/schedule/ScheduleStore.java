@@ -122,8 +122,9 @@ public final class ScheduleStore {
   /**
    * Static registration: the schedule keyed by {@code (namespace, definition.initIdentifier())} is
    * created if missing, redefined (and planned again) if its definition differs, left alone if the
-   * same. A service declaring its schedules at every start-up thus never creates duplicates, and
-   * several processes may do it at once. Whether it is paused is not touched.
+   * same as stored (see {@link #storesDefinition}). A service declaring its schedules at every
+   * start-up thus never creates duplicates, and several processes may do it at once. Whether it is
+   * paused is not touched.
    */
   public Registered register(String namespace, ScheduleDefinition definition) {
     if (definition.initIdentifier() == null) {
@@ -148,7 +149,7 @@ public final class ScheduleStore {
                     existing = lockByInitIdentifier(h, namespace, definition);
                   }
                   Schedule schedule = existing.orElseThrow();
-                  if (schedule.definition().equals(definition)) {
+                  if (storesDefinition(h, schedule, definition)) {
                     return new Registered(schedule, Registration.UNCHANGED, List.of(), List.of());
                   }
                   Changed changed = redefine(h, schedule, definition, now);
@@ -171,6 +172,21 @@ public final class ScheduleStore {
         .bind("now", now)
         .map(ScheduleRowMapper.PLAIN)
         .findOne();
+  }
+
+  /**
+   * Whether the stored schedule has this definition, compared as stored rather than with {@link
+   * ScheduleDefinition#equals}: its JSON went through jsonb (numbers rewritten, keys reordered) and
+   * its durations were cut to milliseconds, so an unchanged declaration read back is not equal to
+   * the one declared, and would otherwise be redefined (its look-ahead jobs cancelled) at every
+   * start-up.
+   */
+  private static boolean storesDefinition(
+      Handle h, Schedule schedule, ScheduleDefinition definition) {
+    return bindDefinition(h.createQuery(sql("sameDefinition")), definition)
+        .bind("id", schedule.id())
+        .mapTo(Boolean.class)
+        .one();
   }
 
   private static Optional<Schedule> lockByInitIdentifier(
@@ -461,13 +477,18 @@ public final class ScheduleStore {
 
   /**
    * Claims up to {@code limit} ACTIVE schedules due for planning (skipping any another planner
-   * holds), decides their occurrences with {@code planner}, and in the same transaction records the
-   * occurrences, inserts their jobs, moves each schedule on and prunes its occurrence records older
-   * than {@code pruneBefore}. The partitions of jobs due up to {@code now} plus the planner's
-   * look-ahead must exist already (see {@link io.punctual.common.store.PartitionManager}).
+   * holds), decides their occurrences with {@code planner} (fire times before {@code missedBefore}
+   * were missed), and in the same transaction records the occurrences, inserts their jobs, moves
+   * each schedule on and prunes its occurrence records older than {@code pruneBefore}. The
+   * partitions of jobs due up to {@code now} plus the planner's look-ahead must exist already (see
+   * {@link io.punctual.common.store.PartitionManager}).
    */
   public PlannedBatch planDue(
-      Instant now, int limit, OccurrencePlanner planner, Instant pruneBefore) {
+      Instant now,
+      Instant missedBefore,
+      int limit,
+      OccurrencePlanner planner,
+      Instant pruneBefore) {
     return jdbi.inTransaction(
         h -> {
           List<Schedule> due =
@@ -483,16 +504,20 @@ public final class ScheduleStore {
           List<SchedulePlan> plans = new ArrayList<>(due.size());
           for (Schedule s : due) {
             boolean previousRunActive = s.lastJobId() != null && running.contains(s.lastJobId());
-            plans.add(planOne(planner, s, now, previousRunActive));
+            plans.add(planOne(planner, s, now, missedBefore, previousRunActive));
           }
-          return write(h, due, plans, now, pruneBefore);
+          return write(h, due, plans, now, missedBefore, pruneBefore);
         });
   }
 
   private static SchedulePlan planOne(
-      OccurrencePlanner planner, Schedule s, Instant now, boolean previousRunActive) {
+      OccurrencePlanner planner,
+      Schedule s,
+      Instant now,
+      Instant missedBefore,
+      boolean previousRunActive) {
     try {
-      return planner.plan(s, now, previousRunActive);
+      return planner.plan(s, now, missedBefore, previousRunActive);
     } catch (RuntimeException e) {
       // One broken schedule must not stop the others: look at it again in a minute.
       log.error("schedule cannot be planned schedule={} namespace={}", s.id(), s.namespace(), e);
@@ -537,7 +562,12 @@ public final class ScheduleStore {
   private record Key(UUID scheduleId, long fireMs) {}
 
   private PlannedBatch write(
-      Handle h, List<Schedule> due, List<SchedulePlan> plans, Instant now, Instant pruneBefore) {
+      Handle h,
+      List<Schedule> due,
+      List<SchedulePlan> plans,
+      Instant now,
+      Instant missedBefore,
+      Instant pruneBefore) {
     Map<UUID, Schedule> byId = new HashMap<>();
     for (Schedule s : due) {
       byId.put(s.id(), s);
@@ -553,12 +583,7 @@ public final class ScheduleStore {
       Schedule s = byId.get(plan.scheduleId());
       if (plan.misfire()) {
         misfires++;
-        log.warn(
-            "missed fire times schedule={} namespace={} firstMissed={} misfire={}",
-            s.id(),
-            s.namespace(),
-            s.nextFireAt(),
-            WireNames.of(s.definition().misfire()));
+        logMisfire(s, plan, missedBefore);
       }
       for (Occurrence o : plan.occurrences()) {
         UUID jobId = null;
@@ -637,6 +662,37 @@ public final class ScheduleStore {
         .bind("before", pruneBefore)
         .execute();
     return new PlannedBatch(due.size(), materialised, skipped, duplicates, misfires);
+  }
+
+  /**
+   * One line per schedule whose missed fire times were handled, naming the whole span: every fire
+   * time from {@code firstMissed} to before {@code missedBefore} was missed; {@code catchUpRuns} of
+   * them run now (fire_once: 1, fire_all: up to the cap, skip: 0) and the first that does not is
+   * the one recorded as missed.
+   */
+  private static void logMisfire(Schedule s, SchedulePlan plan, Instant missedBefore) {
+    int catchUps = 0;
+    Instant firstNotRun = null;
+    for (Occurrence o : plan.occurrences()) {
+      if (!o.fireAt().isBefore(missedBefore)) {
+        break;
+      }
+      if (o.isJob()) {
+        catchUps++;
+      } else if (o.outcome() == Occurrence.Outcome.MISSED) {
+        firstNotRun = o.fireAt();
+      }
+    }
+    log.warn(
+        "missed fire times schedule={} namespace={} misfire={} firstMissed={} missedBefore={}"
+            + " catchUpRuns={} firstNotRun={}",
+        s.id(),
+        s.namespace(),
+        WireNames.of(s.definition().misfire()),
+        s.nextFireAt(),
+        missedBefore,
+        catchUps,
+        firstNotRun);
   }
 
   private static void advance(Handle h, List<SchedulePlan> plans, Map<UUID, UUID> lastJob) {

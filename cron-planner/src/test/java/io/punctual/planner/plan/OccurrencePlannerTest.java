@@ -25,6 +25,14 @@ class OccurrencePlannerTest {
     return Instant.parse("2025-06-02T" + time + "Z");
   }
 
+  /**
+   * The line {@link MisfireLine} draws when the planners have just come back from an outage (or
+   * start for the first time): fire times more than the threshold (10 s) old were missed.
+   */
+  private Instant afterOutage() {
+    return clock.instant().minus(settings.misfireThreshold);
+  }
+
   private static List<Instant> fireTimes(SchedulePlan plan, Outcome outcome) {
     return plan.occurrences().stream()
         .filter(o -> o.outcome() == outcome)
@@ -37,7 +45,7 @@ class OccurrencePlannerTest {
     Schedule everyTwentySeconds =
         aSchedule().every(Duration.ofSeconds(20)).stored(at("09:00:00"), at("10:00:00"), null);
 
-    SchedulePlan plan = planner.plan(everyTwentySeconds, clock.instant(), false);
+    SchedulePlan plan = planner.plan(everyTwentySeconds, clock.instant(), afterOutage(), false);
 
     assertThat(plan.occurrences())
         .containsExactly(
@@ -67,7 +75,7 @@ class OccurrencePlannerTest {
             daily.updatedAt(),
             null);
 
-    SchedulePlan plan = planner.plan(tomorrow, clock.instant(), false);
+    SchedulePlan plan = planner.plan(tomorrow, clock.instant(), afterOutage(), false);
 
     assertThat(plan.occurrences()).isEmpty();
     assertThat(plan.nextFireAt()).isEqualTo(Instant.parse("2025-06-03T09:00:00Z"));
@@ -79,10 +87,58 @@ class OccurrencePlannerTest {
     Schedule s =
         aSchedule().every(Duration.ofMinutes(1)).stored(at("09:00:00"), at("09:59:55"), null);
 
-    SchedulePlan plan = planner.plan(s, clock.instant(), false);
+    SchedulePlan plan = planner.plan(s, clock.instant(), afterOutage(), false);
 
     assertThat(plan.misfire()).isFalse();
     assertThat(plan.occurrences().get(0)).isEqualTo(Occurrence.job(at("09:59:55"), at("09:59:55")));
+  }
+
+  @Test
+  void aFireTimeABusyPlannerReachesLateIsLateNotMissed() {
+    // The planners have been up since 08:00, only busy: 09:58 is reached two minutes late.
+    Instant missedBefore = at("08:00:00").minus(settings.misfireThreshold);
+    Schedule s =
+        aSchedule()
+            .cron("* * * * *")
+            .misfire(MisfirePolicy.SKIP)
+            .stored(at("08:00:00"), at("09:58:00"), null);
+
+    SchedulePlan plan = planner.plan(s, clock.instant(), missedBefore, false);
+
+    assertThat(plan.misfire()).isFalse();
+    assertThat(plan.occurrences())
+        .containsExactly(
+            Occurrence.job(at("09:58:00"), at("09:58:00")), // due at its fire time: runs now
+            Occurrence.job(at("09:59:00"), at("09:59:00")),
+            Occurrence.job(at("10:00:00"), at("10:00:00")),
+            Occurrence.job(at("10:01:00"), at("10:01:00")));
+  }
+
+  @Test
+  void onlyWhatCameBeforeTheComebackMinusTheThresholdWasMissed() {
+    // Every planner was down until 09:59:55; this schedule is reached 25 s after the comeback.
+    Instant missedBefore = at("09:59:55").minus(settings.misfireThreshold); // 09:59:45
+    Schedule s =
+        aSchedule()
+            .every(Duration.ofSeconds(10))
+            .startAt(at("09:00:00"))
+            .misfire(MisfirePolicy.FIRE_ONCE)
+            .stored(at("08:00:00"), at("09:58:00"), null);
+
+    SchedulePlan plan = planner.plan(s, at("10:00:20"), missedBefore, false);
+
+    assertThat(plan.misfire()).isTrue();
+    // 09:58:00 .. 09:59:40 came while everything was down: one catch-up run, due now.
+    assertThat(plan.occurrences().get(0)).isEqualTo(Occurrence.job(at("09:58:00"), at("10:00:20")));
+    // 09:59:50 came within the threshold of the comeback, and the rest while the planner worked:
+    // late, each run at its fire time.
+    assertThat(plan.occurrences().subList(1, 5))
+        .containsExactly(
+            Occurrence.job(at("09:59:50"), at("09:59:50")),
+            Occurrence.job(at("10:00:00"), at("10:00:00")),
+            Occurrence.job(at("10:00:10"), at("10:00:10")),
+            Occurrence.job(at("10:00:20"), at("10:00:20")));
+    assertThat(plan.nextFireAt()).isEqualTo(at("10:01:30"));
   }
 
   @Test
@@ -94,7 +150,7 @@ class OccurrencePlannerTest {
             .misfire(MisfirePolicy.FIRE_ONCE)
             .stored(at("08:00:00"), at("09:00:00"), null);
 
-    SchedulePlan plan = planner.plan(s, clock.instant(), false);
+    SchedulePlan plan = planner.plan(s, clock.instant(), afterOutage(), false);
 
     assertThat(plan.misfire()).isTrue();
     assertThat(plan.occurrences().get(0)).isEqualTo(Occurrence.job(at("09:00:00"), at("10:00:00")));
@@ -115,7 +171,7 @@ class OccurrencePlannerTest {
             .misfire(MisfirePolicy.FIRE_ALL)
             .stored(at("08:00:00"), at("09:00:00"), null);
 
-    SchedulePlan plan = capped.plan(s, clock.instant(), false);
+    SchedulePlan plan = capped.plan(s, clock.instant(), afterOutage(), false);
 
     List<Occurrence> catchUp = plan.occurrences().subList(0, 5);
     assertThat(catchUp)
@@ -137,7 +193,7 @@ class OccurrencePlannerTest {
             .misfire(MisfirePolicy.FIRE_ALL)
             .stored(at("08:00:00"), at("09:00:00"), null);
 
-    SchedulePlan plan = planner.plan(s, clock.instant(), false);
+    SchedulePlan plan = planner.plan(s, clock.instant(), afterOutage(), false);
 
     assertThat(fireTimes(plan, Outcome.JOB))
         .containsExactly(
@@ -153,7 +209,7 @@ class OccurrencePlannerTest {
             .misfire(MisfirePolicy.SKIP)
             .stored(at("08:00:00"), at("09:00:00"), null);
 
-    SchedulePlan plan = planner.plan(s, clock.instant(), false);
+    SchedulePlan plan = planner.plan(s, clock.instant(), afterOutage(), false);
 
     assertThat(plan.misfire()).isTrue();
     assertThat(fireTimes(plan, Outcome.MISSED)).containsExactly(at("09:00:00"));
@@ -169,11 +225,11 @@ class OccurrencePlannerTest {
             .overlap(OverlapPolicy.SKIP)
             .stored(at("09:00:00"), at("10:00:00"), UUID.randomUUID());
 
-    SchedulePlan idle = planner.plan(s, clock.instant(), false);
+    SchedulePlan idle = planner.plan(s, clock.instant(), afterOutage(), false);
     assertThat(idle.occurrences()).containsExactly(Occurrence.job(at("10:00:00"), at("10:00:00")));
     assertThat(idle.planAt()).isEqualTo(at("10:00:10")); // its next fire time, not before
 
-    SchedulePlan busy = planner.plan(s, clock.instant(), true);
+    SchedulePlan busy = planner.plan(s, clock.instant(), afterOutage(), true);
     assertThat(busy.occurrences())
         .containsExactly(Occurrence.skipped(at("10:00:00"), Outcome.SKIPPED_OVERLAP));
   }
@@ -188,7 +244,7 @@ class OccurrencePlannerTest {
             .misfire(MisfirePolicy.FIRE_ALL)
             .stored(at("08:00:00"), at("09:00:00"), null);
 
-    SchedulePlan plan = planner.plan(s, clock.instant(), false);
+    SchedulePlan plan = planner.plan(s, clock.instant(), afterOutage(), false);
 
     assertThat(fireTimes(plan, Outcome.JOB)).containsExactly(at("09:00:00"));
     assertThat(fireTimes(plan, Outcome.SKIPPED_OVERLAP))
@@ -204,7 +260,7 @@ class OccurrencePlannerTest {
             .endAt(at("10:00:30"))
             .stored(at("09:00:00"), at("10:00:00"), null);
 
-    SchedulePlan plan = planner.plan(s, clock.instant(), false);
+    SchedulePlan plan = planner.plan(s, clock.instant(), afterOutage(), false);
 
     assertThat(fireTimes(plan, Outcome.JOB)).containsExactly(at("10:00:00"), at("10:00:30"));
     assertThat(plan.nextFireAt()).isNull();
@@ -218,7 +274,7 @@ class OccurrencePlannerTest {
     Schedule s =
         aSchedule().every(Duration.ofSeconds(1)).stored(at("09:00:00"), at("10:00:00"), null);
 
-    SchedulePlan plan = far.plan(s, clock.instant(), false);
+    SchedulePlan plan = far.plan(s, clock.instant(), afterOutage(), false);
 
     assertThat(plan.occurrences()).hasSize(OccurrencePlanner.MAX_PER_STEP);
     assertThat(plan.planAt()).isEqualTo(clock.instant());

@@ -9,6 +9,7 @@ import io.punctual.planner.plan.Planner;
 import io.punctual.planner.schedule.ScheduleStore;
 import io.punctual.testing.TestClock;
 import io.punctual.testing.TestStack;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -39,10 +40,27 @@ public final class PlannerFixture implements AutoCloseable {
 
   /** Another planner process: its own connections, the same database, Redis and clock. */
   public Stores otherProcess() {
-    return new Stores(stack.postgres, stack.redisSettings, stack.queueSettings, clock, "planner-2");
+    return otherProcess(clock);
   }
 
-  /** The schedule's jobs, oldest occurrence first. */
+  /** Another planner process reading {@code processClock} (the same database and Redis). */
+  public Stores otherProcess(Clock processClock) {
+    return new Stores(
+        stack.postgres, stack.redisSettings, stack.queueSettings, processClock, "planner-2");
+  }
+
+  /** A planner of its own over {@code processStores} (from {@link #otherProcess}). */
+  public Planner planner(Stores processStores, MetricRegistry processMetrics) {
+    return new Planner(
+        processStores,
+        new ScheduleStore(processStores.database.jdbi(), processStores.jobs, processStores.clock),
+        settings,
+        processMetrics);
+  }
+
+  private record JobKey(String namespace, UUID id) {}
+
+  /** The schedule's jobs (in its namespace, whichever), oldest occurrence first. */
   public List<Job> jobsOf(UUID scheduleId) {
     return stack
         .database
@@ -50,13 +68,13 @@ public final class PlannerFixture implements AutoCloseable {
         .withHandle(
             h ->
                 h.createQuery(
-                        "SELECT id FROM jobs WHERE schedule_id = :id"
+                        "SELECT namespace, id FROM jobs WHERE schedule_id = :id"
                             + " ORDER BY occurrence_at NULLS LAST, id")
                     .bind("id", scheduleId)
-                    .mapTo(UUID.class)
+                    .map((rs, ctx) -> new JobKey(rs.getString(1), rs.getObject(2, UUID.class)))
                     .list())
         .stream()
-        .map(id -> stores.jobs.find("default", id).orElseThrow())
+        .map(k -> stores.jobs.find(k.namespace(), k.id()).orElseThrow())
         .toList();
   }
 
@@ -80,6 +98,34 @@ public final class PlannerFixture implements AutoCloseable {
                     .bind("id", scheduleId)
                     .bind("outcome", outcome)
                     .mapTo(Instant.class)
+                    .list());
+  }
+
+  /**
+   * Fire times on record as jobs that do not have exactly one job of that schedule and occurrence
+   * (the job the record names), and jobs of an occurrence with no such record: empty when each
+   * occurrence became exactly one job.
+   */
+  public List<String> occurrencesWithoutExactlyOneJob() {
+    return stack
+        .database
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT 'record ' || o.schedule_id || ' ' || o.fire_at || ': '"
+                            + " || count(j.id) || ' jobs' FROM schedule_occurrences o"
+                            + " LEFT JOIN jobs j ON j.schedule_id = o.schedule_id"
+                            + " AND j.occurrence_at = o.fire_at"
+                            + " WHERE o.outcome = 'job'"
+                            + " GROUP BY o.schedule_id, o.fire_at, o.job_id"
+                            + " HAVING count(j.id) <> 1 OR bool_or(j.id <> o.job_id)"
+                            + " UNION ALL"
+                            + " SELECT 'job ' || j.id || ' without its record' FROM jobs j"
+                            + " WHERE j.occurrence_at IS NOT NULL AND NOT EXISTS ("
+                            + " SELECT 1 FROM schedule_occurrences o WHERE o.schedule_id ="
+                            + " j.schedule_id AND o.fire_at = j.occurrence_at AND o.job_id = j.id)")
+                    .mapTo(String.class)
                     .list());
   }
 

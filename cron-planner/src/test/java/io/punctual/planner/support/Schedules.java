@@ -1,5 +1,6 @@
 package io.punctual.planner.support;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.Priority;
@@ -29,6 +30,8 @@ public final class Schedules {
   private MisfirePolicy misfire = MisfirePolicy.FIRE_ONCE;
   private OverlapPolicy overlap = OverlapPolicy.ALLOW;
   private String type = "noop";
+  private JsonNode payload;
+  private Duration timeout;
 
   public static Schedules aSchedule() {
     return new Schedules();
@@ -91,6 +94,17 @@ public final class Schedules {
     return this;
   }
 
+  /** The job's payload; by default {@code {"from": name}}. */
+  public Schedules payload(JsonNode v) {
+    payload = v;
+    return this;
+  }
+
+  public Schedules timeout(Duration v) {
+    timeout = v;
+    return this;
+  }
+
   public ScheduleDefinition definition() {
     return new ScheduleDefinition(
         name,
@@ -105,11 +119,11 @@ public final class Schedules {
         overlap,
         new JobTemplate(
             type,
-            JsonNodeFactory.instance.objectNode().put("from", name),
+            payload != null ? payload : JsonNodeFactory.instance.objectNode().put("from", name),
             Priority.NORMAL,
             3,
             new Backoff.Fixed(Duration.ofSeconds(1)),
-            null,
+            timeout,
             List.of("scheduled"),
             null));
   }
