@@ -29,6 +29,7 @@ public final class WorkerMetrics implements AutoCloseable {
   public final Meter timedOut;
   public final Meter cancelled;
   public final Meter staleRefused;
+  public final Meter fenceRefused;
   public final Timer execution;
   public final Histogram claimBatch;
 
@@ -44,6 +45,7 @@ public final class WorkerMetrics implements AutoCloseable {
     this.timedOut = registry.meter(PREFIX + "timedOut");
     this.cancelled = registry.meter(PREFIX + "cancelled");
     this.staleRefused = registry.meter(PREFIX + "staleRefused");
+    this.fenceRefused = registry.meter(PREFIX + "fenceRefused");
     this.execution = registry.timer(PREFIX + "execution");
     this.claimBatch = registry.histogram(PREFIX + "claimBatch");
   }
