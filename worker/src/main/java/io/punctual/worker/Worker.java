@@ -4,6 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import io.punctual.common.Stores;
 import io.punctual.common.queue.Promoter;
 import io.punctual.common.queue.WakeListener;
+import io.punctual.common.random.PerThreadRandom;
 import io.punctual.common.registry.WorkerRegistry;
 import io.punctual.worker.claim.ClaimLoop;
 import io.punctual.worker.claim.Waiter;
@@ -21,7 +22,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -77,7 +77,7 @@ public final class Worker implements AutoCloseable {
     JobExecutor executor =
         new JobExecutor(
             handlers,
-            new CompletionDecider(stores.clock, ThreadLocalRandom.current()),
+            new CompletionDecider(stores.clock, PerThreadRandom.INSTANCE),
             running,
             timeouts,
             completions::add,
