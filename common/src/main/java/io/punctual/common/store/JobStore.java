@@ -773,12 +773,19 @@ public final class JobStore {
                 .list());
   }
 
-  /** Running attempts whose worker has not reported in since {@code staleBefore}, oldest first. */
-  public List<Job> staleRunning(Instant staleBefore, int limit) {
+  /**
+   * Running attempts whose worker has not reported in since {@code staleBefore}, oldest heartbeat
+   * first (then by id), after the cursor {@code (afterHeartbeat, afterId)}: start with {@link
+   * Instant#EPOCH} and the nil UUID, then pass the last job of the previous page.
+   */
+  public List<Job> staleRunning(
+      Instant staleBefore, Instant afterHeartbeat, UUID afterId, int limit) {
     return jdbi.withHandle(
         h ->
             h.createQuery(sql("staleRunning"))
                 .bind("staleBefore", staleBefore)
+                .bind("afterHeartbeat", afterHeartbeat)
+                .bind("afterId", afterId)
                 .bind("limit", limit)
                 .map(JobRowMapper.INSTANCE)
                 .list());
