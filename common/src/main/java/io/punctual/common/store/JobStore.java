@@ -88,7 +88,11 @@ public final class JobStore {
   public List<Submitted> submit(List<NewJob> jobs) {
     Instant now = clock.instant();
     List<UUID> ids = prepare(jobs, now);
-    return DeadlockRetry.run("submit", () -> jdbi.inTransaction(h -> submitIn(h, jobs, ids, now)));
+    return partitions.retryingDropped(
+        ids,
+        () ->
+            DeadlockRetry.run(
+                "submit", () -> jdbi.inTransaction(h -> submitIn(h, jobs, ids, now))));
   }
 
   /**
@@ -104,6 +108,10 @@ public final class JobStore {
       ids.add(id);
     }
     return ids;
+  }
+
+  PartitionManager partitions() {
+    return partitions;
   }
 
   /** {@link #submit} inside a transaction the caller holds, with ids from {@link #prepare}. */
