@@ -124,6 +124,7 @@ public final class Worker implements AutoCloseable {
       throw new IllegalStateException("worker already started or closed");
     }
     metrics.registerGauges(running::size, stores.queue, settings.namespaces);
+    metrics.registerQueueRebuilds(promoter::rebuilds);
     register();
     subscribe();
     completions.start();
