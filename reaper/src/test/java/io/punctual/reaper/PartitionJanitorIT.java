@@ -2,6 +2,7 @@ package io.punctual.reaper;
 
 import static io.punctual.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.punctual.common.Stores;
 import io.punctual.common.config.QueueSettings;
@@ -81,6 +82,19 @@ class PartitionJanitorIT {
     assertThat(f.find(again).status()).isEqualTo(JobState.PENDING);
   }
 
+  private long sessionsWaitingForALock() {
+    return f.stores
+        .database
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT count(*) FROM pg_stat_activity"
+                            + " WHERE datname = current_database() AND wait_event_type = 'Lock'")
+                    .mapTo(Long.class)
+                    .one());
+  }
+
   @Test
   void aWriteInFlightIntoADayBeingDroppedKeepsTheDay() throws Exception {
     Job old = jobFrom(100);
@@ -98,7 +112,8 @@ class PartitionJanitorIT {
           .execute();
       Future<PartitionJanitor.Upkeep> upkeep =
           janitor.submit(() -> new PartitionJanitor(f.stores, f.settings).runOnce());
-      Thread.sleep(500);
+      // The janitor reaches the day and waits for the write's lock.
+      await().atMost(Duration.ofSeconds(10)).until(() -> sessionsWaitingForALock() > 0);
       assertThat(upkeep).as("the drop waits for the write to commit").isNotDone();
       h.commit();
 

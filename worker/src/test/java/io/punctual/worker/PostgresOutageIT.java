@@ -35,8 +35,8 @@ import org.junit.jupiter.api.Test;
  * may be rescued because the database was away: the job ends SUCCEEDED on attempt 1, no LOST row.
  */
 class PostgresOutageIT {
-  private static final Duration LEASE_TTL = Duration.ofSeconds(1);
-  private static final Duration OUTAGE = LEASE_TTL.multipliedBy(4);
+  private static final Duration LEASE_TTL = Duration.ofSeconds(2);
+  private static final Duration OUTAGE = LEASE_TTL.multipliedBy(3);
 
   private final WorkerHarness harness = new WorkerHarness();
   private final TcpProxy proxy = proxyTo(harness.postgres);
