@@ -29,15 +29,6 @@ public final class PendingResults {
     return List.copyOf(attempts);
   }
 
-  /** Whether {@code attempt} still waits for its result to be written. */
-  public boolean contains(Attempt attempt) {
-    return attempts.contains(attempt);
-  }
-
-  public int size() {
-    return attempts.size();
-  }
-
   private static Attempt attemptOf(FinishedAttempt f) {
     return new Attempt(f.job().id(), f.job().attempt());
   }
