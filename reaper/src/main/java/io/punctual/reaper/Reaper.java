@@ -5,10 +5,10 @@ import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import io.punctual.common.Stores;
 import io.punctual.common.queue.Promoter;
+import io.punctual.common.random.PerThreadRandom;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -54,7 +54,7 @@ public final class Reaper implements AutoCloseable {
     this.promoter =
         new Promoter(
             stores.jobs, stores.queue, stores.redis, stores.queueSettings, stores.clock, holder);
-    this.rescuer = new Rescuer(stores, settings, ThreadLocalRandom.current());
+    this.rescuer = new Rescuer(stores, settings, PerThreadRandom.INSTANCE);
     this.reconciler = new Reconciler(stores, settings);
     this.janitor = new PartitionJanitor(stores, settings);
     this.rescued = metrics.meter("punctual.reaper.rescued");
@@ -146,24 +146,29 @@ public final class Reaper implements AutoCloseable {
     return upkeep;
   }
 
-  /** Stops the loops and releases the promoter lease so another reaper or worker takes over. */
+  /**
+   * Stops the loops, if started, and releases the promoter lease (also after {@link #runOnce()}
+   * alone, as {@code reaper --once} does) so another reaper or worker takes over at once.
+   */
   @Override
   public synchronized void close() {
-    if (executor == null) {
-      return;
+    boolean started = executor != null;
+    if (started) {
+      executor.shutdownNow();
+      try {
+        executor.awaitTermination(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      executor = null;
     }
-    executor.shutdownNow();
-    try {
-      executor.awaitTermination(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    executor = null;
     try {
       promoter.release();
     } catch (RuntimeException e) {
       log.debug("promoter lease release failed", e);
     }
-    log.info("reaper stopped holder={}", holder);
+    if (started) {
+      log.info("reaper stopped holder={}", holder);
+    }
   }
 }

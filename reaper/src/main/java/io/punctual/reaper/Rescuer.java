@@ -34,25 +34,41 @@ public final class Rescuer {
   private final Stores stores;
   private final ReaperSettings settings;
   private final RandomGenerator random;
+  private final int pageSize;
 
+  /** {@code random} is used from the reaper's threads: it must be safe to share. */
   public Rescuer(Stores stores, ReaperSettings settings, RandomGenerator random) {
+    this(stores, settings, random, PAGE);
+  }
+
+  Rescuer(Stores stores, ReaperSettings settings, RandomGenerator random, int pageSize) {
     this.stores = stores;
     this.settings = settings;
     this.random = random;
+    this.pageSize = pageSize;
   }
 
-  /** One pass; returns how many attempts it rescued. */
+  /**
+   * One pass; returns how many attempts it rescued. It pages through the stale attempts by
+   * (heartbeat, id), past those whose lease is still held, up to {@code maxPerPass} of them.
+   */
   public int runOnce() {
     Instant now = stores.clock.instant();
     Instant staleBefore = now.minus(settings.rescueAfter);
     int rescued = 0;
     int seen = 0;
+    Instant afterHeartbeat = Instant.EPOCH;
+    UUID afterId = new UUID(0, 0);
     while (seen < settings.maxPerPass) {
-      List<Job> stale = stores.jobs.staleRunning(staleBefore, PAGE);
+      int limit = Math.min(pageSize, settings.maxPerPass - seen);
+      List<Job> stale = stores.jobs.staleRunning(staleBefore, afterHeartbeat, afterId, limit);
       if (stale.isEmpty()) {
         break;
       }
       seen += stale.size();
+      Job last = stale.get(stale.size() - 1);
+      afterHeartbeat = last.heartbeatAt();
+      afterId = last.id();
       Set<UUID> leased = stores.redlock.heldAmong(stale.stream().map(Job::id).toList());
       List<Rescue> rescues = new ArrayList<>();
       Map<UUID, Job> byId = new HashMap<>();
@@ -64,12 +80,14 @@ public final class Rescuer {
         byId.put(job.id(), job);
         rescues.add(decide(job, now));
       }
-      JobStore.Ended ended = stores.jobs.rescue(rescues, staleBefore);
-      Set<UUID> done = ended.applied();
-      rescued += done.size();
-      requeue(rescues, byId, done, ended.released(), now);
-      report(rescues, byId, done);
-      if (stale.size() < PAGE || rescues.isEmpty()) {
+      if (!rescues.isEmpty()) {
+        JobStore.Ended ended = stores.jobs.rescue(rescues, staleBefore);
+        Set<UUID> done = ended.applied();
+        rescued += done.size();
+        requeue(rescues, byId, done, ended.released(), now);
+        report(rescues, byId, done);
+      }
+      if (stale.size() < limit) {
         break;
       }
     }

@@ -2,18 +2,30 @@ package io.punctual.reaper;
 
 import static io.punctual.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.punctual.common.Stores;
+import io.punctual.common.config.QueueSettings;
 import io.punctual.common.job.Job;
+import io.punctual.common.job.JobId;
+import io.punctual.common.job.JobState;
 import io.punctual.common.job.RunCondition;
 import io.punctual.common.job.Upstream;
 import io.punctual.common.registry.WorkerRegistry.Registration;
 import io.punctual.common.store.WorkflowStore;
+import io.punctual.testing.TestStores;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -49,6 +61,79 @@ class PartitionJanitorIT {
                     .bind("t", table)
                     .mapTo(Boolean.class)
                     .one());
+  }
+
+  @Test
+  void aDayDroppedByAnotherProcessIsCreatedAgainWhenAJobGoesThere() {
+    Job old = jobFrom(100);
+    f.stores.jobs.cancel("default", old.id());
+    // Another reaper (its own process, its own cache of known days) drops the day.
+    try (Stores other =
+        new Stores(
+            f.postgres, TestStores.get().newRedis(), new QueueSettings(), f.clock, "other")) {
+      new PartitionJanitor(other, f.settings).runOnce();
+    }
+    assertThat(exists("jobs_p" + day(100))).isFalse();
+
+    // This process still remembers the day as existing: the insert fails, the day comes back.
+    Job again = jobFrom(100);
+
+    assertThat(exists("jobs_p" + day(100))).isTrue();
+    assertThat(f.find(again).status()).isEqualTo(JobState.PENDING);
+  }
+
+  private long sessionsWaitingForALock() {
+    return f.stores
+        .database
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT count(*) FROM pg_stat_activity"
+                            + " WHERE datname = current_database() AND wait_event_type = 'Lock'")
+                    .mapTo(Long.class)
+                    .one());
+  }
+
+  @Test
+  void aWriteInFlightIntoADayBeingDroppedKeepsTheDay() throws Exception {
+    Job old = jobFrom(100);
+    f.stores.jobs.cancel("default", old.id());
+    Instant at = now.minus(Duration.ofDays(100));
+    UUID late = JobId.forScheduledTime(at);
+    ExecutorService janitor = Executors.newSingleThreadExecutor();
+    try (Handle h = f.stores.database.jdbi().open()) {
+      h.begin();
+      h.createUpdate(
+              "INSERT INTO jobs (id, scheduled_at, type, run_at, max_attempts, backoff,"
+                  + " created_at, updated_at) VALUES (:id, :at, 'noop', :at, 1, '{}', :at, :at)")
+          .bind("id", late)
+          .bind("at", at)
+          .execute();
+      Future<PartitionJanitor.Upkeep> upkeep =
+          janitor.submit(() -> new PartitionJanitor(f.stores, f.settings).runOnce());
+      // The janitor reaches the day and waits for the write's lock.
+      await().atMost(Duration.ofSeconds(10)).until(() -> sessionsWaitingForALock() > 0);
+      assertThat(upkeep).as("the drop waits for the write to commit").isNotDone();
+      h.commit();
+
+      assertThat(upkeep.get(30, TimeUnit.SECONDS).partitionsKept())
+          .containsExactly("jobs_p" + day(100));
+    } finally {
+      janitor.shutdownNow();
+    }
+    assertThat(exists("jobs_p" + day(100))).isTrue();
+    long rows =
+        f.stores
+            .database
+            .jdbi()
+            .withHandle(
+                h ->
+                    h.createQuery("SELECT count(*) FROM jobs WHERE id = :id")
+                        .bind("id", late)
+                        .mapTo(Long.class)
+                        .one());
+    assertThat(rows).as("the job written while the day was being dropped").isEqualTo(1);
   }
 
   @Test

@@ -128,6 +128,40 @@ class RescuerIT {
   }
 
   @Test
+  void aPassPagesPastStaleAttemptsWhoseLeaseIsStillHeld() {
+    List<Job> leased = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      leased.add(claimed(due(), "slow-worker"));
+    }
+    f.stores.redlock.acquire(
+        leased.stream().map(Job::id).toList(), "slow-worker", Duration.ofMinutes(5));
+    f.clock.advance(Duration.ofMillis(1));
+    Job lost = claimed(due(), "dead-worker");
+    f.clock.advance(Duration.ofSeconds(61));
+
+    // Pages of 2: the first two pages hold only leased attempts, the lost one comes third.
+    Rescuer paging = new Rescuer(f.stores, f.settings, new Random(1), 2);
+    assertThat(paging.runOnce()).isEqualTo(1);
+
+    assertThat(f.find(lost).status()).isEqualTo(JobState.PENDING);
+    for (Job job : leased) {
+      assertThat(f.find(job).status()).isEqualTo(JobState.RUNNING);
+    }
+  }
+
+  @Test
+  void aPassStopsAtMaxPerPass() {
+    for (int i = 0; i < 5; i++) {
+      claimed(due(), "dead-worker");
+    }
+    f.clock.advance(Duration.ofSeconds(61));
+    f.settings.maxPerPass = 3;
+
+    assertThat(new Rescuer(f.stores, f.settings, new Random(1), 2).runOnce()).isEqualTo(3);
+    assertThat(new Rescuer(f.stores, f.settings, new Random(1), 2).runOnce()).isEqualTo(2);
+  }
+
+  @Test
   void aHeartbeatThatLandsBeforeTheRescueWins() {
     Job running = claimed(due(), "late-worker");
     f.clock.advance(Duration.ofMinutes(2));

@@ -4,12 +4,14 @@ import com.codahale.metrics.MetricRegistry;
 import io.punctual.common.Stores;
 import io.punctual.common.queue.Promoter;
 import io.punctual.common.queue.WakeListener;
+import io.punctual.common.random.PerThreadRandom;
 import io.punctual.common.registry.WorkerRegistry;
 import io.punctual.worker.claim.ClaimLoop;
 import io.punctual.worker.claim.Waiter;
 import io.punctual.worker.complete.CompletionBatcher;
 import io.punctual.worker.handler.JobHandlers;
 import io.punctual.worker.heartbeat.Heartbeater;
+import io.punctual.worker.heartbeat.LeaseKeeper;
 import io.punctual.worker.metrics.WorkerMetrics;
 import io.punctual.worker.run.CompletionDecider;
 import io.punctual.worker.run.JobExecutor;
@@ -20,7 +22,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -44,9 +45,11 @@ public final class Worker implements AutoCloseable {
   private final CompletionBatcher completions;
   private final ScheduledThreadPoolExecutor timeouts;
   private final ScheduledExecutorService heartbeats;
+  private final ScheduledExecutorService leaseRenewals;
   private final ScheduledExecutorService promoting;
   private final ClaimLoop claimLoop;
   private final Heartbeater heartbeater;
+  private final LeaseKeeper leaseKeeper;
   private final Promoter promoter;
   private final Thread claimThread;
   private final AtomicInteger state = new AtomicInteger(NEW);
@@ -69,11 +72,12 @@ public final class Worker implements AutoCloseable {
     this.timeouts = new ScheduledThreadPoolExecutor(1, daemon("punctual-timeouts"));
     timeouts.setRemoveOnCancelPolicy(true);
     this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("punctual-heartbeat"));
+    this.leaseRenewals = Executors.newSingleThreadScheduledExecutor(daemon("punctual-leases"));
     this.promoting = Executors.newSingleThreadScheduledExecutor(daemon("punctual-promoter"));
     JobExecutor executor =
         new JobExecutor(
             handlers,
-            new CompletionDecider(stores.clock, ThreadLocalRandom.current()),
+            new CompletionDecider(stores.clock, PerThreadRandom.INSTANCE),
             running,
             timeouts,
             completions::add,
@@ -83,7 +87,8 @@ public final class Worker implements AutoCloseable {
             settings.defaultTimeout,
             stores.clock);
     this.claimLoop = new ClaimLoop(stores, settings, waiter, slots, executor::start, this.metrics);
-    this.heartbeater = new Heartbeater(stores, running, settings);
+    this.leaseKeeper = new LeaseKeeper(stores, running, completions.pendingResults(), settings);
+    this.heartbeater = new Heartbeater(stores, running, leaseKeeper, settings);
     this.promoter =
         new Promoter(
             stores.jobs,
@@ -119,12 +124,14 @@ public final class Worker implements AutoCloseable {
       throw new IllegalStateException("worker already started or closed");
     }
     metrics.registerGauges(running::size, stores.queue, settings.namespaces);
+    metrics.registerQueueRebuilds(promoter::rebuilds);
     register();
     subscribe();
     completions.start();
     claimThread.start();
     long beat = settings.heartbeatInterval.toNanos();
     heartbeats.scheduleWithFixedDelay(this::beat, beat, beat, TimeUnit.NANOSECONDS);
+    leaseRenewals.scheduleWithFixedDelay(this::renewLeases, beat, beat, TimeUnit.NANOSECONDS);
     long promote = stores.queueSettings.promoterInterval.toNanos();
     promoting.scheduleWithFixedDelay(this::promote, 0, promote, TimeUnit.NANOSECONDS);
     log.info(
@@ -160,6 +167,15 @@ public final class Worker implements AutoCloseable {
       reportIn();
     } catch (RuntimeException e) {
       log.warn("heartbeat failed worker={}: {}", settings.workerId, e.toString());
+    }
+  }
+
+  /** Redis only: never waits for PostgreSQL (see {@link LeaseKeeper}). */
+  private void renewLeases() {
+    try {
+      leaseKeeper.renewAll();
+    } catch (RuntimeException e) {
+      log.warn("lease renewal failed worker={}: {}", settings.workerId, e.toString());
     }
   }
 
@@ -212,6 +228,7 @@ public final class Worker implements AutoCloseable {
     int previous = state.getAndSet(CLOSED);
     if (previous == NEW) {
       shutdown(heartbeats);
+      shutdown(leaseRenewals);
       shutdown(promoting);
       shutdown(timeouts);
     }
@@ -227,6 +244,8 @@ public final class Worker implements AutoCloseable {
     shutdown(promoting);
     shutdown(timeouts);
     completions.close();
+    // Only now: leases of results still being written stay renewed until they are.
+    shutdown(leaseRenewals);
     try {
       promoter.release();
     } catch (RuntimeException e) {

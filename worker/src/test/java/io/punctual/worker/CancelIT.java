@@ -76,6 +76,9 @@ class CancelIT {
         .singleElement()
         .satisfies(e -> assertThat(e.status()).isEqualTo(ExecutionStatus.CANCELLED));
     assertThat(harness.meter("staleRefused")).isZero();
+    assertThat(harness.meter("fenceRefused"))
+        .as("the handler's CANCELLED completion: the job was no longer RUNNING")
+        .isEqualTo(1);
   }
 
   @Test
@@ -96,5 +99,6 @@ class CancelIT {
     assertThat(after.status()).isEqualTo(JobState.CANCELLED);
     assertThat(after.result()).isNull();
     assertThat(harness.meter("succeeded")).isZero();
+    assertThat(harness.meter("fenceRefused")).isEqualTo(1);
   }
 }

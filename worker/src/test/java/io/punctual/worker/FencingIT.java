@@ -14,8 +14,10 @@ import io.punctual.common.store.JobStore.QueueEntry;
 import io.punctual.common.store.JobStore.Rescue;
 import io.punctual.worker.complete.CompletionBatcher;
 import io.punctual.worker.complete.FinishedAttempt;
+import io.punctual.worker.complete.PendingResults;
 import io.punctual.worker.handler.JobHandlers;
 import io.punctual.worker.heartbeat.Heartbeater;
+import io.punctual.worker.heartbeat.LeaseKeeper;
 import io.punctual.worker.metrics.WorkerMetrics;
 import io.punctual.worker.run.CompletionDecider;
 import io.punctual.worker.run.Outcome;
@@ -58,6 +60,11 @@ class FencingIT {
     return attempt1;
   }
 
+  private Heartbeater heartbeater(RunningAttempts running, WorkerSettings settings) {
+    LeaseKeeper leases = new LeaseKeeper(harness.stores, running, new PendingResults(), settings);
+    return new Heartbeater(harness.stores, running, leases, settings);
+  }
+
   @Test
   void theStaleAttemptsCompletionIsRefusedAndNotRequeued() {
     Job job = harness.submit(aJob().type("noop").maxAttempts(3).build());
@@ -83,6 +90,7 @@ class FencingIT {
     assertThat(batcher.flush(List.of(new FinishedAttempt(stale, failed, retry)))).isEmpty();
 
     assertThat(staleMetrics.meter("punctual.worker.staleRefused").getCount()).isEqualTo(1);
+    assertThat(staleMetrics.meter("punctual.worker.fenceRefused").getCount()).isEqualTo(1);
     Job after = harness.find(job);
     assertThat(after.status()).isEqualTo(JobState.SUCCEEDED);
     assertThat(after.attempt()).isEqualTo(2);
@@ -103,10 +111,26 @@ class FencingIT {
     WorkerSettings settings = WorkerHarness.settings();
     settings.workerId = "stalled-worker";
 
-    int stopped = new Heartbeater(harness.stores, running, settings).runOnce();
+    int stopped = heartbeater(running, settings).runOnce();
 
     assertThat(stopped).isEqualTo(1);
     assertThat(attempt.stopReason()).isEqualTo(StopReason.CANCELLED);
+
+    // The interrupted handler's completion (CANCELLED) is refused by the fence, and counted.
+    MetricRegistry staleMetrics = new MetricRegistry();
+    CompletionBatcher batcher =
+        new CompletionBatcher(harness.stores, settings, new WorkerMetrics(staleMetrics));
+    CompletionDecider decider = new CompletionDecider(harness.stores.clock, new SplittableRandom());
+    Outcome cancelled = new Outcome.Cancelled();
+    Completion completion = decider.decide(stale, cancelled, 5);
+    assertThat(batcher.flush(List.of(new FinishedAttempt(stale, cancelled, completion)))).isEmpty();
+    assertThat(staleMetrics.meter("punctual.worker.fenceRefused").getCount()).isEqualTo(1);
+    assertThat(staleMetrics.meter("punctual.worker.cancelled").getCount()).isEqualTo(1);
+    Job after = harness.find(job);
+    assertThat(after.status()).isEqualTo(JobState.PENDING);
+    assertThat(harness.executions(job))
+        .extracting(Execution::status)
+        .containsExactly(ExecutionStatus.LOST);
   }
 
   @Test
@@ -120,7 +144,7 @@ class FencingIT {
     RunningAttempt attempt = new RunningAttempt(claimed, Instant.now(), null);
     running.add(attempt);
 
-    assertThat(new Heartbeater(harness.stores, running, settings).runOnce()).isZero();
+    assertThat(heartbeater(running, settings).runOnce()).isZero();
 
     assertThat(attempt.isStopped()).isFalse();
     assertThat(harness.find(job).heartbeatAt()).isAfterOrEqualTo(claimed.heartbeatAt());

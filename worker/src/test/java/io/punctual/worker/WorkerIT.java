@@ -2,6 +2,7 @@ package io.punctual.worker;
 
 import static io.punctual.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.Execution;
@@ -14,6 +15,7 @@ import io.punctual.worker.handler.JobHandler;
 import io.punctual.worker.handler.JobHandlers;
 import io.punctual.worker.handler.JobResult;
 import io.punctual.worker.handler.NonRetryableException;
+import io.punctual.worker.metrics.WorkerMetrics;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -44,6 +46,25 @@ class WorkerIT {
   @AfterEach
   void close() {
     harness.close();
+  }
+
+  @Test
+  void theWorkersPromoterRebuildsALostQueueAndCountsIt() {
+    harness.start(settings, handlers);
+    // The first pass finds no cursor (a first start counts as a rebuild).
+    await().atMost(Duration.ofSeconds(5)).until(() -> rebuilds() >= 1);
+    long before = rebuilds();
+    // As after a FLUSHALL: the cursor is gone, and a due job is in PostgreSQL only.
+    Job job = harness.stores.jobs.submit(List.of(aJob().type("noop").build())).get(0).job();
+    harness.stores.redis.sync().del(harness.stores.keys.promoterCursor());
+
+    harness.awaitState(job, JobState.SUCCEEDED);
+    assertThat(rebuilds()).isGreaterThan(before);
+  }
+
+  private long rebuilds() {
+    return (Long)
+        harness.metrics.getGauges().get(WorkerMetrics.PREFIX + "queueRebuilds").getValue();
   }
 
   @Test

@@ -76,16 +76,20 @@ public final class Redlock {
     long drift = (long) (ttl.toMillis() * CLOCK_DRIFT_FACTOR) + 2;
     boolean inTime = elapsedMs < ttl.toMillis() - drift;
     Set<UUID> held = new HashSet<>();
-    List<UUID> failed = new ArrayList<>();
+    List<UUID> partial = new ArrayList<>();
     for (UUID id : ids) {
-      if (inTime && granted.getOrDefault(id, 0) >= quorum) {
+      int nodesGranted = granted.getOrDefault(id, 0);
+      if (inTime && nodesGranted >= quorum) {
         held.add(id);
-      } else {
-        failed.add(id);
+      } else if (nodesGranted > 0) {
+        partial.add(id);
       }
     }
-    if (!failed.isEmpty()) {
-      release(failed, holder);
+    // Undo what this call took without a majority (or too late). A lease no node granted is left
+    // alone: it may be this very holder's, taken earlier (the same worker popping a duplicate queue
+    // entry of a job it runs), and releasing it would drop the lease of a running attempt.
+    if (!partial.isEmpty()) {
+      release(partial, holder);
     }
     return held;
   }

@@ -32,7 +32,8 @@ final class DeadlockRetry {
     }
   }
 
-  private static String sqlState(Throwable e) {
+  /** The SQLSTATE of the first {@link SQLException} among the causes of {@code e}, or null. */
+  static String sqlState(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof SQLException sql && sql.getSQLState() != null) {
         return sql.getSQLState();

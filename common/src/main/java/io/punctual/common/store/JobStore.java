@@ -88,7 +88,11 @@ public final class JobStore {
   public List<Submitted> submit(List<NewJob> jobs) {
     Instant now = clock.instant();
     List<UUID> ids = prepare(jobs, now);
-    return DeadlockRetry.run("submit", () -> jdbi.inTransaction(h -> submitIn(h, jobs, ids, now)));
+    return partitions.retryingDropped(
+        ids,
+        () ->
+            DeadlockRetry.run(
+                "submit", () -> jdbi.inTransaction(h -> submitIn(h, jobs, ids, now))));
   }
 
   /**
@@ -104,6 +108,10 @@ public final class JobStore {
       ids.add(id);
     }
     return ids;
+  }
+
+  PartitionManager partitions() {
+    return partitions;
   }
 
   /** {@link #submit} inside a transaction the caller holds, with ids from {@link #prepare}. */
@@ -773,12 +781,19 @@ public final class JobStore {
                 .list());
   }
 
-  /** Running attempts whose worker has not reported in since {@code staleBefore}, oldest first. */
-  public List<Job> staleRunning(Instant staleBefore, int limit) {
+  /**
+   * Running attempts whose worker has not reported in since {@code staleBefore}, oldest heartbeat
+   * first (then by id), after the cursor {@code (afterHeartbeat, afterId)}: start with {@link
+   * Instant#EPOCH} and the nil UUID, then pass the last job of the previous page.
+   */
+  public List<Job> staleRunning(
+      Instant staleBefore, Instant afterHeartbeat, UUID afterId, int limit) {
     return jdbi.withHandle(
         h ->
             h.createQuery(sql("staleRunning"))
                 .bind("staleBefore", staleBefore)
+                .bind("afterHeartbeat", afterHeartbeat)
+                .bind("afterId", afterId)
                 .bind("limit", limit)
                 .map(JobRowMapper.INSTANCE)
                 .list());

@@ -88,6 +88,21 @@ public final class WorkflowStore {
       stepJobs.add(s.job().withLinks(s.job().links().withWorkflowId(id)));
     }
     List<UUID> ids = jobs.prepare(stepJobs, now);
+    return jobs.partitions()
+        .retryingDropped(
+            ids,
+            () -> createIn(namespace, steps, idempotencyKey, requestHash, id, stepJobs, ids, now));
+  }
+
+  private Created createIn(
+      String namespace,
+      List<NewStep> steps,
+      String idempotencyKey,
+      String requestHash,
+      UUID id,
+      List<NewJob> stepJobs,
+      List<UUID> ids,
+      Instant now) {
     return DeadlockRetry.run(
         "create workflow",
         () ->

@@ -51,6 +51,17 @@ class RedlockIT {
   }
 
   @Test
+  void aFailedAcquireLeavesTheHoldersOwnLeaseAlone() {
+    assertThat(redlock.acquire(List.of(a), "w1", Duration.ofSeconds(10))).containsExactly(a);
+
+    // The same worker pops a duplicate queue entry of the job it runs: NX refuses, nothing else.
+    assertThat(redlock.acquire(List.of(a, b), "w1", Duration.ofSeconds(10))).containsExactly(b);
+
+    assertThat(redlock.isHeld(a)).isTrue();
+    assertThat(redlock.renew(List.of(a), "w1", Duration.ofSeconds(10))).containsExactly(a);
+  }
+
+  @Test
   void aLeaseHasOneHolderUntilReleased() {
     assertThat(redlock.quorum()).isEqualTo(2);
     assertThat(redlock.acquire(List.of(a, b), "w1", Duration.ofSeconds(10)))

@@ -48,10 +48,11 @@ final class ReaperCommand extends RoleCommand {
     }
     config.validate();
     try (Stores stores =
-        new Stores(config.postgres, config.redis, config.queue, Clock.systemUTC(), "reaper")) {
+            new Stores(config.postgres, config.redis, config.queue, Clock.systemUTC(), "reaper");
+        Reaper reaper = new Reaper(stores, config.reaper, new MetricRegistry(), holder())) {
       RoleWiring.checkSchema(stores);
-      Reaper.Pass pass =
-          new Reaper(stores, config.reaper, new MetricRegistry(), holder()).runOnce();
+      // Closing the reaper releases the promoter lease this pass took.
+      Reaper.Pass pass = reaper.runOnce();
       System.out.println(
           "reaper pass: "
               + pass.rescued()

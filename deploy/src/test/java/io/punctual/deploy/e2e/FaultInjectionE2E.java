@@ -47,7 +47,13 @@ import org.junit.jupiter.api.io.TempDir;
  * single submits) while, in turn: a worker is killed with SIGKILL mid-handler; Redis is flushed,
  * then restarted without persistence; PostgreSQL is restarted (the API answers 503 problem+json
  * meanwhile); an API dies right after committing a job, before enqueueing it; a worker is paused
- * with SIGSTOP past its lease and resumed. A checker then reads PostgreSQL and the side-effect log.
+ * with SIGSTOP past its lease and resumed. Before any fault, a normal run must show no duplicate,
+ * no lost attempt and no refused completion. Each fault is checked to have played out (the killed
+ * worker's attempts recorded LOST, the promoter's queue rebuilds counted on the processes' admin
+ * /metrics, every refusal of a single submit a 503 problem+json, each surviving worker claiming
+ * again after PostgreSQL is back, the paused worker's completions refused by the attempt fence). A
+ * checker then reads PostgreSQL and the side-effect log; the figures are printed at the end and
+ * written to target/fault-injection-report.txt.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class FaultInjectionE2E {
@@ -89,7 +95,12 @@ class FaultInjectionE2E {
   /** Ids the API answered 201 for: Punctual owes each of them a final state. */
   private final Set<UUID> accepted = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-  private final Map<String, Integer> report = new LinkedHashMap<>();
+  /** What the single submits (the trickle, and the probes of the outage) were answered. */
+  private final Map<String, AtomicInteger> answers = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private final Map<PunctualProcess, Integer> adminPorts = new HashMap<>();
+  private final Map<String, Object> report =
+      java.util.Collections.synchronizedMap(new LinkedHashMap<>());
 
   @Test
   void everyAcceptedJobReachesOneFinalStateThroughEveryFault() throws Exception {
@@ -123,6 +134,9 @@ class FaultInjectionE2E {
       awaitRegistered(worker2);
       reaper.awaitOutput("(Punctual reaper is running)", START);
 
+      // 0. a normal run, no fault: no duplicate execution, no lost attempt, nothing refused
+      normalRun(List.of(worker1, worker2));
+
       AtomicBoolean trickling = new AtomicBoolean(true);
       Thread trickle = Thread.ofVirtual().start(() -> trickle(trickling));
 
@@ -140,18 +154,28 @@ class FaultInjectionE2E {
       worker1.kill();
       PunctualProcess worker3 = startAdminOnly("worker");
       awaitRegistered(worker3);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(200))
+          .until(() -> lostAttemptsOf(worker1) > 0);
+      report.put("attempts of the killed worker recorded LOST", lostAttemptsOf(worker1));
+      List<PunctualProcess> promoters = List.of(reaper, worker2, worker3);
 
       // 2a. FLUSHALL; 2b. restart Redis (no persistence: everything in it is gone)
       submitBatch(delayed(20));
+      long rebuilds = queueRebuilds(promoters);
       try (RedisClient client = RedisClient.create(redis.url());
           StatefulRedisConnection<String, String> c = client.connect()) {
         c.sync().flushall();
       }
-      Thread.sleep(1_500);
+      awaitQueueRebuilt(promoters, rebuilds, "after FLUSHALL");
+      Thread.sleep(1_000);
       submitBatch(jobs("quick", 50, 0));
+      rebuilds = queueRebuilds(promoters);
       redis.close();
       Thread.sleep(1_000);
       redis = EmbeddedRedisServer.start(null, redisPort);
+      awaitQueueRebuilt(promoters, rebuilds, "after the Redis restart");
       submitBatch(delayed(20));
 
       // 3. restart PostgreSQL: the API answers 503 problem+json meanwhile
@@ -159,7 +183,14 @@ class FaultInjectionE2E {
       JsonNode outage = awaitUnavailable();
       assertThat(outage.get("status").asInt()).isEqualTo(503);
       postgres = EmbeddedPostgresServer.start(pgData, false, Map.of(), pgPort);
-      await().atMost(START).until(() -> submitOne(job("quick", 0)) != null);
+      await()
+          .atMost(START)
+          .until(
+              () -> {
+                Answer answer = submitOne(job("quick", 0));
+                return answer != null && answer.accepted();
+              });
+      awaitEachClaimsAgain(List.of(worker2, worker3));
 
       // 4. kill an API right after it commits a job (before it enqueues it in Redis)
       int doomedPort = FreePorts.pick();
@@ -218,19 +249,22 @@ class FaultInjectionE2E {
           .atMost(Duration.ofMinutes(2))
           .pollInterval(Duration.ofSeconds(1))
           .until(() -> count("SELECT count(*) FROM jobs WHERE finished_at IS NULL") == 0);
-      // The resumed zombie learns it lost: either its heartbeat (no longer the current attempt)
-      // interrupts its handlers, or its completions come first and are refused by the attempt
-      // number. The checker below shows no stale result landed either way.
+      // The resumed zombie tried to write: either its heartbeat (no longer the current attempt)
+      // interrupted its handlers, whose CANCELLED completions the attempt number refused, or
+      // their results came first and were refused. Both count in its fenceRefused meter. The
+      // checker below shows that no stale result landed either way.
       await()
           .atMost(Duration.ofSeconds(30))
-          .until(
-              () ->
-                  worker2.output().contains("stale attempt refused")
-                      || worker2.output().contains("attempt no longer current"));
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> meter(worker2, "punctual.worker.fenceRefused") > 0);
+      report.put(
+          "completions of the paused worker refused by the attempt fence",
+          meter(worker2, "punctual.worker.fenceRefused"));
 
+      checkAnswers();
       check(orphan);
     } finally {
-      System.out.println("fault-injection report: " + report);
+      printReport();
       for (PunctualProcess p : processes) {
         if (p.isAlive()) {
           p.signal("CONT");
@@ -241,6 +275,25 @@ class FaultInjectionE2E {
       redis.close();
       postgres.close();
       keepLogs();
+    }
+  }
+
+  /**
+   * Prints the figures and writes them to target/fault-injection-report.txt (the build keeps test
+   * output in files; the file is where to look after a run, whatever the console showed).
+   */
+  private void printReport() {
+    Path file = Path.of("target", "fault-injection-report.txt").toAbsolutePath();
+    StringBuilder text = new StringBuilder("fault-injection report:\n");
+    synchronized (report) {
+      report.forEach((k, v) -> text.append("  ").append(k).append(" = ").append(v).append('\n'));
+    }
+    try {
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, text);
+      System.out.println(text + "(written to " + file + ")");
+    } catch (IOException e) {
+      System.out.println(text + "(could not write " + file + ": " + e + ")");
     }
   }
 
@@ -331,23 +384,25 @@ class FaultInjectionE2E {
         staleWrites++;
       }
     }
-    Map<UUID, Integer> successes = new HashMap<>();
-    for (SideEffectServer.Effect effect : effects.effects()) {
-      successes.merge(effect.jobId(), 1, Integer::sum);
-    }
+    Map<UUID, List<Integer>> effectAttempts = effectAttempts(effects.effects());
     int duplicates = 0;
     int explained = 0;
-    for (var e : successes.entrySet()) {
-      if (e.getValue() > 1) {
+    for (var e : effectAttempts.entrySet()) {
+      if (e.getValue().size() > 1) {
         duplicates++;
-        if (lost.containsKey(e.getKey())) {
+        String[] job = jobs.get(e.getKey());
+        int finalAttempt = job == null ? -1 : Integer.parseInt(job[1]);
+        if (extraEffectsFromLostAttempts(
+            e.getValue(), finalAttempt, executions.getOrDefault(e.getKey(), Map.of()))) {
           explained++;
         }
       }
     }
     int neverRan = 0;
     for (var e : jobs.entrySet()) {
-      if (e.getValue()[0].equals("SUCCEEDED") && !successes.containsKey(e.getKey())) {
+      int finalAttempt = Integer.parseInt(e.getValue()[1]);
+      if (e.getValue()[0].equals("SUCCEEDED")
+          && !effectAttempts.getOrDefault(e.getKey(), List.of()).contains(finalAttempt)) {
         neverRan++;
       }
     }
@@ -371,10 +426,11 @@ class FaultInjectionE2E {
     report.put("jobs not final", notFinal);
     report.put("jobs not SUCCEEDED", notSucceeded);
     report.put("final results from a stale attempt", staleWrites);
-    report.put("SUCCEEDED without a side effect", neverRan);
+    report.put("SUCCEEDED without the side effect of the attempt that succeeded", neverRan);
     report.put("jobs with a lost attempt", lost.size());
-    report.put("duplicate executions", duplicates);
-    report.put("duplicates after a crash or pause (attempt recorded LOST)", explained);
+    report.put("duplicate executions (jobs whose side effect happened more than once)", duplicates);
+    report.put(
+        "duplicates whose extra side effects all came from attempts recorded LOST", explained);
     report.put("workflow steps with a lost attempt", (int) lostSteps);
     report.put("workflow steps started before what they wait for ended", (int) startedEarly);
 
@@ -382,13 +438,93 @@ class FaultInjectionE2E {
     assertThat(notFinal).as("jobs not in a final state").isZero();
     assertThat(notSucceeded).as("every handler here eventually succeeds").isZero();
     assertThat(staleWrites).as("final results written by a stale attempt").isZero();
-    assertThat(neverRan).as("SUCCEEDED without the handler's side effect").isZero();
-    assertThat(duplicates).as("unexplained duplicate executions").isEqualTo(explained);
+    assertThat(neverRan).as("SUCCEEDED without the succeeding attempt's side effect").isZero();
+    assertThat(duplicates)
+        .as("duplicate executions not explained by an attempt recorded LOST")
+        .isEqualTo(explained);
     assertThat(startedEarly).as("workflow steps started before what they wait for ended").isZero();
     assertThat(jobs).as("the job committed by the API that died").containsKey(orphan);
     assertThat(lost.values().stream().flatMap(Set::stream).distinct().count())
         .as("attempts lost on the killed and on the paused worker")
         .isGreaterThanOrEqualTo(2);
+  }
+
+  /** The attempts whose side effect happened, per job, in the order they happened. */
+  private static Map<UUID, List<Integer>> effectAttempts(List<SideEffectServer.Effect> effects) {
+    Map<UUID, List<Integer>> byJob = new HashMap<>();
+    for (SideEffectServer.Effect effect : effects) {
+      byJob.computeIfAbsent(effect.jobId(), k -> new ArrayList<>()).add(effect.attempt());
+    }
+    return byJob;
+  }
+
+  /**
+   * Whether a job's side effects beyond the one of its final attempt each came from a different
+   * attempt that was recorded LOST (rescued after a crash or a pause: it did its work, then its
+   * result was refused or never came).
+   */
+  private static boolean extraEffectsFromLostAttempts(
+      List<Integer> effectAttempts, int finalAttempt, Map<Integer, String[]> executions) {
+    List<Integer> extra = new ArrayList<>(effectAttempts);
+    extra.remove(Integer.valueOf(finalAttempt));
+    if (extra.size() != effectAttempts.size() - 1 || new HashSet<>(extra).size() != extra.size()) {
+      return false;
+    }
+    for (int attempt : extra) {
+      String[] row = executions.get(attempt);
+      if (attempt == finalAttempt || row == null || !row[0].equals("LOST")) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // --- the normal run
+
+  /**
+   * 200 mixed jobs (immediate, retried, long-running, delayed) before any fault: every one
+   * SUCCEEDED, none ran twice, no attempt lost, no completion refused.
+   */
+  private void normalRun(List<PunctualProcess> workers) throws Exception {
+    List<UUID> ids = new ArrayList<>();
+    ids.addAll(submitBatch(jobs("quick", 100, 0)));
+    ids.addAll(submitBatch(jobs("flaky", 40, 0)));
+    ids.addAll(submitBatch(jobs("slow", 30, 1_000)));
+    List<ObjectNodeBuilder> soon = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      soon.add(new ObjectNodeBuilder("quick", 0, "PT" + (1 + i % 3) + "S", effects.url()));
+    }
+    ids.addAll(submitBatch(soon));
+    String in = String.join(",", ids.stream().map(id -> "'" + id + "'").toList());
+    await()
+        .atMost(Duration.ofMinutes(1))
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () ->
+                count("SELECT count(*) FROM jobs WHERE finished_at IS NULL AND id IN (" + in + ")")
+                    == 0);
+    long succeeded =
+        count("SELECT count(*) FROM jobs WHERE status = 'SUCCEEDED' AND id IN (" + in + ")");
+    long lostAttempts =
+        count(
+            "SELECT count(*) FROM job_executions WHERE status = 'LOST' AND job_id IN (" + in + ")");
+    Set<UUID> mine = new HashSet<>(ids);
+    Map<UUID, List<Integer>> ran = effectAttempts(effects.effects());
+    ran.keySet().retainAll(mine);
+    long duplicates = ran.values().stream().filter(a -> a.size() > 1).count();
+    long refused = 0;
+    for (PunctualProcess w : workers) {
+      refused += meter(w, "punctual.worker.fenceRefused");
+    }
+    report.put("normal run: jobs", ids.size());
+    report.put("normal run: SUCCEEDED", succeeded);
+    report.put("normal run: duplicate executions", duplicates);
+    report.put("normal run: attempts recorded LOST", lostAttempts);
+    report.put("normal run: completions refused by the attempt fence", refused);
+    assertThat(succeeded).as("normal run: SUCCEEDED").isEqualTo(ids.size());
+    assertThat(duplicates).as("normal run: duplicate executions").isZero();
+    assertThat(lostAttempts).as("normal run: attempts recorded LOST").isZero();
+    assertThat(refused).as("normal run: completions refused by the attempt fence").isZero();
   }
 
   // --- load
@@ -474,38 +610,96 @@ class FaultInjectionE2E {
     }
   }
 
-  /** Submits one job; returns its id when the API accepted it, null otherwise. */
-  private UUID submitOne(ObjectNodeBuilder job) {
+  private static final String ACCEPTED = "201";
+  private static final String UNAVAILABLE = "503 problem+json";
+
+  /**
+   * Submits one job and tallies the answer: 201, 503 problem+json (a store is down: the client may
+   * retry), any other status (must never happen: no 500), or no answer at all. Returns the answer
+   * with its problem document, or null when none came.
+   */
+  private Answer submitOne(ObjectNodeBuilder job) {
+    HttpResponse<String> response;
     try {
-      HttpResponse<String> response = send(api + "/api/v1/jobs", job.toString());
-      if (response.statusCode() == 201) {
-        UUID id = UUID.fromString(JSON.readTree(response.body()).get("id").asText());
-        accepted.add(id);
-        return id;
-      }
-      return null;
+      response = send(api + "/api/v1/jobs", job.toString());
     } catch (IOException e) {
+      tally("no answer");
       return null;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return null;
     }
+    int status = response.statusCode();
+    String type = response.headers().firstValue("Content-Type").orElse("");
+    try {
+      JsonNode body = JSON.readTree(response.body());
+      if (status == 201) {
+        accepted.add(UUID.fromString(body.get("id").asText()));
+        tally(ACCEPTED);
+      } else if (status == 503
+          && type.startsWith("application/problem+json")
+          && body.path("status").asInt() == 503) {
+        tally(UNAVAILABLE);
+      } else {
+        tally(status + " " + type + " " + abbreviate(response.body()));
+      }
+      return new Answer(status, body);
+    } catch (IOException e) {
+      tally(status + " " + type + " (not JSON) " + abbreviate(response.body()));
+      return new Answer(status, null);
+    }
+  }
+
+  private record Answer(int status, JsonNode body) {
+    boolean accepted() {
+      return status == 201;
+    }
+  }
+
+  private void tally(String answer) {
+    answers.computeIfAbsent(answer, k -> new AtomicInteger()).incrementAndGet();
+  }
+
+  private static String abbreviate(String body) {
+    return body.length() <= 120 ? body : body.substring(0, 120) + "...";
   }
 
   /** A single submit every 50 ms for the whole run, whatever is failing at the moment. */
   private void trickle(AtomicBoolean running) {
-    AtomicInteger refused = new AtomicInteger();
     while (running.get()) {
-      if (submitOne(job("quick", 0)) == null) {
-        refused.incrementAndGet();
-      }
+      submitOne(job("quick", 0));
       try {
         Thread.sleep(50);
       } catch (InterruptedException e) {
         return;
       }
     }
-    report.put("trickle submits refused during outages", refused.get());
+  }
+
+  /** Reports the single submits' answers; asserts that every refusal was a 503 problem+json. */
+  private void checkAnswers() {
+    Map<String, Integer> other = new java.util.TreeMap<>();
+    answers.forEach(
+        (answer, n) -> {
+          if (!answer.equals(ACCEPTED)
+              && !answer.equals(UNAVAILABLE)
+              && !answer.equals("no answer")) {
+            other.put(answer, n.get());
+          }
+        });
+    report.put(
+        "single submits accepted (201)", answers.getOrDefault(ACCEPTED, new AtomicInteger()).get());
+    report.put(
+        "single submits refused with 503 problem+json (outages)",
+        answers.getOrDefault(UNAVAILABLE, new AtomicInteger()).get());
+    report.put("single submits answered otherwise", other);
+    report.put(
+        "single submits without an answer",
+        answers.getOrDefault("no answer", new AtomicInteger()).get());
+    assertThat(answers.getOrDefault(UNAVAILABLE, new AtomicInteger()).get())
+        .as("the PostgreSQL outage was answered 503 problem+json")
+        .isPositive();
+    assertThat(other).as("answers other than 201 and 503 problem+json (no 500)").isEmpty();
   }
 
   private JsonNode awaitUnavailable() {
@@ -515,15 +709,10 @@ class FaultInjectionE2E {
         .pollInterval(Duration.ofMillis(100))
         .until(
             () -> {
-              HttpResponse<String> r = send(api + "/api/v1/jobs", job("quick", 0).toString());
-              if (r.statusCode() == 503) {
-                assertThat(r.headers().firstValue("Content-Type").orElse(""))
-                    .startsWith("application/problem+json");
-                problem[0] = JSON.readTree(r.body());
+              Answer answer = submitOne(job("quick", 0));
+              if (answer != null && answer.status() == 503) {
+                problem[0] = answer.body();
                 return true;
-              }
-              if (r.statusCode() == 201) {
-                accepted.add(UUID.fromString(JSON.readTree(r.body()).get("id").asText()));
               }
               return false;
             });
@@ -568,7 +757,92 @@ class FaultInjectionE2E {
   }
 
   private PunctualProcess startAdminOnly(String role) {
-    return start(role, Map.of("PUNCTUAL_ADMIN_PORT", "" + FreePorts.pick()), role);
+    int adminPort = FreePorts.pick();
+    PunctualProcess p = start(role, Map.of("PUNCTUAL_ADMIN_PORT", "" + adminPort), role);
+    adminPorts.put(p, adminPort);
+    return p;
+  }
+
+  /** The process's admin /metrics (Dropwizard's JSON). */
+  private JsonNode metrics(PunctualProcess p) {
+    try {
+      HttpRequest request =
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPorts.get(p) + "/metrics"))
+              .timeout(Duration.ofSeconds(5))
+              .GET()
+              .build();
+      HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+      assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+      return JSON.readTree(response.body());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
+  }
+
+  private long meter(PunctualProcess p, String name) {
+    return metrics(p).path("meters").path(name).path("count").asLong();
+  }
+
+  /**
+   * How many times the promoters of these processes (a reaper's or a worker's: whichever holds the
+   * promoter lease works) found the Redis queue lost and rebuilt it from PostgreSQL.
+   */
+  private long queueRebuilds(List<PunctualProcess> promoters) {
+    long n = 0;
+    for (PunctualProcess p : promoters) {
+      JsonNode gauges = metrics(p).path("gauges");
+      n += gauges.path("punctual.reaper.queueRebuilds").path("value").asLong();
+      n += gauges.path("punctual.worker.queueRebuilds").path("value").asLong();
+    }
+    return n;
+  }
+
+  /** Waits for a promoter to rebuild the queue (not only the reconciler's re-queueing). */
+  private void awaitQueueRebuilt(List<PunctualProcess> promoters, long before, String when) {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> queueRebuilds(promoters) > before);
+    report.put("queue rebuilt from PostgreSQL " + when, queueRebuilds(promoters) - before);
+  }
+
+  /**
+   * After PostgreSQL restarted, each surviving worker claims jobs again: more long jobs than one
+   * worker has slots, so that every worker must start some.
+   */
+  private void awaitEachClaimsAgain(List<PunctualProcess> workers) throws Exception {
+    String since = dbNow();
+    submitBatch(jobs("slow", 150, 500));
+    for (PunctualProcess w : workers) {
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () ->
+                  count(
+                          "SELECT count(*) FROM (SELECT worker_id, started_at FROM jobs"
+                              + " WHERE status = 'RUNNING' UNION ALL"
+                              + " SELECT worker_id, started_at FROM job_executions) a"
+                              + " JOIN workers w ON w.id = a.worker_id WHERE w.pid = "
+                              + w.pid()
+                              + " AND a.started_at > '"
+                              + since
+                              + "'")
+                      > 0);
+    }
+    report.put("workers claiming again after the PostgreSQL restart", workers.size());
+  }
+
+  private String dbNow() throws SQLException {
+    try (Connection c = DriverManager.getConnection(jdbcUrl, "postgres", "");
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT now()::text")) {
+      rs.next();
+      return rs.getString(1);
+    }
   }
 
   private void awaitRegistered(PunctualProcess worker) {
@@ -579,7 +853,6 @@ class FaultInjectionE2E {
         .until(() -> count("SELECT count(*) FROM workers WHERE pid = " + worker.pid()) == 1);
   }
 
-  /** Waits until the worker runs at least one attempt (as the registry reports it). */
   /**
    * Waits until {@code worker} runs one of {@code jobs} that started less than a second ago, so the
    * fault that follows catches it in the middle of its handler (not a job about to finish).

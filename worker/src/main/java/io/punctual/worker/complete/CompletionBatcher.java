@@ -26,7 +26,10 @@ import org.slf4j.LoggerFactory;
  * Records finished attempts in batches: one {@code JobStore.finish} per batch (fenced by attempt),
  * then the retries due within the horizon go back into Redis, then the batch's leases are released
  * in one go. A batch is written when it reaches {@code completionBatchSize} or {@code
- * completionFlushInterval} after its first attempt ended. Store errors are retried with a backoff.
+ * completionFlushInterval} after its first attempt ended. Store errors are retried with a backoff;
+ * until an attempt's result is written or refused it is in {@link #pendingResults()}, whose leases
+ * the worker keeps renewing (a PostgreSQL outage alone must not get a finished attempt rescued).
+ * Every completion the attempt fence refuses is counted ({@code fenceRefused}).
  */
 public final class CompletionBatcher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CompletionBatcher.class);
@@ -39,6 +42,7 @@ public final class CompletionBatcher implements AutoCloseable {
   private final int batchSize;
   private final long flushNanos;
   private final LinkedBlockingQueue<FinishedAttempt> queue = new LinkedBlockingQueue<>();
+  private final PendingResults pending = new PendingResults();
   private final Thread thread;
   private volatile boolean closing;
 
@@ -57,12 +61,18 @@ public final class CompletionBatcher implements AutoCloseable {
 
   /** Queues a finished attempt for the next batch. */
   public void add(FinishedAttempt attempt) {
+    pending.add(attempt);
     queue.add(attempt);
   }
 
   /** Attempts waiting to be written. */
   public int pending() {
     return queue.size();
+  }
+
+  /** The attempts whose result is not written (or refused) yet, queued or being retried. */
+  public PendingResults pendingResults() {
+    return pending;
   }
 
   private void loop() {
@@ -121,6 +131,7 @@ public final class CompletionBatcher implements AutoCloseable {
               batch.size(),
               workerId,
               e);
+          pending.removeAll(batch);
           return;
         }
         log.warn(
@@ -149,6 +160,8 @@ public final class CompletionBatcher implements AutoCloseable {
     }
     JobStore.Ended ended = stores.jobs.finish(completions, workerId);
     Set<UUID> accepted = ended.applied();
+    // Written or refused: from now on nothing renews these leases.
+    pending.removeAll(batch);
     enqueueRetries(batch, accepted, ended.released());
     releaseLeases(batch);
     for (FinishedAttempt f : batch) {
@@ -211,10 +224,20 @@ public final class CompletionBatcher implements AutoCloseable {
 
   private void report(FinishedAttempt f, boolean accepted) {
     Completion c = f.completion();
+    if (!accepted) {
+      // The job was no longer RUNNING with this attempt: rescued and run again, or cancelled.
+      metrics.fenceRefused.mark();
+    }
     if (f.outcome() instanceof Outcome.Cancelled) {
+      // A handler stopped because its attempt was no longer current: its completion is refused.
       metrics.cancelled.mark();
       try (JobMdc mdc = JobMdc.of(f.job(), workerId)) {
-        log.info("attempt cancelled job={} attempt={} worker={}", c.jobId(), c.attempt(), workerId);
+        log.info(
+            "attempt cancelled job={} attempt={} worker={} refusedByFence={}",
+            c.jobId(),
+            c.attempt(),
+            workerId,
+            !accepted);
       }
       return;
     }

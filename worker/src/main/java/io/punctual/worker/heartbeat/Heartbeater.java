@@ -17,47 +17,37 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reports running attempts alive in one statement and renews their leases in one Redlock batch
- * (also while PostgreSQL is unreachable, so that an outage alone does not get them rescued). An
- * attempt PostgreSQL no longer counts as current (cancelled over the API, or rescued by the reaper)
- * is stopped: its cancellation signal is set and its thread interrupted.
+ * Reports this worker's attempts alive in PostgreSQL in one statement: those running and those
+ * whose result waits to be written. A running attempt PostgreSQL no longer counts as current
+ * (cancelled over the API, or rescued by the reaper) is stopped: its cancellation signal is set and
+ * its thread interrupted. The leases of the attempts PostgreSQL confirmed are renewed, or taken
+ * again if Redis lost them. Renewing leases does not wait for this: {@link LeaseKeeper} does it on
+ * its own thread, so a heartbeat stuck on an unreachable PostgreSQL holds up no lease.
  */
 public final class Heartbeater {
   private static final Logger log = LoggerFactory.getLogger(Heartbeater.class);
 
   private final Stores stores;
   private final RunningAttempts running;
+  private final LeaseKeeper leases;
   private final WorkerSettings settings;
 
-  public Heartbeater(Stores stores, RunningAttempts running, WorkerSettings settings) {
+  public Heartbeater(
+      Stores stores, RunningAttempts running, LeaseKeeper leases, WorkerSettings settings) {
     this.stores = stores;
     this.running = running;
+    this.leases = leases;
     this.settings = settings;
   }
 
-  /** One beat; returns how many attempts it stopped. */
+  /** One beat; returns how many attempts it stopped. Throws when PostgreSQL did not answer. */
   public int runOnce() {
     List<RunningAttempt> snapshot = running.snapshot();
-    if (snapshot.isEmpty()) {
+    Set<Attempt> attempts = leases.attempts();
+    if (attempts.isEmpty()) {
       return 0;
     }
-    List<Attempt> attempts = new ArrayList<>(snapshot.size());
-    for (RunningAttempt a : snapshot) {
-      attempts.add(a.attempt());
-    }
-    Set<UUID> current;
-    try {
-      current = stores.jobs.heartbeat(attempts);
-    } catch (RuntimeException e) {
-      // PostgreSQL is unreachable: the handlers still run, so keep their leases alive (the reaper
-      // rescues an attempt only when both its heartbeat and its lease are gone).
-      Set<UUID> all = new HashSet<>();
-      for (RunningAttempt a : snapshot) {
-        all.add(a.job().id());
-      }
-      renewLeases(all);
-      throw e;
-    }
+    Set<UUID> current = stores.jobs.heartbeat(new ArrayList<>(attempts));
     int stopped = 0;
     for (RunningAttempt a : snapshot) {
       // An attempt that ended meanwhile may already be recorded; only stop ones still running.
@@ -74,27 +64,21 @@ public final class Heartbeater {
         }
       }
     }
-    renewLeases(current);
+    leases.regain(stillKept(current));
     return stopped;
   }
 
-  private void renewLeases(Set<UUID> current) {
-    if (current.isEmpty()) {
-      return;
+  /**
+   * The current ids whose attempt the worker still runs or still has to record: one whose result
+   * was written since the statement above has had its lease released, which must stay so.
+   */
+  private Set<UUID> stillKept(Set<UUID> current) {
+    Set<UUID> kept = new HashSet<>();
+    for (Attempt a : leases.attempts()) {
+      if (current.contains(a.jobId())) {
+        kept.add(a.jobId());
+      }
     }
-    Set<UUID> held = stores.redlock.renew(current, settings.workerId, settings.leaseTtl);
-    Set<UUID> lost = new HashSet<>(current);
-    lost.removeAll(held);
-    if (lost.isEmpty()) {
-      return;
-    }
-    // PostgreSQL's attempt number is the fence; the lease is only a liveness signal. Take it again.
-    Set<UUID> regained = stores.redlock.acquire(lost, settings.workerId, settings.leaseTtl);
-    if (regained.size() < lost.size()) {
-      log.warn(
-          "{} running attempts lost their lease worker={}",
-          lost.size() - regained.size(),
-          settings.workerId);
-    }
+    return kept;
   }
 }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * The worker's Dropwizard metrics, all named {@code punctual.worker.*}, plus the queue size gauges
@@ -29,6 +30,7 @@ public final class WorkerMetrics implements AutoCloseable {
   public final Meter timedOut;
   public final Meter cancelled;
   public final Meter staleRefused;
+  public final Meter fenceRefused;
   public final Timer execution;
   public final Histogram claimBatch;
 
@@ -44,6 +46,7 @@ public final class WorkerMetrics implements AutoCloseable {
     this.timedOut = registry.meter(PREFIX + "timedOut");
     this.cancelled = registry.meter(PREFIX + "cancelled");
     this.staleRefused = registry.meter(PREFIX + "staleRefused");
+    this.fenceRefused = registry.meter(PREFIX + "fenceRefused");
     this.execution = registry.timer(PREFIX + "execution");
     this.claimBatch = registry.histogram(PREFIX + "claimBatch");
   }
@@ -67,6 +70,14 @@ public final class WorkerMetrics implements AutoCloseable {
             });
       }
     }
+  }
+
+  /**
+   * Registers {@code punctual.worker.queueRebuilds}: how many times this worker's promoter found
+   * the Redis queue lost (FLUSHALL, a restart without persistence, a failover) and rebuilt it.
+   */
+  public void registerQueueRebuilds(LongSupplier rebuilds) {
+    register(PREFIX + "queueRebuilds", (Gauge<Long>) rebuilds::getAsLong);
   }
 
   private void register(String name, Gauge<?> gauge) {

@@ -93,7 +93,6 @@ public final class JobExecutor {
         if (timer != null) {
           timer.cancel(false);
         }
-        running.remove(attempt);
       }
       long nanos = System.nanoTime() - attempt.startedNanos();
       metrics.execution.update(nanos, TimeUnit.NANOSECONDS);
@@ -106,6 +105,8 @@ public final class JobExecutor {
           job.type(),
           outcome.getClass().getSimpleName(),
           completion.nextState());
+      // Handed over before it leaves `running`, so that its lease is renewed without a gap until
+      // its result is written.
       finished.accept(new FinishedAttempt(job, outcome, completion));
     } catch (Throwable t) {
       log.error(
@@ -115,6 +116,7 @@ public final class JobExecutor {
           workerId,
           t);
     } finally {
+      running.remove(attempt);
       afterEach.run();
     }
   }

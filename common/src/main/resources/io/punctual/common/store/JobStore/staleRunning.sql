@@ -1,7 +1,10 @@
--- Running attempts whose worker has not reported in since :staleBefore, oldest heartbeat first
--- (the running-state index on heartbeat_at serves this). The reaper rescues them.
+-- Running attempts whose worker has not reported in since :staleBefore, oldest heartbeat first,
+-- one page after the cursor (:afterHeartbeat, :afterId): the reaper pages on past attempts it
+-- leaves alone (their lease is still held), so a page full of them cannot hide later ones. The
+-- running-state index on heartbeat_at serves this.
 SELECT * FROM jobs
 WHERE status = 'RUNNING' AND heartbeat_at IS NOT NULL
   AND heartbeat_at < :staleBefore
-ORDER BY heartbeat_at
+  AND (heartbeat_at, id) > (CAST(:afterHeartbeat AS timestamptz), CAST(:afterId AS uuid))
+ORDER BY heartbeat_at, id
 LIMIT :limit

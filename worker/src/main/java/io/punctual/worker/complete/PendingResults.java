@@ -1,0 +1,35 @@
+package io.punctual.worker.complete;
+
+import io.punctual.common.store.JobStore.Attempt;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Attempts that ended and whose result is not written yet: queued in the completion batcher, or in
+ * a batch it retries while PostgreSQL is unreachable. Their leases stay renewed meanwhile (and
+ * their heartbeats reported when PostgreSQL answers), so the reaper does not rescue an attempt
+ * whose result is on its way; an attempt leaves when its result is written or refused.
+ */
+public final class PendingResults {
+  private final Set<Attempt> attempts = ConcurrentHashMap.newKeySet();
+
+  void add(FinishedAttempt finished) {
+    attempts.add(attemptOf(finished));
+  }
+
+  void removeAll(Collection<FinishedAttempt> batch) {
+    for (FinishedAttempt f : batch) {
+      attempts.remove(attemptOf(f));
+    }
+  }
+
+  public List<Attempt> snapshot() {
+    return List.copyOf(attempts);
+  }
+
+  private static Attempt attemptOf(FinishedAttempt f) {
+    return new Attempt(f.job().id(), f.job().attempt());
+  }
+}

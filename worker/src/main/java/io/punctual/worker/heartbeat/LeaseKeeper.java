@@ -1,0 +1,95 @@
+package io.punctual.worker.heartbeat;
+
+import io.punctual.common.Stores;
+import io.punctual.common.store.JobStore.Attempt;
+import io.punctual.worker.WorkerSettings;
+import io.punctual.worker.complete.PendingResults;
+import io.punctual.worker.run.RunningAttempt;
+import io.punctual.worker.run.RunningAttempts;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps this worker's Redlock leases alive: those of the attempts it runs and of the attempts whose
+ * result waits to be written ({@link PendingResults}). It runs on a thread of its own and talks to
+ * Redis only, so a PostgreSQL that is down, or that hangs a heartbeat on a dead connection, cannot
+ * hold it up: the reaper rescues an attempt only when its heartbeat is stale <em>and</em> its lease
+ * is gone, so while this renews, an outage of the database alone gets nothing rescued.
+ *
+ * <p>It only extends leases the worker still holds. A lease that is gone (Redis lost its data) is
+ * taken again by {@link #regain} once PostgreSQL has confirmed the attempt is still current.
+ */
+public final class LeaseKeeper {
+  private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
+
+  private final Stores stores;
+  private final RunningAttempts running;
+  private final PendingResults pending;
+  private final WorkerSettings settings;
+
+  public LeaseKeeper(
+      Stores stores, RunningAttempts running, PendingResults pending, WorkerSettings settings) {
+    this.stores = stores;
+    this.running = running;
+    this.pending = pending;
+    this.settings = settings;
+  }
+
+  /** The attempts whose leases this worker keeps: running, or ended with the result pending. */
+  Set<Attempt> attempts() {
+    Set<Attempt> all = new LinkedHashSet<>();
+    for (RunningAttempt a : running.snapshot()) {
+      all.add(a.attempt());
+    }
+    all.addAll(pending.snapshot());
+    return all;
+  }
+
+  /** Extends every lease the worker holds for its attempts; returns how many are still held. */
+  public int renewAll() {
+    Set<UUID> ids = new HashSet<>();
+    for (Attempt a : attempts()) {
+      ids.add(a.jobId());
+    }
+    if (ids.isEmpty()) {
+      return 0;
+    }
+    Set<UUID> held = stores.redlock.renew(ids, settings.workerId, settings.leaseTtl);
+    if (held.size() < ids.size()) {
+      log.debug(
+          "{} of {} leases not renewed (released meanwhile, or lost) worker={}",
+          ids.size() - held.size(),
+          ids.size(),
+          settings.workerId);
+    }
+    return held.size();
+  }
+
+  /**
+   * Renews the leases of attempts PostgreSQL has just confirmed current and takes again those that
+   * are gone (PostgreSQL's attempt number is the fence; the lease is only a liveness signal).
+   */
+  void regain(Collection<UUID> current) {
+    if (current.isEmpty()) {
+      return;
+    }
+    Set<UUID> held = stores.redlock.renew(current, settings.workerId, settings.leaseTtl);
+    Set<UUID> lost = new HashSet<>(current);
+    lost.removeAll(held);
+    if (lost.isEmpty()) {
+      return;
+    }
+    Set<UUID> regained = stores.redlock.acquire(lost, settings.workerId, settings.leaseTtl);
+    if (regained.size() < lost.size()) {
+      log.warn(
+          "{} running attempts lost their lease worker={}",
+          lost.size() - regained.size(),
+          settings.workerId);
+    }
+  }
+}
