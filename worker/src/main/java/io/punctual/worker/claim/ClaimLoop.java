@@ -35,6 +35,9 @@ public final class ClaimLoop implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(ClaimLoop.class);
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
 
+  /** How soon a claimed job whose lease was taken is tried again, if it is still pending. */
+  private static final Duration LEASE_CONFLICT_RETRY = Duration.ofMillis(100);
+
   private final Stores stores;
   private final WorkerSettings settings;
   private final Waiter waiter;
@@ -141,10 +144,15 @@ public final class ClaimLoop implements Runnable {
     }
     List<UUID> leasedIds = ids.stream().filter(leased::contains).toList();
     if (leasedIds.size() < ids.size()) {
+      List<UUID> taken = ids.stream().filter(id -> !leased.contains(id)).toList();
       log.debug(
-          "{} claimed jobs are leased by another worker; dropped worker={}",
-          ids.size() - leasedIds.size(),
+          "{} claimed jobs are leased already; those still pending go back worker={}",
+          taken.size(),
           settings.workerId);
+      // Running elsewhere (a duplicate queue entry): dropped. Still PENDING: a lease not released
+      // yet (a retry due at once) or a claim in progress elsewhere; back a moment later, so that
+      // it is not lost until the reaper's reconciliation.
+      requeueIfPending(taken, now.plus(LEASE_CONFLICT_RETRY));
     }
     List<Job> jobs;
     try {
@@ -160,7 +168,7 @@ public final class ClaimLoop implements Runnable {
     }
     List<UUID> refused = leasedIds.stream().filter(id -> !confirmed.contains(id)).toList();
     releaseQuietly(refused);
-    requeueNotYetDue(refused);
+    requeueIfPending(refused, Instant.MIN);
     jobs.sort(Comparator.comparingInt(j -> order.get(j.id())));
     for (Job job : jobs) {
       slots.acquireUninterruptibly();
@@ -191,24 +199,26 @@ public final class ClaimLoop implements Runnable {
 
   /**
    * A refused claim is normally a job cancelled or finished meanwhile. One still PENDING had a
-   * queue entry older than its run_at (a repair raced a retry): it goes back at its real time.
+   * queue entry older than its run_at (a repair raced a retry), or its lease was taken: it goes
+   * back at its real time, and not before {@code notBefore}.
    */
-  private void requeueNotYetDue(List<UUID> refused) {
-    if (refused.isEmpty()) {
+  private void requeueIfPending(List<UUID> ids, Instant notBefore) {
+    if (ids.isEmpty()) {
       return;
     }
     try {
       List<QueueEntry> entries = new ArrayList<>();
-      for (Job job : stores.jobs.findMany(refused)) {
+      for (Job job : stores.jobs.findMany(ids)) {
         if (job.status() == JobState.PENDING) {
-          entries.add(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt()));
+          Instant at = job.runAt().isBefore(notBefore) ? notBefore : job.runAt();
+          entries.add(new QueueEntry(job.id(), job.namespace(), job.priority(), at));
         }
       }
       stores.queue.enqueue(entries);
     } catch (RuntimeException e) {
       log.warn(
           "could not check {} refused claims; they wait for reconciliation worker={}: {}",
-          refused.size(),
+          ids.size(),
           settings.workerId,
           e.toString());
     }

@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Records finished attempts in batches: one {@code JobStore.finish} per batch (fenced by attempt),
- * then the retries due within the horizon go back into Redis, then the batch's leases are released
- * in one go. A batch is written when it reaches {@code completionBatchSize} or {@code
+ * then the batch's leases are released in one go, then the retries due within the horizon go back
+ * into Redis (in that order: a retry popped at once, even by this worker, must find its lease
+ * free). A batch is written when it reaches {@code completionBatchSize} or {@code
  * completionFlushInterval} after its first attempt ended. Store errors are retried with a backoff;
  * until an attempt's result is written or refused it is in {@link #pendingResults()}, whose leases
  * the worker keeps renewing (a PostgreSQL outage alone must not get a finished attempt rescued).
@@ -150,7 +151,7 @@ public final class CompletionBatcher implements AutoCloseable {
   }
 
   /**
-   * Writes one batch now: finish, re-enqueue near retries, release leases. Throws only when
+   * Writes one batch now: finish, release leases, re-enqueue near retries. Throws only when
    * PostgreSQL refused the batch as a whole (nothing was recorded then).
    */
   public Set<UUID> flush(List<FinishedAttempt> batch) {
@@ -162,8 +163,8 @@ public final class CompletionBatcher implements AutoCloseable {
     Set<UUID> accepted = ended.applied();
     // Written or refused: from now on nothing renews these leases.
     pending.removeAll(batch);
-    enqueueRetries(batch, accepted, ended.released());
     releaseLeases(batch);
+    enqueueRetries(batch, accepted, ended.released());
     for (FinishedAttempt f : batch) {
       report(f, accepted.contains(f.job().id()));
     }

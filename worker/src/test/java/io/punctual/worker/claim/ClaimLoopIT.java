@@ -3,6 +3,7 @@ package io.punctual.worker.claim;
 import static io.punctual.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.MetricRegistry;
 import io.punctual.common.Stores;
@@ -17,6 +18,7 @@ import io.punctual.worker.metrics.WorkerMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
@@ -87,5 +89,35 @@ class ClaimLoopIT {
     assertThat(harness.stores.queue.size("default", Priority.NORMAL)).isEqualTo(1);
     assertThat(harness.stores.redlock.isHeld(job.id())).isFalse();
     assertThat(harness.find(job).status()).isEqualTo(JobState.PENDING);
+  }
+
+  @Test
+  void aPendingJobWhoseLeaseIsTakenGoesBackAMomentLaterAndARunningOneDoesNot() {
+    Instant past = Instant.now().minusSeconds(1);
+    List<Job> jobs =
+        harness.submit(List.of(aJob().runAt(past).build(), aJob().runAt(past).build()));
+    Job pending = jobs.get(0);
+    Job running = jobs.get(1);
+    // Leases still held: the first as a finished attempt's lease not released yet, the second as
+    // a job another worker runs (confirmed in PostgreSQL) while a duplicate entry sits in Redis.
+    harness.stores.redlock.acquire(List.of(pending.id()), "other-worker", Duration.ofMinutes(1));
+    harness.stores.redlock.acquire(List.of(running.id()), "other-worker", Duration.ofMinutes(1));
+    harness.stores.jobs.claim(List.of(running.id()), "other-worker");
+    Instant before = Instant.now().truncatedTo(ChronoUnit.MILLIS); // queue scores are in ms
+
+    ClaimLoop.Pass pass = loop(harness.stores, new Semaphore(10)).runOnce();
+
+    assertThat(pass.started()).isZero();
+    assertThat(started).isEmpty();
+    assertThat(harness.stores.queue.size("default", Priority.NORMAL)).isEqualTo(1);
+    ClaimLoop.Pass later = loop(harness.stores, new Semaphore(10)).runOnce();
+    assertThat(later.nextDue())
+        .hasValueSatisfying(t -> assertThat(t).isAfterOrEqualTo(before.plusMillis(100)));
+    harness.stores.redlock.release(List.of(pending.id()), "other-worker");
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> loop(harness.stores, new Semaphore(10)).runOnce().started() == 1);
+    assertThat(started).extracting(Job::id).containsExactly(pending.id());
+    assertThat(harness.stores.queue.size("default", Priority.NORMAL)).isZero();
   }
 }
