@@ -29,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,6 +41,16 @@ class DependenciesIT {
   private final TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
   private final TestStack stack = new TestStack(clock);
   private final JobStore store = stack.store;
+
+  /**
+   * Jobs built without a runAt are due at the real time they were built, and a claim takes only
+   * jobs due within a second of the clock: start the clock after the database is created (which may
+   * take over a second on a busy machine), not before.
+   */
+  @BeforeEach
+  void startTheClockNow() {
+    clock.set(Instant.now().truncatedTo(ChronoUnit.MILLIS));
+  }
 
   @AfterEach
   void close() {
