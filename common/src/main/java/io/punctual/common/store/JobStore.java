@@ -172,7 +172,11 @@ public final class JobStore {
 
   /**
    * The edges of the jobs being inserted (not of idempotent repeats, which have theirs), after
-   * share-locking the stored jobs they name and checking each exists in the job's namespace.
+   * share-locking the stored jobs they wait for and checking each one named by id exists in the
+   * job's namespace. A job of this call that turned out to be an idempotent repeat is a stored job
+   * too, and is locked the same way: without the lock it could end between this transaction's
+   * judgement and its commit, before the edge to it is visible, and the job waiting for it would
+   * stay BLOCKED.
    */
   private List<DependencyResolver.NewEdge> edgesOf(
       Handle h, List<NewJob> jobs, List<UUID> actual, Map<Integer, UUID> existingByIndex) {
@@ -184,6 +188,8 @@ public final class JobStore {
       for (Upstream u : jobs.get(i).links().upstream()) {
         if (!u.inBatch()) {
           storedIds.add(u.jobId());
+        } else if (existingByIndex.containsKey(u.index())) {
+          storedIds.add(existingByIndex.get(u.index()));
         }
       }
     }

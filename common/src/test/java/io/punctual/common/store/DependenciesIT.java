@@ -28,6 +28,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -342,6 +343,46 @@ class DependenciesIT {
     assertThat(afterFollowUp.status()).isEqualTo(JobState.BLOCKED);
     assertThat(ids(end(followUp, JobState.SUCCEEDED).released()))
         .containsExactly(afterFollowUp.id());
+  }
+
+  /**
+   * A job waiting for an idempotent repeat (its in-batch upstream's key matched a stored, running
+   * job E) must share-lock E like a job named by id: E's finish then waits for the submission to
+   * commit and sees the new edge. Without the lock, E's finish commits between the submission's
+   * judgement and its commit, sees no edge, and the waiting job stays BLOCKED for ever.
+   */
+  @Test
+  void aJobWaitingForAnIdempotentRepeatCannotMissItsEnd() throws Exception {
+    Job running =
+        submit(aJob().runAt(clock.instant()).idempotencyKey("extract", "same").build()).get(0);
+    store.claim(List.of(running.id()), "w");
+    List<NewJob> jobs =
+        List.of(
+            aJob().runAt(clock.instant()).idempotencyKey("extract", "same").build(),
+            aJob().waitsFor(Upstream.inBatch(0, ON_SUCCESS)).build());
+    Instant now = clock.instant();
+    List<UUID> ids = store.prepare(jobs, now);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (org.jdbi.v3.core.Handle h = store.jdbi().open()) {
+      h.begin();
+      List<JobStore.Submitted> stored = store.submitIn(h, jobs, ids, now);
+      assertThat(stored.get(0).created()).isFalse();
+      assertThat(stored.get(0).job().id()).isEqualTo(running.id());
+      Job waiting = stored.get(1).job();
+      assertThat(waiting.status()).isEqualTo(JobState.BLOCKED);
+
+      Future<Ended> finish =
+          pool.submit(
+              () -> store.finish(List.of(completion(running.id(), JobState.SUCCEEDED, List.of()))));
+      Thread.sleep(500);
+      assertThat(finish.isDone()).as("the finish waits for the submission to commit").isFalse();
+      h.commit();
+
+      assertThat(ids(finish.get(10, TimeUnit.SECONDS).released())).containsExactly(waiting.id());
+      assertThat(find(waiting).status()).isEqualTo(JobState.PENDING);
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   /**
