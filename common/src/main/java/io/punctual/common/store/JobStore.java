@@ -21,6 +21,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -88,7 +89,8 @@ public final class JobStore {
   public List<Submitted> submit(List<NewJob> jobs) {
     Instant now = clock.instant();
     List<UUID> ids = prepare(jobs, now);
-    return DeadlockRetry.run("submit", () -> jdbi.inTransaction(h -> submitIn(h, jobs, ids, now)));
+    return DeadlockRetry.run(
+        "submit", () -> jdbi.inTransaction(h -> submitIn(h, jobs, ids, now, false)));
   }
 
   /**
@@ -106,10 +108,16 @@ public final class JobStore {
     return ids;
   }
 
-  /** {@link #submit} inside a transaction the caller holds, with ids from {@link #prepare}. */
-  List<Submitted> submitIn(Handle h, List<NewJob> jobs, List<UUID> ids, Instant now) {
+  /**
+   * {@link #submit} inside a transaction the caller holds, with ids from {@link #prepare}. With
+   * {@code sameKeyRepeats}, a job whose idempotency key (and request) is that of an earlier job of
+   * the same call is an idempotent repeat of it, not a conflict (follow-ups of several handlers
+   * finished together).
+   */
+  List<Submitted> submitIn(
+      Handle h, List<NewJob> jobs, List<UUID> ids, Instant now, boolean sameKeyRepeats) {
     UpstreamGraph.requireAcyclic(jobs);
-    Map<Integer, UUID> existingByIndex = reserveIdempotencyKeys(h, jobs, ids, now);
+    Map<Integer, UUID> existingByIndex = reserveIdempotencyKeys(h, jobs, ids, now, sameKeyRepeats);
     List<UUID> actual = new ArrayList<>(ids);
     existingByIndex.forEach(actual::set);
     List<DependencyResolver.NewEdge> edges = edgesOf(h, jobs, actual, existingByIndex);
@@ -383,10 +391,15 @@ public final class JobStore {
     return insert.executeAndReturnGeneratedKeys("*").map(JobRowMapper.INSTANCE).list();
   }
 
-  /** Returns, for each job whose key was already taken by an identical request, that job's id. */
+  /**
+   * Returns, for each job whose key was already taken by an identical request, that job's id; with
+   * {@code sameKeyRepeats}, also for each job whose key and request are those of an earlier job of
+   * the call (that job's id, or the id of the job it repeats in turn).
+   */
   private Map<Integer, UUID> reserveIdempotencyKeys(
-      Handle h, List<NewJob> jobs, List<UUID> ids, Instant now) {
+      Handle h, List<NewJob> jobs, List<UUID> ids, Instant now, boolean sameKeyRepeats) {
     Map<String, Map<String, Integer>> byNamespace = new LinkedHashMap<>();
+    Map<Integer, Integer> repeatsOfEarlier = new LinkedHashMap<>();
     for (int i = 0; i < jobs.size(); i++) {
       NewJob job = jobs.get(i);
       if (job.idempotencyKey() == null) {
@@ -395,11 +408,32 @@ public final class JobStore {
       Map<String, Integer> keys =
           byNamespace.computeIfAbsent(job.namespace(), n -> new HashMap<>());
       Integer earlier = keys.putIfAbsent(job.idempotencyKey(), i);
-      if (earlier != null) {
+      if (earlier == null) {
+        continue;
+      }
+      if (!sameKeyRepeats) {
         throw new IdempotencyConflictException(
             i, job.idempotencyKey(), "the same idempotencyKey appears twice in this request");
       }
+      if (!Objects.equals(jobs.get(earlier).requestHash(), job.requestHash())) {
+        throw new IdempotencyConflictException(
+            i, job.idempotencyKey(), "the same idempotencyKey appears twice with another request");
+      }
+      repeatsOfEarlier.put(i, earlier);
     }
+    Map<Integer, UUID> existing = reserveDistinctKeys(h, jobs, ids, now, byNamespace);
+    repeatsOfEarlier.forEach(
+        (i, earlier) -> existing.put(i, existing.getOrDefault(earlier, ids.get(earlier))));
+    return existing;
+  }
+
+  /** {@link #reserveIdempotencyKeys} for keys each held by one job of the call. */
+  private Map<Integer, UUID> reserveDistinctKeys(
+      Handle h,
+      List<NewJob> jobs,
+      List<UUID> ids,
+      Instant now,
+      Map<String, Map<String, Integer>> byNamespace) {
     Map<Integer, UUID> existing = new HashMap<>();
     for (var entry : byNamespace.entrySet()) {
       String namespace = entry.getKey();
@@ -464,15 +498,28 @@ public final class JobStore {
   /**
    * What a step that ends jobs changed: the ids it applied to, and the jobs that were waiting for
    * them and became PENDING in the same transaction (the caller puts those due soon into Redis).
+   * {@code refused}: for a finish, the applied completions recorded as FAILED instead of SUCCEEDED
+   * because the follow-up jobs they spawned were refused, with the error recorded.
    */
-  public record Ended(Set<UUID> applied, List<QueueEntry> released) {
+  public record Ended(Set<UUID> applied, List<QueueEntry> released, Map<UUID, String> refused) {
     public static final Ended NONE = new Ended(Set.of(), List.of());
+
+    public Ended {
+      refused = Map.copyOf(refused);
+    }
+
+    public Ended(Set<UUID> applied, List<QueueEntry> released) {
+      this(applied, released, Map.of());
+    }
   }
 
   /** {@link #finish(List, String)} recording the job row's worker as each attempt's worker. */
   public Ended finish(List<Completion> completions) {
     return finish(completions, null);
   }
+
+  /** What the error of an attempt whose follow-ups were refused starts with. */
+  public static final String FOLLOW_UPS_REFUSED = "follow-up jobs refused: ";
 
   /**
    * Applies finished attempts and records each in {@code job_executions}; {@link Ended#applied()}
@@ -482,12 +529,68 @@ public final class JobStore {
    * job, on_success), and the jobs waiting for the jobs that ended are judged: {@link
    * Ended#released()} holds those that became PENDING.
    *
+   * <p>Follow-ups the store refuses fail the attempt that spawned them, not the batch: a success
+   * whose follow-ups are wrong on their own ({@link Spawn#problem}) is recorded as a non-retryable
+   * failure whose error says why ({@link #FOLLOW_UPS_REFUSED}); when storing the follow-ups of a
+   * batch is refused by the database (a key already used with another request, a job to wait for
+   * that does not exist...), the batch is rolled back and its completions are finished one at a
+   * time, each in its own transaction, so that only the one at fault is recorded as failed, still
+   * fenced by its attempt number. Two successes of one batch spawning the same idempotency key with
+   * the same request store one job: the second is an idempotent repeat of the first.
+   *
    * @param workerId the worker that ran these attempts (null: the worker on the job row)
    */
   public Ended finish(List<Completion> completions, String workerId) {
     if (completions.isEmpty()) {
       return Ended.NONE;
     }
+    Map<UUID, String> refused = new HashMap<>();
+    List<Completion> checked = new ArrayList<>(completions.size());
+    for (Completion c : completions) {
+      String problem = Spawn.problem(c);
+      checked.add(problem == null ? c : refuse(c, problem, refused));
+    }
+    Ended ended;
+    try {
+      ended = finishTogether(checked, workerId);
+    } catch (FollowUpsRefusedException e) {
+      ended = finishOneByOne(checked, workerId, refused);
+    }
+    refused.keySet().retainAll(ended.applied());
+    return new Ended(ended.applied(), ended.released(), refused);
+  }
+
+  private static Completion refuse(Completion c, String why, Map<UUID, String> refused) {
+    Completion failed = c.failed(FOLLOW_UPS_REFUSED + why);
+    refused.put(c.jobId(), failed.error());
+    return failed;
+  }
+
+  /**
+   * {@link #finish} after the store refused the follow-ups of a batch: each completion in a
+   * transaction of its own, and one whose follow-ups are refused again is recorded as failed. (A
+   * failure of the database itself midway leaves the completions before it recorded; the batch
+   * written again later finds them no longer current.)
+   */
+  private Ended finishOneByOne(
+      List<Completion> completions, String workerId, Map<UUID, String> refused) {
+    Set<UUID> applied = new HashSet<>();
+    List<QueueEntry> released = new ArrayList<>();
+    for (Completion c : completions) {
+      Ended one;
+      try {
+        one = finishTogether(List.of(c), workerId);
+      } catch (FollowUpsRefusedException e) {
+        one = finishTogether(List.of(refuse(c, e.getMessage(), refused)), workerId);
+      }
+      applied.addAll(one.applied());
+      released.addAll(one.released());
+    }
+    return new Ended(applied, released);
+  }
+
+  /** Finishes {@code completions} in one transaction, follow-ups and judgements included. */
+  private Ended finishTogether(List<Completion> completions, String workerId) {
     int n = completions.size();
     UUID[] ids = new UUID[n];
     Long[] scheduled = new Long[n];
@@ -543,9 +646,7 @@ public final class JobStore {
                   List<UUID> spawnedIds = new ArrayList<>();
                   spawn.keepApplied(applied, spawnIds, spawned, spawnedIds);
                   if (!spawned.isEmpty()) {
-                    for (Submitted s : submitIn(h, spawned, spawnedIds, now)) {
-                      released.addAll(queueEntryIfPending(s.job()));
-                    }
+                    released.addAll(storeFollowUps(h, spawned, spawnedIds, now));
                   }
                   List<UUID> ended = new ArrayList<>();
                   for (Completion c : completions) {
@@ -556,6 +657,28 @@ public final class JobStore {
                   released.addAll(dependencies.afterEnded(h, ended, now));
                   return new Ended(applied, released);
                 }));
+  }
+
+  /**
+   * Stores follow-ups inside a finish's transaction; returns those PENDING (once each). A refusal
+   * is thrown as {@link FollowUpsRefusedException}, which rolls the transaction back.
+   */
+  private List<QueueEntry> storeFollowUps(
+      Handle h, List<NewJob> spawned, List<UUID> spawnedIds, Instant now) {
+    List<Submitted> stored;
+    try {
+      stored = submitIn(h, spawned, spawnedIds, now, true);
+    } catch (RuntimeException e) {
+      throw FollowUpsRefusedException.of(e).orElseThrow(() -> e);
+    }
+    Set<UUID> seen = new HashSet<>();
+    List<QueueEntry> pending = new ArrayList<>();
+    for (Submitted s : stored) {
+      if (seen.add(s.job().id())) {
+        pending.addAll(queueEntryIfPending(s.job()));
+      }
+    }
+    return pending;
   }
 
   /**

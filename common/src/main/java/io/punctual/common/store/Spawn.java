@@ -1,6 +1,7 @@
 package io.punctual.common.store;
 
 import io.punctual.common.job.Completion;
+import io.punctual.common.job.FollowUpRules;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.RunCondition;
@@ -14,9 +15,11 @@ import java.util.UUID;
  * The follow-up jobs a batch of completions asks for. Each becomes a child of the job that spawned
  * it (parent edge, on_success, shown as its {@code parentId}): stored in the transaction that
  * records the success, it is judged at once and starts PENDING; if the success is refused (a stale
- * attempt), nothing is stored.
+ * attempt), nothing is stored. A completion's follow-ups are checked first ({@link #problem}):
+ * those of one completion never name those of another.
  */
 record Spawn(List<NewJob> jobs, List<UUID> parents) {
+  /** The follow-ups of the successful completions, in order, their indexes made batch-wide. */
   static Spawn of(List<Completion> completions) {
     List<NewJob> jobs = new ArrayList<>();
     List<UUID> parents = new ArrayList<>();
@@ -29,10 +32,7 @@ record Spawn(List<NewJob> jobs, List<UUID> parents) {
         List<Upstream> upstream = new ArrayList<>();
         upstream.add(Upstream.stored(c.jobId(), RunCondition.ON_SUCCESS).asParent());
         for (Upstream u : job.links().upstream()) {
-          if (u.parent()) {
-            throw new IllegalArgumentException("a spawned job's parent is the job that spawned it");
-          }
-          // Indexes name jobs spawned by the same completion.
+          // Indexes name earlier jobs spawned by the same completion (checked by problem()).
           upstream.add(u.inBatch() ? Upstream.inBatch(offset + u.index(), u.condition()) : u);
         }
         jobs.add(job.withLinks(job.links().withUpstream(upstream)));
@@ -40,6 +40,14 @@ record Spawn(List<NewJob> jobs, List<UUID> parents) {
       }
     }
     return new Spawn(jobs, parents);
+  }
+
+  /**
+   * Why the follow-ups of {@code c} cannot be stored whatever the database holds ({@link
+   * FollowUpRules}), or null.
+   */
+  static String problem(Completion c) {
+    return FollowUpRules.problem(c.jobId(), c.spawned());
   }
 
   /**

@@ -107,7 +107,7 @@ public final class WorkflowStore {
                         return new Created(
                             repeat(h, namespace, idempotencyKey, requestHash), false);
                       }
-                      List<Submitted> stored = jobs.submitIn(h, stepJobs, ids, now);
+                      List<Submitted> stored = jobs.submitIn(h, stepJobs, ids, now, false);
                       insertSteps(h, id, steps, stored);
                       return new Created(find(h, namespace, id).orElseThrow(), true);
                     }));

@@ -365,7 +365,7 @@ class DependenciesIT {
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try (org.jdbi.v3.core.Handle h = store.jdbi().open()) {
       h.begin();
-      List<JobStore.Submitted> stored = store.submitIn(h, jobs, ids, now);
+      List<JobStore.Submitted> stored = store.submitIn(h, jobs, ids, now, false);
       assertThat(stored.get(0).created()).isFalse();
       assertThat(stored.get(0).job().id()).isEqualTo(running.id());
       Job waiting = stored.get(1).job();
