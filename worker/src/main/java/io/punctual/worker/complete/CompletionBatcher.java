@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * Records finished attempts in batches: one {@code JobStore.finish} per batch (fenced by attempt),
  * then the retries due within the horizon go back into Redis, then the batch's leases are released
  * in one go. A batch is written when it reaches {@code completionBatchSize} or {@code
- * completionFlushInterval} after its first attempt ended. Store errors are retried with a backoff.
+ * completionFlushInterval} after its first attempt ended. Store errors are retried with a backoff;
+ * follow-up jobs the store refuses never hold a batch up: the store records the attempt that
+ * spawned them as failed and the rest of the batch as usual (see {@code JobStore.finish}).
  */
 public final class CompletionBatcher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CompletionBatcher.class);
@@ -152,9 +154,28 @@ public final class CompletionBatcher implements AutoCloseable {
     enqueueRetries(batch, accepted, ended.released());
     releaseLeases(batch);
     for (FinishedAttempt f : batch) {
-      report(f, accepted.contains(f.job().id()));
+      String refused = ended.refused().get(f.job().id());
+      if (refused != null) {
+        reportRefused(f, refused);
+      } else {
+        report(f, accepted.contains(f.job().id()));
+      }
     }
     return accepted;
+  }
+
+  /** A success recorded as a failure because the store refused the follow-ups it spawned. */
+  private void reportRefused(FinishedAttempt f, String error) {
+    metrics.failed.mark();
+    Completion c = f.completion();
+    try (JobMdc mdc = JobMdc.of(f.job(), workerId)) {
+      log.warn(
+          "attempt failed: follow-ups refused job={} attempt={} worker={} next=FAILED error={}",
+          c.jobId(),
+          c.attempt(),
+          workerId,
+          error);
+    }
   }
 
   /**
