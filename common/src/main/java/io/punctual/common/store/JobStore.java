@@ -42,6 +42,7 @@ public final class JobStore {
   private final PartitionManager partitions;
   private final Clock clock;
   private final DependencyResolver dependencies = new DependencyResolver();
+  private final SpawnedSteps spawnedSteps = new SpawnedSteps();
 
   public JobStore(Jdbi jdbi, PartitionManager partitions, Clock clock) {
     this.jdbi = jdbi;
@@ -625,6 +626,8 @@ public final class JobStore {
         () ->
             byKeys(
                 h -> {
+                  Map<UUID, SpawnedSteps.SpawnerStep> spawnerSteps =
+                      spawnedSteps.lock(h, new HashSet<>(spawn.parents()));
                   Set<UUID> applied =
                       finishStatement(
                           h,
@@ -642,11 +645,9 @@ public final class JobStore {
                           workerId,
                           now);
                   List<QueueEntry> released = new ArrayList<>();
-                  List<NewJob> spawned = new ArrayList<>();
-                  List<UUID> spawnedIds = new ArrayList<>();
-                  spawn.keepApplied(applied, spawnIds, spawned, spawnedIds);
-                  if (!spawned.isEmpty()) {
-                    released.addAll(storeFollowUps(h, spawned, spawnedIds, now));
+                  Spawn.Kept spawned = spawn.keepApplied(applied, spawnIds);
+                  if (!spawned.jobs().isEmpty()) {
+                    released.addAll(storeFollowUps(h, spawned, spawnerSteps, now));
                   }
                   List<UUID> ended = new ArrayList<>();
                   for (Completion c : completions) {
@@ -660,23 +661,38 @@ public final class JobStore {
   }
 
   /**
-   * Stores follow-ups inside a finish's transaction; returns those PENDING (once each). A refusal
-   * is thrown as {@link FollowUpsRefusedException}, which rolls the transaction back.
+   * Stores follow-ups inside a finish's transaction, those of a workflow's step as steps of the
+   * workflow ({@link SpawnedSteps}); returns those PENDING (once each). A refusal is thrown as
+   * {@link FollowUpsRefusedException}, which rolls the transaction back.
    */
   private List<QueueEntry> storeFollowUps(
-      Handle h, List<NewJob> spawned, List<UUID> spawnedIds, Instant now) {
-    List<Submitted> stored;
-    try {
-      stored = submitIn(h, spawned, spawnedIds, now, true);
-    } catch (RuntimeException e) {
-      throw FollowUpsRefusedException.of(e).orElseThrow(() -> e);
+      Handle h, Spawn.Kept spawned, Map<UUID, SpawnedSteps.SpawnerStep> spawnerSteps, Instant now) {
+    List<NewJob> jobs = new ArrayList<>(spawned.jobs().size());
+    for (int i = 0; i < spawned.jobs().size(); i++) {
+      NewJob job = spawned.jobs().get(i);
+      SpawnedSteps.SpawnerStep step = spawnerSteps.get(spawned.parents().get(i));
+      jobs.add(step == null ? job : job.withLinks(job.links().withWorkflowId(step.workflowId())));
     }
     Set<UUID> seen = new HashSet<>();
     List<QueueEntry> pending = new ArrayList<>();
-    for (Submitted s : stored) {
-      if (seen.add(s.job().id())) {
-        pending.addAll(queueEntryIfPending(s.job()));
+    try {
+      List<Submitted> stored = submitIn(h, jobs, spawned.ids(), now, true);
+      List<SpawnedSteps.NewStep> steps = new ArrayList<>();
+      for (int i = 0; i < stored.size(); i++) {
+        Submitted s = stored.get(i);
+        UUID spawner = spawned.parents().get(i);
+        if (s.created() && spawnerSteps.containsKey(spawner)) {
+          steps.add(
+              new SpawnedSteps.NewStep(
+                  spawnerSteps.get(spawner), spawner, spawned.indexes().get(i), s.job().id()));
+        }
+        if (seen.add(s.job().id())) {
+          pending.addAll(queueEntryIfPending(s.job()));
+        }
       }
+      spawnedSteps.insert(h, steps);
+    } catch (RuntimeException e) {
+      throw FollowUpsRefusedException.of(e).orElseThrow(() -> e);
     }
     return pending;
   }

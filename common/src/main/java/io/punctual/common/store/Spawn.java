@@ -18,11 +18,15 @@ import java.util.UUID;
  * attempt), nothing is stored. A completion's follow-ups are checked first ({@link #problem}):
  * those of one completion never name those of another.
  */
-record Spawn(List<NewJob> jobs, List<UUID> parents) {
-  /** The follow-ups of the successful completions, in order, their indexes made batch-wide. */
+record Spawn(List<NewJob> jobs, List<UUID> parents, List<Integer> indexes) {
+  /**
+   * The follow-ups of the successful completions, in order, their indexes made batch-wide; {@code
+   * parents}: the job that spawned each, {@code indexes}: its index among that job's follow-ups.
+   */
   static Spawn of(List<Completion> completions) {
     List<NewJob> jobs = new ArrayList<>();
     List<UUID> parents = new ArrayList<>();
+    List<Integer> indexes = new ArrayList<>();
     for (Completion c : completions) {
       if (c.nextState() != JobState.SUCCEEDED) {
         continue;
@@ -37,9 +41,10 @@ record Spawn(List<NewJob> jobs, List<UUID> parents) {
         }
         jobs.add(job.withLinks(job.links().withUpstream(upstream)));
         parents.add(c.jobId());
+        indexes.add(jobs.size() - 1 - offset);
       }
     }
-    return new Spawn(jobs, parents);
+    return new Spawn(jobs, parents, indexes);
   }
 
   /**
@@ -51,16 +56,18 @@ record Spawn(List<NewJob> jobs, List<UUID> parents) {
   }
 
   /**
-   * Keeps the jobs spawned by applied completions, with their prepared ids (indexes between them
-   * renumbered: a refused completion's jobs drop out, and the same completion's jobs stay
-   * together).
+   * Keeps the jobs spawned by applied completions, with their prepared ids {@code ids} (indexes
+   * between them renumbered: a refused completion's jobs drop out, and the same completion's jobs
+   * stay together).
    */
-  void keepApplied(Set<UUID> applied, List<UUID> ids, List<NewJob> outJobs, List<UUID> outIds) {
+  Spawn.Kept keepApplied(Set<UUID> applied, List<UUID> ids) {
     int[] newIndex = new int[jobs.size()];
-    int next = outJobs.size();
+    int next = 0;
     for (int i = 0; i < jobs.size(); i++) {
       newIndex[i] = applied.contains(parents.get(i)) ? next++ : -1;
     }
+    Kept kept =
+        new Kept(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
     for (int i = 0; i < jobs.size(); i++) {
       if (newIndex[i] < 0) {
         continue;
@@ -70,8 +77,14 @@ record Spawn(List<NewJob> jobs, List<UUID> parents) {
       for (Upstream u : job.links().upstream()) {
         upstream.add(u.inBatch() ? Upstream.inBatch(newIndex[u.index()], u.condition()) : u);
       }
-      outJobs.add(job.withLinks(job.links().withUpstream(upstream)));
-      outIds.add(ids.get(i));
+      kept.jobs().add(job.withLinks(job.links().withUpstream(upstream)));
+      kept.ids().add(ids.get(i));
+      kept.parents().add(parents.get(i));
+      kept.indexes().add(indexes.get(i));
     }
+    return kept;
   }
+
+  /** The follow-ups to store, their ids, the job that spawned each and its index there. */
+  record Kept(List<NewJob> jobs, List<UUID> ids, List<UUID> parents, List<Integer> indexes) {}
 }
