@@ -245,6 +245,15 @@ public final class JobStore {
     return out;
   }
 
+  /**
+   * The count of open edges a new job starts with: all of its edges (null for a job that waits for
+   * nothing). A job some of whose upstream jobs have ended already is judged in the same
+   * transaction, which counts again.
+   */
+  private static Integer waitingFor(NewJob job) {
+    return job.links().waits() ? job.links().upstream().size() : null;
+  }
+
   /** Binds one row of insert.sql; {@code parentId} is the parent edge's job, or null. */
   private static void bindInsert(
       PreparedBatch batch, NewJob job, UUID id, UUID parentId, Instant now) {
@@ -270,6 +279,7 @@ public final class JobStore {
         .bind("occurrenceAt", job.links().occurrenceAt())
         .bind("parentId", parentId)
         .bind("runCondition", parent == null ? null : parent.condition().wireName())
+        .bind("waitingFor", waitingFor(job))
         .add();
   }
 
@@ -339,6 +349,7 @@ public final class JobStore {
     String[] idempotencyKeys = new String[n];
     UUID[] parents = parentIds.toArray(UUID[]::new);
     String[] runConditions = new String[n];
+    Integer[] waitingFor = new Integer[n];
     // Jobs of one schedule share their payload, backoff and tags: write each distinct one once.
     Map<Object, String> written = new HashMap<>();
     for (int i = 0; i < n; i++) {
@@ -362,6 +373,7 @@ public final class JobStore {
       idempotencyKeys[i] = job.idempotencyKey();
       Upstream parent = job.links().parent();
       runConditions[i] = parent == null ? null : parent.condition().wireName();
+      waitingFor[i] = waitingFor(job);
     }
     var insert =
         h.createUpdate(sql("insertMany"))
@@ -384,6 +396,7 @@ public final class JobStore {
             .bind("idempotencyKeys", idempotencyKeys)
             .bind("parentIds", parents)
             .bind("runConditions", runConditions)
+            .bind("waitingFor", waitingFor)
             .bind("now", now);
     if (!returning) {
       insert.execute();
@@ -644,18 +657,20 @@ public final class JobStore {
                           results,
                           workerId,
                           now);
-                  List<QueueEntry> released = new ArrayList<>();
-                  Spawn.Kept spawned = spawn.keepApplied(applied, spawnIds);
-                  if (!spawned.jobs().isEmpty()) {
-                    released.addAll(storeFollowUps(h, spawned, spawnerSteps, now));
-                  }
                   List<UUID> ended = new ArrayList<>();
                   for (Completion c : completions) {
                     if (c.nextState().isTerminal() && applied.contains(c.jobId())) {
                       ended.add(c.jobId());
                     }
                   }
-                  released.addAll(dependencies.afterEnded(h, ended, now));
+                  // The jobs waiting for those that ended are judged before the follow-ups are
+                  // stored: a follow-up is judged on all its edges when stored, so it must not
+                  // also count the end of its spawner (or of another job ended here) again.
+                  List<QueueEntry> released = dependencies.afterEnded(h, ended, now);
+                  Spawn.Kept spawned = spawn.keepApplied(applied, spawnIds);
+                  if (!spawned.jobs().isEmpty()) {
+                    released.addAll(storeFollowUps(h, spawned, spawnerSteps, now));
+                  }
                   return new Ended(applied, released);
                 }));
   }

@@ -385,6 +385,111 @@ class DependenciesIT {
     }
   }
 
+  private Integer waitingFor(Job job) {
+    return stack
+        .database
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery("SELECT waiting_for FROM jobs WHERE id = :id")
+                    .bind("id", job.id())
+                    .mapTo(Integer.class)
+                    .one());
+  }
+
+  /**
+   * A fan-in counts the edges it still waits on: the end of one dependency is judged on that edge
+   * alone (the count goes down), and all edges are read again only when it reaches zero.
+   */
+  @Test
+  void aFanInCountsDownItsOpenEdges() {
+    List<Job> jobs =
+        submit(
+            plain(),
+            plain(),
+            plain(),
+            aJob()
+                .waitsFor(
+                    Upstream.inBatch(0, ON_SUCCESS),
+                    Upstream.inBatch(1, ALWAYS),
+                    Upstream.inBatch(2, ON_SUCCESS))
+                .build());
+    Job fanIn = jobs.get(3);
+    assertThat(waitingFor(fanIn)).isEqualTo(3);
+
+    assertThat(end(jobs.get(1), JobState.FAILED).released()).isEmpty();
+    assertThat(waitingFor(fanIn)).as("an optional dependency only has to end").isEqualTo(2);
+    assertThat(end(jobs.get(0), JobState.SUCCEEDED).released()).isEmpty();
+    assertThat(waitingFor(fanIn)).isEqualTo(1);
+    assertThat(find(fanIn).status()).isEqualTo(JobState.BLOCKED);
+
+    assertThat(ids(end(jobs.get(2), JobState.SUCCEEDED).released())).containsExactly(fanIn.id());
+    assertThat(find(fanIn).status()).isEqualTo(JobState.PENDING);
+  }
+
+  @Test
+  void aJobStoredAfterSomeOfItsDependenciesEndedCountsOnlyTheOthers() {
+    Job done = submit(plain()).get(0);
+    end(done, JobState.SUCCEEDED);
+    Job running = submit(plain()).get(0);
+    store.claim(List.of(running.id()), "w");
+
+    Job late =
+        submit(
+                aJob()
+                    .waitsFor(
+                        Upstream.stored(done.id(), ON_SUCCESS),
+                        Upstream.stored(running.id(), ON_SUCCESS))
+                    .build())
+            .get(0);
+
+    assertThat(late.status()).isEqualTo(JobState.BLOCKED);
+    assertThat(waitingFor(late)).isEqualTo(1);
+    assertThat(
+            ids(
+                store
+                    .finish(List.of(completion(running.id(), JobState.SUCCEEDED, List.of())))
+                    .released()))
+        .containsExactly(late.id());
+  }
+
+  /**
+   * A follow-up waiting for its spawner and for another job that ended in the same batch: both ends
+   * are counted once, when the follow-up is stored, and it waits for the one left.
+   */
+  @Test
+  void aFollowUpCountsTheEndsOfItsOwnBatchOnce() {
+    List<Job> jobs = submit(plain(), plain(), plain());
+    Job spawner = jobs.get(0);
+    Job other = jobs.get(1);
+    Job last = jobs.get(2);
+    store.claim(List.of(spawner.id(), other.id(), last.id()), "w");
+    NewJob followUp =
+        aJob()
+            .type("follow-up")
+            .waitsFor(Upstream.stored(other.id(), ON_SUCCESS), Upstream.stored(last.id(), ALWAYS))
+            .build();
+
+    store.finish(
+        List.of(
+            completion(other.id(), JobState.SUCCEEDED, List.of()),
+            completion(spawner.id(), JobState.SUCCEEDED, List.of(followUp))));
+
+    Job stored =
+        store
+            .list(new JobStore.JobQuery("default", null, "follow-up", null, null, null, null, 1))
+            .items()
+            .get(0);
+    assertThat(stored.status()).isEqualTo(JobState.BLOCKED);
+    assertThat(waitingFor(stored)).isEqualTo(1);
+    assertThat(
+            ids(
+                store
+                    .finish(List.of(completion(last.id(), JobState.FAILED, List.of())))
+                    .released()))
+        .containsExactly(stored.id());
+  }
+
   /**
    * The write-skew a naive check would allow: A and B end at the same moment in two transactions,
    * each sees the other still running, and C waits forever. Locking C before judging it makes the
