@@ -9,6 +9,7 @@ import io.punctual.common.job.JobLinks;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
+import io.punctual.common.job.RunCondition;
 import io.punctual.common.job.Upstream;
 import io.punctual.common.json.Json;
 import java.time.Clock;
@@ -842,6 +843,40 @@ public final class JobStore {
         .bind("namespace", namespace)
         .map(JobRowMapper.INSTANCE)
         .findOne();
+  }
+
+  /**
+   * The dependencies ({@code dependsOn}: the edges other than the parent's) of the jobs {@code ids}
+   * of {@code namespace}, each as a stored {@link Upstream} (the job waited for, and on what
+   * condition), in the order of those jobs' ids; a job without any maps to an empty list. One
+   * statement, for reads that show them.
+   */
+  public Map<UUID, List<Upstream>> dependsOn(String namespace, Collection<UUID> ids) {
+    return jdbi.withHandle(h -> dependsOn(h, namespace, ids));
+  }
+
+  static Map<UUID, List<Upstream>> dependsOn(Handle h, String namespace, Collection<UUID> ids) {
+    Map<UUID, List<Upstream>> out = new HashMap<>();
+    for (UUID id : ids) {
+      out.put(id, new ArrayList<>());
+    }
+    if (ids.isEmpty()) {
+      return out;
+    }
+    h.createQuery(sql("dependsOn"))
+        .bind("ids", ids.toArray(UUID[]::new))
+        .bind("namespace", namespace)
+        .map(
+            (rs, ctx) -> {
+              out.get(rs.getObject("job_id", UUID.class))
+                  .add(
+                      Upstream.stored(
+                          rs.getObject("depends_on_id", UUID.class),
+                          RunCondition.parse(rs.getString("condition")).orElseThrow()));
+              return null;
+            })
+        .list();
+    return out;
   }
 
   /** Jobs by id, in any namespace (used by workers and the reaper, not by the API). */
