@@ -1,5 +1,5 @@
 -- The count of edges still open of BLOCKED jobs this transaction holds locked and has judged still
--- waiting (V8). Not a transition: the status stays BLOCKED, and the guard keeps it so.
+-- waiting (V10). Not a transition: the status stays BLOCKED, and the guard keeps it so.
 UPDATE jobs j
 SET waiting_for = v.open
 FROM unnest(:ids, :scheduledMs, :open) AS v(id, ms, open)

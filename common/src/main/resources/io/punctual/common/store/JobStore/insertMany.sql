@@ -2,7 +2,7 @@
 -- array per job since SQL arrays cannot be ragged): a batch of hundreds costs one round trip and
 -- one statement to parse, where a JDBC batch sends a multi-row INSERT per few dozen jobs. Status is
 -- PENDING, or BLOCKED for a job that waits for others (its edges are stored beside it, and
--- waiting_for counts them: none has ended yet, or the job is judged at once, see V8).
+-- waiting_for counts them: none has ended yet, or the job is judged at once, see V10).
 INSERT INTO jobs (id, scheduled_at, namespace, type, payload, priority, status, run_at, attempt,
                   max_attempts, backoff, timeout_ms, idempotency_key, tags, callback, created_at,
                   updated_at, schedule_id, workflow_id, occurrence_at, parent_id, run_condition,

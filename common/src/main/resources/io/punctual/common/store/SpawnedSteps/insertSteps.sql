@@ -1,4 +1,4 @@
--- Step rows for follow-ups spawned by workflow steps (see V7): the spawner's position, a ref
+-- Step rows for follow-ups spawned by workflow steps (see V9): the spawner's position, a ref
 -- describing where the follow-up comes from, and the spawner.
 INSERT INTO workflow_steps (workflow_id, position, ref, job_id, job_scheduled_at, spawned_by)
 SELECT s.workflow_id, s.position, s.ref, s.job_id, punctual_ms(s.job_ms), s.spawned_by

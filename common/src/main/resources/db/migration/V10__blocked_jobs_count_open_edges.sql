@@ -1,4 +1,4 @@
--- Punctual schema, version 8: a BLOCKED job counts the edges it still waits on, so that the end of
+-- Punctual schema, version 10: a BLOCKED job counts the edges it still waits on, so that the end of
 -- one job it waits for is judged on that edge alone (DependencyResolver): a fan-in job waiting for
 -- N children used to read its N edges and their N states at the end of each child, O(N^2) in all.
 --

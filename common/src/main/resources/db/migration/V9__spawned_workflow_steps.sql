@@ -1,4 +1,4 @@
--- Punctual schema, version 7: the follow-up jobs a workflow step's handler spawns belong to the
+-- Punctual schema, version 9: the follow-up jobs a workflow step's handler spawns belong to the
 -- workflow (cancelling the workflow cancels them, reading it shows them).
 --
 -- Such a follow-up gets a row of workflow_steps beside the steps submitted with the workflow:
