@@ -8,7 +8,9 @@ import java.util.List;
 /**
  * A job as the API returns it. Times are UTC; {@code attempts} counts attempts started so far.
  * {@code scheduleId} and {@code occurrenceAt} name the schedule and fire time it came from (null
- * for other jobs).
+ * for other jobs). {@code dependsOn}: what it waits for besides its parent, read with {@link
+ * PunctualClient#get} and {@link PunctualClient#cancel}; null in list pages and submit responses,
+ * which leave it out.
  */
 public record JobView(
     String id,
@@ -36,9 +38,11 @@ public record JobView(
     RunCondition runCondition,
     String workflowId,
     String scheduleId,
-    Instant occurrenceAt) {
+    Instant occurrenceAt,
+    List<DependencyView> dependsOn) {
 
   public JobView {
     tags = tags == null ? List.of() : List.copyOf(tags);
+    dependsOn = dependsOn == null ? null : List.copyOf(dependsOn);
   }
 }

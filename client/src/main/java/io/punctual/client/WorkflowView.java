@@ -19,7 +19,10 @@ public record WorkflowView(
     jobs = jobs == null ? List.of() : List.copyOf(jobs);
   }
 
-  /** One step: its ref, its job and the job's state now. */
+  /**
+   * One step: its ref, its job, what it waits for and the job's state now. A follow-up a step's
+   * handler spawned is a step too, with the ref {@code "<spawner's ref>.spawn[<index>]"}.
+   */
   public record Step(
       String ref,
       String id,
@@ -27,10 +30,15 @@ public record WorkflowView(
       JobStatus status,
       String parentId,
       RunCondition runCondition,
+      List<DependencyView> dependsOn,
       int attempts,
       String lastError,
       Instant startedAt,
-      Instant finishedAt) {}
+      Instant finishedAt) {
+    public Step {
+      dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
+    }
+  }
 
   /** The step with this ref. */
   public Step step(String ref) {

@@ -102,6 +102,27 @@ class JsonMappingTest {
   }
 
   @Test
+  void readsWhatAJobWaitsFor() throws Exception {
+    String json =
+        """
+        {"id":"j","status":"BLOCKED","parentId":"p","runCondition":"on_failure",
+         "dependsOn":[{"id":"a","required":true,"runCondition":"on_success"},
+                      {"id":"b","required":false,"runCondition":"always"}]}
+        """;
+
+    JobView job = ClientJson.MAPPER.readValue(json, JobView.class);
+
+    assertThat(job.runCondition()).isEqualTo(RunCondition.ON_FAILURE);
+    assertThat(job.dependsOn())
+        .containsExactly(
+            new DependencyView("a", true, RunCondition.ON_SUCCESS),
+            new DependencyView("b", false, RunCondition.ALWAYS));
+    assertThat(ClientJson.MAPPER.readValue("{\"id\":\"j\"}", JobView.class).dependsOn())
+        .as("left out of list pages")
+        .isNull();
+  }
+
+  @Test
   void readsAPageAndExecutions() throws Exception {
     JobPage page = ClientJson.MAPPER.readValue("{\"items\":[],\"nextCursor\":null}", JobPage.class);
     PunctualClient.Items<ExecutionView> executions =

@@ -18,9 +18,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A dependency whose worker dies mid-run: the reaper revives it, and the jobs waiting for it move
- * on when the revived attempt ends; when no attempt is left, the failure moves them on just the
- * same (skipping the ones that needed it, releasing the others into Redis).
+ * A dependency whose worker dies mid-run, at the level of the store (the claim stands for a worker
+ * that then vanished; {@link KilledWorkerChainIT} kills a real worker process): the reaper revives
+ * it, and the jobs waiting for it move on when the revived attempt ends; when no attempt is left,
+ * the failure moves them on just the same (skipping the ones that needed it, releasing the others
+ * into Redis).
  */
 class WorkflowRecoveryIT {
   private final ReaperFixture f = new ReaperFixture();

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +38,10 @@ class WorkflowIT {
   }
 
   private void startWorker(JobHandler... more) {
-    WorkerSettings settings = WorkerHarness.settings();
+    startWorker(WorkerHarness.settings(), more);
+  }
+
+  private void startWorker(WorkerSettings settings, JobHandler... more) {
     JobHandlers handlers = new JobHandlers().register(step).register(fanIn).register(alert);
     for (JobHandler h : more) {
       handlers.register(h);
@@ -146,5 +150,96 @@ class WorkflowIT {
     assertThat(step.runs().get(0).startedAt()).isBeforeOrEqualTo(fanIn.runs().get(0).startedAt());
     assertThat(harness.count("SELECT count(*) FROM jobs WHERE parent_id = '" + spawner.id() + "'"))
         .isEqualTo(2);
+  }
+
+  /** A handler of type {@code type} that spawns what {@code spawn} asks for, then succeeds. */
+  private static JobHandler spawning(String type, java.util.function.Consumer<JobContext> spawn) {
+    return new JobHandler() {
+      @Override
+      public String type() {
+        return type;
+      }
+
+      @Override
+      public JobResult handle(JobContext ctx) {
+        spawn.accept(ctx);
+        return JobResult.success();
+      }
+    };
+  }
+
+  /**
+   * One batch of completions (they all end within the flush interval) in which one handler spawned
+   * a follow-up waiting for a job that does not exist and two spawned the same idempotency key: the
+   * first is recorded as a failed attempt saying why, the others as successes, and the same key
+   * makes one job. Before, the store refused the whole batch and the worker wrote it again for
+   * ever, recording nothing else.
+   */
+  @Test
+  void aFollowUpTheStoreRefusesFailsOnlyTheAttemptThatSpawnedIt() {
+    WorkerSettings settings = WorkerHarness.settings();
+    settings.completionFlushInterval = Duration.ofMillis(500);
+    UUID missing = UUID.randomUUID();
+    startWorker(
+        settings,
+        new Spawner(),
+        spawning("unknown", ctx -> ctx.spawn(FollowUp.of("step").after(missing, ON_SUCCESS))),
+        spawning("keyed", ctx -> ctx.spawn(FollowUp.of("alert").idempotencyKey("once"))));
+    List<Job> jobs =
+        harness.submit(
+            List.of(
+                aJob().type("keyed").runAt(Instant.now()).build(),
+                aJob().type("unknown").runAt(Instant.now()).maxAttempts(3).build(),
+                aJob().type("keyed").runAt(Instant.now()).build(),
+                aJob().type("spawner").runAt(Instant.now()).build(),
+                aJob().type("step").runAt(Instant.now()).build()));
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> fanIn.runs().size() == 1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> alert.runs().size() == 1);
+
+    Job refused = harness.awaitState(jobs.get(1), JobState.FAILED);
+    assertThat(refused.attempt()).as("not retried: it would spawn the same").isEqualTo(1);
+    assertThat(refused.lastError())
+        .isEqualTo(
+            "follow-up jobs refused: follow-up 0: no job "
+                + missing
+                + " in this namespace to wait for");
+    assertThat(harness.executions(refused))
+        .extracting(e -> e.status().name())
+        .containsExactly("FAILED");
+    for (int i : new int[] {0, 2, 3, 4}) {
+      assertThat(harness.awaitState(jobs.get(i), JobState.SUCCEEDED).attempt()).isEqualTo(1);
+    }
+    assertThat(harness.count("SELECT count(*) FROM jobs WHERE idempotency_key = 'once'"))
+        .as("two handlers, one key: one job")
+        .isEqualTo(1);
+    assertThat(harness.count("SELECT count(*) FROM jobs WHERE parent_id = '" + refused.id() + "'"))
+        .isZero();
+    assertThat(step.runs()).as("the step job and the spawner's first follow-up").hasSize(2);
+    harness.awaitMeter("failed", 1);
+  }
+
+  @Test
+  void aFollowUpThatCanNeverBeStoredFailsTheHandlerAtOnce() {
+    startWorker(
+        spawning(
+            "forward",
+            ctx -> {
+              ctx.spawn(FollowUp.of("step"));
+              ctx.spawn(FollowUp.of("step").after(1, ON_SUCCESS));
+            }));
+    Job job = harness.submit(aJob().type("forward").runAt(Instant.now()).maxAttempts(5).build());
+
+    Job failed = harness.awaitState(job, JobState.FAILED);
+
+    assertThat(failed.attempt()).isEqualTo(1);
+    assertThat(failed.lastError())
+        .isEqualTo(
+            "invalid follow-up: follow-up 1 waits for follow-up 1:"
+                + " a follow-up may wait only for an earlier one");
+    assertThat(harness.count("SELECT count(*) FROM jobs WHERE parent_id = '" + job.id() + "'"))
+        .as("a failed attempt stores none of its follow-ups")
+        .isZero();
+    assertThat(step.runs()).isEmpty();
   }
 }

@@ -4,13 +4,20 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.Job;
+import io.punctual.common.job.RunCondition;
+import io.punctual.common.job.Upstream;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 
 /**
- * A job as the API shows it. Every field is always present (null when unset). {@code scheduleId}
- * and {@code occurrenceAt} name the schedule a job came from and which of its fire times it is.
+ * A job as the API shows it. Every field is always present (null when unset), except {@code
+ * dependsOn}: the jobs it waits for besides its parent, each {@code {"id", "required",
+ * "runCondition"}} (in the order of their ids), shown wherever one job is returned (a submit,
+ * {@code GET /jobs/{id}}, a cancel) and left out of list pages (it is one more read of another
+ * table per page). {@code scheduleId} and {@code occurrenceAt} name the schedule a job came from
+ * and which of its fire times it is.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record JobRepresentation(
@@ -39,9 +46,36 @@ public record JobRepresentation(
     String runCondition,
     String workflowId,
     String scheduleId,
-    Instant occurrenceAt) {
+    Instant occurrenceAt,
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<DependencyRepresentation> dependsOn) {
 
+  /**
+   * A job waited for: {@code required} (it must SUCCEED, run condition {@code on_success}) or not
+   * ({@code always}: it only has to end; {@code on_failure}: only a follow-up a handler spawned
+   * waits that way).
+   */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record DependencyRepresentation(String id, boolean required, String runCondition) {
+    public static List<DependencyRepresentation> of(List<Upstream> dependsOn) {
+      return dependsOn.stream()
+          .sorted(Comparator.comparing(u -> u.jobId().toString()))
+          .map(
+              u ->
+                  new DependencyRepresentation(
+                      u.jobId().toString(),
+                      u.condition() == RunCondition.ON_SUCCESS,
+                      u.condition().wireName()))
+          .toList();
+    }
+  }
+
+  /** A job without its {@code dependsOn} (list pages). */
   public static JobRepresentation of(Job job) {
+    return of(job, null);
+  }
+
+  /** A job with its {@code dependsOn} ({@link io.punctual.common.store.JobStore#dependsOn}). */
+  public static JobRepresentation of(Job job, List<Upstream> dependsOn) {
     return new JobRepresentation(
         job.id().toString(),
         job.namespace(),
@@ -68,6 +102,7 @@ public record JobRepresentation(
         job.runCondition() == null ? null : job.runCondition().wireName(),
         job.workflowId() == null ? null : job.workflowId().toString(),
         job.scheduleId() == null ? null : job.scheduleId().toString(),
-        job.occurrenceAt());
+        job.occurrenceAt(),
+        dependsOn == null ? null : DependencyRepresentation.of(dependsOn));
   }
 }

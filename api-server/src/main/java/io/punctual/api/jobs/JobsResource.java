@@ -24,6 +24,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -62,7 +63,7 @@ public final class JobsResource {
         submitted.created()
             ? Response.created(URI.create("/api/v1/jobs/" + stored.id()))
             : Response.ok();
-    return response.entity(JobRepresentation.of(stored)).build();
+    return response.entity(JobRepresentation.of(stored, job.dependsOn())).build();
   }
 
   @POST
@@ -72,10 +73,11 @@ public final class JobsResource {
   public Response submitBatch(@Context ContainerRequestContext request, JsonNode body) {
     List<ValidatedJob> jobs = parser.parseBatch(body);
     String namespace = RequestContext.of(request).namespace();
-    List<JobRepresentation> items =
-        submitter.submit(namespace, jobs, i -> "jobs[" + i + "].").stream()
-            .map(s -> JobRepresentation.of(s.job()))
-            .toList();
+    List<Submitted> stored = submitter.submit(namespace, jobs, i -> "jobs[" + i + "].");
+    List<JobRepresentation> items = new ArrayList<>(stored.size());
+    for (int i = 0; i < stored.size(); i++) {
+      items.add(JobRepresentation.of(stored.get(i).job(), jobs.get(i).dependsOn()));
+    }
     return Response.status(Response.Status.CREATED).entity(new Items<>(items)).build();
   }
 
@@ -87,7 +89,7 @@ public final class JobsResource {
     String namespace = RequestContext.of(request).namespace();
     return store
         .find(namespace, jobId(id))
-        .map(JobRepresentation::of)
+        .map(job -> withDependsOn(namespace, job))
         .orElseThrow(() -> noSuchJob(id));
   }
 
@@ -124,7 +126,7 @@ public final class JobsResource {
           queue.remove(namespace, c.job().priority(), jobId);
         }
         submitter.enqueueReleased(c.released());
-        yield JobRepresentation.of(c.job());
+        yield withDependsOn(namespace, c.job());
       }
       case CancelResult.AlreadyFinal f ->
           throw Problems.conflict(
@@ -148,6 +150,11 @@ public final class JobsResource {
     }
     return new Items<>(
         store.executions(namespace, jobId).stream().map(ExecutionRepresentation::of).toList());
+  }
+
+  /** One job as read, with its dependencies (one more statement). */
+  private JobRepresentation withDependsOn(String namespace, Job job) {
+    return JobRepresentation.of(job, store.dependsOn(namespace, List.of(job.id())).get(job.id()));
   }
 
   private static UUID jobId(String id) {

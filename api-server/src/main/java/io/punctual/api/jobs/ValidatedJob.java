@@ -8,6 +8,7 @@ import io.punctual.common.job.Backoff;
 import io.punctual.common.job.JobLinks;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
+import io.punctual.common.job.Upstream;
 import io.punctual.common.json.Json;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,6 +59,14 @@ record ValidatedJob(
         tags,
         callback,
         JobLinks.NONE.withUpstream(links.upstream(refs)));
+  }
+
+  /**
+   * What the job waits for besides its parent (its {@code dependsOn}), as stored: jobs named by id
+   * (a single or batch submission names no workflow step by ref).
+   */
+  List<Upstream> dependsOn() {
+    return links.upstream(Map.of()).stream().filter(u -> !u.parent()).toList();
   }
 
   /**

@@ -208,7 +208,7 @@ public final class SchedulesResource {
     Job job = store.trigger(namespace, scheduleId(id)).orElseThrow(() -> noSuchSchedule(id));
     queue.enqueue(List.of(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt())));
     return Response.created(URI.create("/api/v1/jobs/" + job.id()))
-        .entity(JobRepresentation.of(job))
+        .entity(JobRepresentation.of(job, List.of()))
         .build();
   }
 

@@ -1,6 +1,7 @@
 package io.punctual.api.workflows;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.punctual.api.jobs.JobRepresentation.DependencyRepresentation;
 import io.punctual.common.job.Job;
 import io.punctual.common.store.WorkflowStore.Step;
 import io.punctual.common.store.WorkflowStore.Workflow;
@@ -9,8 +10,9 @@ import java.util.List;
 
 /**
  * A workflow as the API shows it: its overall status and each step (ref, job id, state; the reason
- * of a SKIPPED or FAILED step in {@code lastError}). Full job detail is at {@code
- * /api/v1/jobs/{id}}.
+ * of a SKIPPED or FAILED step in {@code lastError}; what it waits for: {@code parentId}, {@code
+ * runCondition}, {@code dependsOn}). Steps include the follow-ups a step's handler spawned (ref
+ * {@code "<spawner's ref>.spawn[<index>]"}). Full job detail is at {@code /api/v1/jobs/{id}}.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record WorkflowRepresentation(
@@ -28,6 +30,7 @@ public record WorkflowRepresentation(
       String status,
       String parentId,
       String runCondition,
+      List<DependencyRepresentation> dependsOn,
       int attempts,
       String lastError,
       Instant startedAt,
@@ -42,6 +45,7 @@ public record WorkflowRepresentation(
           job.status().name(),
           job.parentId() == null ? null : job.parentId().toString(),
           job.runCondition() == null ? null : job.runCondition().wireName(),
+          DependencyRepresentation.of(step.dependsOn()),
           job.attempt(),
           job.lastError(),
           job.startedAt(),

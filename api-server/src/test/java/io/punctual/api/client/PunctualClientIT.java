@@ -8,6 +8,7 @@ import io.punctual.api.support.ApiFixture;
 import io.punctual.client.BackoffPolicy;
 import io.punctual.client.Callback;
 import io.punctual.client.Dependency;
+import io.punctual.client.DependencyView;
 import io.punctual.client.ExecutionView;
 import io.punctual.client.JobPage;
 import io.punctual.client.JobPriority;
@@ -201,6 +202,33 @@ class PunctualClientIT {
     assertThat(client.get(workflow.step("c").id()).parentId()).isEqualTo(workflow.step("b").id());
     assertThat(client.get(workflow.step("b").id()).workflowId()).isEqualTo(workflow.id());
     assertThat(client.getWorkflow(workflow.id()).jobs()).hasSize(3);
+
+    List<DependencyView> compileWaitsFor =
+        List.of(
+            new DependencyView(workflow.step("a").id(), true, RunCondition.ON_SUCCESS),
+            new DependencyView(stored.id(), false, RunCondition.ALWAYS));
+    assertThat(client.get(workflow.step("b").id()).dependsOn())
+        .containsExactlyInAnyOrderElementsOf(compileWaitsFor);
+    assertThat(workflow.step("b").dependsOn()).containsExactlyInAnyOrderElementsOf(compileWaitsFor);
+    assertThat(client.getWorkflow(workflow.id()).step("b").dependsOn())
+        .containsExactlyInAnyOrderElementsOf(compileWaitsFor);
+    assertThat(workflow.step("c").dependsOn()).as("a parent is not a dependency").isEmpty();
+    assertThat(client.get(stored.id()).dependsOn()).isEmpty();
+    JobView waiting =
+        client.submit(
+            JobRequest.builder("wait")
+                .dependsOn(
+                    Dependency.on(stored.id()).optional(), Dependency.on(workflow.step("a").id()))
+                .build());
+    assertThat(waiting.dependsOn())
+        .as("a submit answers with what the job waits for, as a read does")
+        .containsExactlyInAnyOrder(
+            new DependencyView(stored.id(), false, RunCondition.ALWAYS),
+            new DependencyView(workflow.step("a").id(), true, RunCondition.ON_SUCCESS))
+        .isEqualTo(client.get(waiting.id()).dependsOn());
+    assertThat(client.list(ListQuery.all().type("compile")).items())
+        .singleElement()
+        .satisfies(j -> assertThat(j.dependsOn()).as("list pages leave it out").isNull());
 
     WorkflowView cancelled = client.cancelWorkflow(workflow.id());
     assertThat(cancelled.status()).isEqualTo("CANCELLED");

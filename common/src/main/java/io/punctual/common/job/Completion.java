@@ -43,6 +43,25 @@ public record Completion(
     }
   }
 
+  /**
+   * This attempt as a non-retryable failure (transition FAIL) whose error is {@code error}, without
+   * result or follow-ups: what becomes of a success whose follow-up jobs the store refused.
+   */
+  public Completion failed(String error) {
+    return new Completion(
+        jobId,
+        attempt,
+        JobState.FAILED,
+        null,
+        ExecutionStatus.FAILED,
+        finishedAt,
+        durationMs,
+        error,
+        null,
+        null,
+        List.of());
+  }
+
   /** A completion that spawns nothing. */
   public Completion(
       UUID jobId,

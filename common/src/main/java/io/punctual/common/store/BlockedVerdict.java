@@ -17,7 +17,8 @@ sealed interface BlockedVerdict {
   /** One edge of a blocked job: it waits for {@code upstreamId} on {@code condition}. */
   record Edge(UUID jobId, UUID upstreamId, RunCondition condition, boolean parent) {}
 
-  record Wait() implements BlockedVerdict {}
+  /** Still waiting: {@code open} of its edges lead to jobs that have not ended. */
+  record Wait(int open) implements BlockedVerdict {}
 
   record Unblock() implements BlockedVerdict {}
 
@@ -30,7 +31,7 @@ sealed interface BlockedVerdict {
   static BlockedVerdict of(List<Edge> edges, Map<UUID, JobState> states) {
     List<Edge> ordered =
         edges.stream().sorted(Comparator.comparing((Edge e) -> !e.parent())).toList();
-    boolean allHeld = true;
+    int open = 0;
     for (Edge edge : ordered) {
       JobState state = states.get(edge.upstreamId());
       if (state == null) {
@@ -46,9 +47,11 @@ sealed interface BlockedVerdict {
                 + ", run condition "
                 + edge.condition().wireName());
       }
-      allHeld &= edge.condition().heldBy(state);
+      if (!edge.condition().heldBy(state)) {
+        open++;
+      }
     }
-    return allHeld ? new Unblock() : new Wait();
+    return open == 0 ? new Unblock() : new Wait(open);
   }
 
   private static String describe(Edge edge) {

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -97,123 +98,226 @@ final class DependencyResolver {
   /**
    * The jobs {@code ended} just reached a final state: judges every BLOCKED job waiting for them
    * (and, through skips, for those), and returns the jobs that became PENDING.
+   *
+   * <p>Each waiting job is judged on the edges to the jobs that just ended, not on all of its
+   * edges: one of them ruled out skips it, otherwise its count of edges still open ({@code
+   * waiting_for}) goes down by the edges that now hold. Only when that count reaches zero are all
+   * of its edges read again, to confirm (once per job: a fan-in of N children costs O(N) in all,
+   * not O(N) per child). The count is exact because every step that ends a job comes here in its
+   * own transaction, under the job's lock, and a job stored after an upstream ended never counted
+   * it.
    */
   List<QueueEntry> afterEnded(Handle h, Collection<UUID> ended, Instant now) {
     List<QueueEntry> released = new ArrayList<>();
     Collection<UUID> frontier = ended;
     while (!frontier.isEmpty()) {
-      List<UUID> waiting =
-          h.createQuery(sql("dependents"))
-              .bind("ids", frontier.toArray(UUID[]::new))
-              .mapTo(UUID.class)
-              .list();
-      if (waiting.isEmpty()) {
-        break;
-      }
-      frontier = judge(h, waiting, now, released);
+      frontier = judgeEnds(h, frontier, now, released);
     }
     return released;
   }
 
   /**
-   * Judges new BLOCKED jobs at once (what they wait for may have ended before they were stored);
-   * returns the jobs that became PENDING, including those released through skips.
+   * Judges new BLOCKED jobs at once on all their edges (what they wait for may have ended before
+   * they were stored); returns the jobs that became PENDING, including those released through
+   * skips.
    */
   List<QueueEntry> judgeNew(Handle h, Collection<UUID> blocked, Instant now) {
     List<QueueEntry> released = new ArrayList<>();
-    Set<UUID> skipped = judge(h, blocked, now, released);
+    Set<UUID> skipped = judgeFully(h, blocked, now, released);
     released.addAll(afterEnded(h, skipped, now));
     return released;
   }
 
-  /** Locks, judges and moves the jobs among {@code ids} still BLOCKED; returns those SKIPPED. */
-  private Set<UUID> judge(Handle h, Collection<UUID> ids, Instant now, List<QueueEntry> released) {
+  /**
+   * One round of {@link #afterEnded}: judges the jobs waiting for {@code ended} on those edges;
+   * returns the jobs it SKIPPED (the next round's).
+   */
+  private Set<UUID> judgeEnds(
+      Handle h, Collection<UUID> ended, Instant now, List<QueueEntry> released) {
+    Map<UUID, List<Edge>> endedEdges = new HashMap<>();
+    h.createQuery(sql("endedEdges"))
+        .bind("ids", ended.toArray(UUID[]::new))
+        .map(DependencyResolver::edge)
+        .forEach(e -> endedEdges.computeIfAbsent(e.jobId(), k -> new ArrayList<>()).add(e));
+    if (endedEdges.isEmpty()) {
+      return Set.of();
+    }
+    Map<UUID, Integer> locked = lockBlocked(h, endedEdges.keySet());
+    if (locked.isEmpty()) {
+      return Set.of();
+    }
+    Map<UUID, JobState> states = states(h, ended);
+    Moves moves = new Moves();
+    List<UUID> recheck = new ArrayList<>();
+    for (var entry : locked.entrySet()) {
+      UUID id = entry.getKey();
+      List<Edge> edges = endedEdges.get(id);
+      if (BlockedVerdict.of(edges, states) instanceof BlockedVerdict.Skip skip) {
+        moves.skip(id, skip);
+        continue;
+      }
+      Integer open = entry.getValue();
+      int left = open == null ? 0 : open - edges.size();
+      if (left > 0) {
+        moves.countDown(id, left);
+      } else {
+        recheck.add(id);
+      }
+    }
+    Set<UUID> skipped = moves.apply(h, now, released);
+    if (!recheck.isEmpty()) {
+      skipped = new LinkedHashSet<>(skipped);
+      skipped.addAll(judgeFully(h, recheck, now, released));
+    }
+    return skipped;
+  }
+
+  /**
+   * Locks the jobs among {@code ids} still BLOCKED and judges them on all their edges: moves them
+   * on, or records how many edges are still open; returns those SKIPPED.
+   */
+  private Set<UUID> judgeFully(
+      Handle h, Collection<UUID> ids, Instant now, List<QueueEntry> released) {
     if (ids.isEmpty()) {
       return Set.of();
     }
-    List<UUID> locked =
-        h.createQuery(sql("lockBlocked"))
-            .bind("ids", ids.toArray(UUID[]::new))
-            .bindMap(JobStore.scheduledBounds(ids))
-            .mapTo(UUID.class)
-            .list();
+    Map<UUID, Integer> locked = lockBlocked(h, ids);
     if (locked.isEmpty()) {
       return Set.of();
     }
     Map<UUID, List<Edge>> edges = new HashMap<>();
     Set<UUID> upstream = new LinkedHashSet<>();
     h.createQuery(sql("edges"))
-        .bind("ids", locked.toArray(UUID[]::new))
-        .map(
-            (rs, ctx) ->
-                new Edge(
-                    rs.getObject("job_id", UUID.class),
-                    rs.getObject("depends_on_id", UUID.class),
-                    RunCondition.parse(rs.getString("condition")).orElseThrow(),
-                    "parent".equals(rs.getString("kind"))))
+        .bind("ids", locked.keySet().toArray(UUID[]::new))
+        .map(DependencyResolver::edge)
         .forEach(
             e -> {
               edges.computeIfAbsent(e.jobId(), k -> new ArrayList<>()).add(e);
               upstream.add(e.upstreamId());
             });
-    Map<UUID, JobState> states = new HashMap<>();
-    if (!upstream.isEmpty()) {
-      h.createQuery(sql("states"))
-          .bind("ids", upstream.toArray(UUID[]::new))
-          .bindMap(JobStore.scheduledBounds(upstream))
-          .map(
-              (rs, ctx) ->
-                  Map.entry(
-                      rs.getObject("id", UUID.class), JobState.valueOf(rs.getString("status"))))
-          .forEach(e -> states.put(e.getKey(), e.getValue()));
-    }
-    List<UUID> moving = new ArrayList<>();
-    List<String> nextStates = new ArrayList<>();
-    List<String> reasons = new ArrayList<>();
-    for (UUID id : locked) {
+    Map<UUID, JobState> states = states(h, upstream);
+    Moves moves = new Moves();
+    for (UUID id : locked.keySet()) {
       switch (BlockedVerdict.of(edges.getOrDefault(id, List.of()), states)) {
-        case BlockedVerdict.Wait w -> {}
-        case BlockedVerdict.Unblock u -> {
-          moving.add(id);
-          nextStates.add(JobState.Transition.UNBLOCK.to().name());
-          reasons.add(null);
-        }
-        case BlockedVerdict.Skip s -> {
-          moving.add(id);
-          nextStates.add(JobState.Transition.SKIP.to().name());
-          reasons.add("skipped: " + s.reason());
-        }
+        case BlockedVerdict.Wait w -> moves.countDown(id, w.open());
+        case BlockedVerdict.Unblock u -> moves.unblock(id);
+        case BlockedVerdict.Skip skip -> moves.skip(id, skip);
       }
     }
-    if (moving.isEmpty()) {
-      return Set.of();
-    }
-    Set<UUID> skipped = new LinkedHashSet<>();
-    h.createQuery(sql("judge"))
-        .bind("ids", moving.toArray(UUID[]::new))
-        .bind(
-            "scheduledMs",
-            moving.stream().map(id -> JobId.scheduledAt(id).toEpochMilli()).toArray(Long[]::new))
-        .bind("nextStates", nextStates.toArray(String[]::new))
-        .bind("reasons", reasons.toArray(String[]::new))
-        .bindMap(JobStore.scheduledBounds(moving))
-        .bind("now", now)
+    return moves.apply(h, now, released);
+  }
+
+  private static Edge edge(java.sql.ResultSet rs, org.jdbi.v3.core.statement.StatementContext ctx)
+      throws java.sql.SQLException {
+    return new Edge(
+        rs.getObject("job_id", UUID.class),
+        rs.getObject("depends_on_id", UUID.class),
+        RunCondition.parse(rs.getString("condition")).orElseThrow(),
+        "parent".equals(rs.getString("kind")));
+  }
+
+  /**
+   * Locks the jobs among {@code ids} that are still BLOCKED, in id order (lockBlocked.sql); returns
+   * each with its count of open edges (null if never counted).
+   */
+  private static Map<UUID, Integer> lockBlocked(Handle h, Collection<UUID> ids) {
+    Map<UUID, Integer> locked = new LinkedHashMap<>();
+    h.createQuery(sql("lockBlocked"))
+        .bind("ids", ids.toArray(UUID[]::new))
+        .bindMap(JobStore.scheduledBounds(ids))
         .map(
             (rs, ctx) -> {
-              UUID id = rs.getObject("id", UUID.class);
-              if (JobState.valueOf(rs.getString("status")) == JobState.SKIPPED) {
-                skipped.add(id);
-              } else {
-                released.add(
-                    new QueueEntry(
-                        id,
-                        rs.getString("namespace"),
-                        Priority.values()[rs.getShort("priority")],
-                        JobRowMapper.instant(rs, "run_at")));
-              }
-              return id;
+              int open = rs.getInt("waiting_for");
+              locked.put(rs.getObject("id", UUID.class), rs.wasNull() ? null : open);
+              return null;
             })
         .list();
-    return skipped;
+    return locked;
+  }
+
+  /** The current state of the jobs {@code ids}; a job that no longer exists is missing. */
+  private static Map<UUID, JobState> states(Handle h, Collection<UUID> ids) {
+    Map<UUID, JobState> states = new HashMap<>();
+    if (ids.isEmpty()) {
+      return states;
+    }
+    h.createQuery(sql("states"))
+        .bind("ids", ids.toArray(UUID[]::new))
+        .bindMap(JobStore.scheduledBounds(ids))
+        .map(
+            (rs, ctx) ->
+                Map.entry(rs.getObject("id", UUID.class), JobState.valueOf(rs.getString("status"))))
+        .forEach(e -> states.put(e.getKey(), e.getValue()));
+    return states;
+  }
+
+  /** What a judgement decided for locked BLOCKED jobs, applied with two guarded statements. */
+  private static final class Moves {
+    private final List<UUID> moving = new ArrayList<>();
+    private final List<String> nextStates = new ArrayList<>();
+    private final List<String> reasons = new ArrayList<>();
+    private final List<UUID> counted = new ArrayList<>();
+    private final List<Integer> open = new ArrayList<>();
+
+    void unblock(UUID id) {
+      moving.add(id);
+      nextStates.add(JobState.Transition.UNBLOCK.to().name());
+      reasons.add(null);
+    }
+
+    void skip(UUID id, BlockedVerdict.Skip skip) {
+      moving.add(id);
+      nextStates.add(JobState.Transition.SKIP.to().name());
+      reasons.add("skipped: " + skip.reason());
+    }
+
+    void countDown(UUID id, int left) {
+      counted.add(id);
+      open.add(left);
+    }
+
+    /** Applies the moves; adds the jobs made PENDING to {@code released}, returns those SKIPPED. */
+    Set<UUID> apply(Handle h, Instant now, List<QueueEntry> released) {
+      if (!counted.isEmpty()) {
+        h.createUpdate(sql("countDown"))
+            .bind("ids", counted.toArray(UUID[]::new))
+            .bind("scheduledMs", scheduledMs(counted))
+            .bind("open", open.toArray(Integer[]::new))
+            .bindMap(JobStore.scheduledBounds(counted))
+            .execute();
+      }
+      if (moving.isEmpty()) {
+        return Set.of();
+      }
+      Set<UUID> skipped = new LinkedHashSet<>();
+      h.createQuery(sql("judge"))
+          .bind("ids", moving.toArray(UUID[]::new))
+          .bind("scheduledMs", scheduledMs(moving))
+          .bind("nextStates", nextStates.toArray(String[]::new))
+          .bind("reasons", reasons.toArray(String[]::new))
+          .bindMap(JobStore.scheduledBounds(moving))
+          .bind("now", now)
+          .map(
+              (rs, ctx) -> {
+                UUID id = rs.getObject("id", UUID.class);
+                if (JobState.valueOf(rs.getString("status")) == JobState.SKIPPED) {
+                  skipped.add(id);
+                } else {
+                  released.add(
+                      new QueueEntry(
+                          id,
+                          rs.getString("namespace"),
+                          Priority.values()[rs.getShort("priority")],
+                          JobRowMapper.instant(rs, "run_at")));
+                }
+                return id;
+              })
+          .list();
+      return skipped;
+    }
+
+    private static Long[] scheduledMs(List<UUID> ids) {
+      return ids.stream().map(id -> JobId.scheduledAt(id).toEpochMilli()).toArray(Long[]::new);
+    }
   }
 }

@@ -9,6 +9,7 @@ import io.punctual.common.job.JobLinks;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
+import io.punctual.common.job.RunCondition;
 import io.punctual.common.job.Upstream;
 import io.punctual.common.json.Json;
 import java.time.Clock;
@@ -21,6 +22,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -41,6 +43,7 @@ public final class JobStore {
   private final PartitionManager partitions;
   private final Clock clock;
   private final DependencyResolver dependencies = new DependencyResolver();
+  private final SpawnedSteps spawnedSteps = new SpawnedSteps();
 
   public JobStore(Jdbi jdbi, PartitionManager partitions, Clock clock) {
     this.jdbi = jdbi;
@@ -92,7 +95,7 @@ public final class JobStore {
         ids,
         () ->
             DeadlockRetry.run(
-                "submit", () -> jdbi.inTransaction(h -> submitIn(h, jobs, ids, now))));
+                "submit", () -> jdbi.inTransaction(h -> submitIn(h, jobs, ids, now, false))));
   }
 
   /**
@@ -114,10 +117,16 @@ public final class JobStore {
     return partitions;
   }
 
-  /** {@link #submit} inside a transaction the caller holds, with ids from {@link #prepare}. */
-  List<Submitted> submitIn(Handle h, List<NewJob> jobs, List<UUID> ids, Instant now) {
+  /**
+   * {@link #submit} inside a transaction the caller holds, with ids from {@link #prepare}. With
+   * {@code sameKeyRepeats}, a job whose idempotency key (and request) is that of an earlier job of
+   * the same call is an idempotent repeat of it, not a conflict (follow-ups of several handlers
+   * finished together).
+   */
+  List<Submitted> submitIn(
+      Handle h, List<NewJob> jobs, List<UUID> ids, Instant now, boolean sameKeyRepeats) {
     UpstreamGraph.requireAcyclic(jobs);
-    Map<Integer, UUID> existingByIndex = reserveIdempotencyKeys(h, jobs, ids, now);
+    Map<Integer, UUID> existingByIndex = reserveIdempotencyKeys(h, jobs, ids, now, sameKeyRepeats);
     List<UUID> actual = new ArrayList<>(ids);
     existingByIndex.forEach(actual::set);
     List<DependencyResolver.NewEdge> edges = edgesOf(h, jobs, actual, existingByIndex);
@@ -180,7 +189,11 @@ public final class JobStore {
 
   /**
    * The edges of the jobs being inserted (not of idempotent repeats, which have theirs), after
-   * share-locking the stored jobs they name and checking each exists in the job's namespace.
+   * share-locking the stored jobs they wait for and checking each one named by id exists in the
+   * job's namespace. A job of this call that turned out to be an idempotent repeat is a stored job
+   * too, and is locked the same way: without the lock it could end between this transaction's
+   * judgement and its commit, before the edge to it is visible, and the job waiting for it would
+   * stay BLOCKED.
    */
   private List<DependencyResolver.NewEdge> edgesOf(
       Handle h, List<NewJob> jobs, List<UUID> actual, Map<Integer, UUID> existingByIndex) {
@@ -192,6 +205,8 @@ public final class JobStore {
       for (Upstream u : jobs.get(i).links().upstream()) {
         if (!u.inBatch()) {
           storedIds.add(u.jobId());
+        } else if (existingByIndex.containsKey(u.index())) {
+          storedIds.add(existingByIndex.get(u.index()));
         }
       }
     }
@@ -238,6 +253,15 @@ public final class JobStore {
     return out;
   }
 
+  /**
+   * The count of open edges a new job starts with: all of its edges (null for a job that waits for
+   * nothing). A job some of whose upstream jobs have ended already is judged in the same
+   * transaction, which counts again.
+   */
+  private static Integer waitingFor(NewJob job) {
+    return job.links().waits() ? job.links().upstream().size() : null;
+  }
+
   /** Binds one row of insert.sql; {@code parentId} is the parent edge's job, or null. */
   private static void bindInsert(
       PreparedBatch batch, NewJob job, UUID id, UUID parentId, Instant now) {
@@ -263,6 +287,7 @@ public final class JobStore {
         .bind("occurrenceAt", job.links().occurrenceAt())
         .bind("parentId", parentId)
         .bind("runCondition", parent == null ? null : parent.condition().wireName())
+        .bind("waitingFor", waitingFor(job))
         .add();
   }
 
@@ -332,6 +357,7 @@ public final class JobStore {
     String[] idempotencyKeys = new String[n];
     UUID[] parents = parentIds.toArray(UUID[]::new);
     String[] runConditions = new String[n];
+    Integer[] waitingFor = new Integer[n];
     // Jobs of one schedule share their payload, backoff and tags: write each distinct one once.
     Map<Object, String> written = new HashMap<>();
     for (int i = 0; i < n; i++) {
@@ -355,6 +381,7 @@ public final class JobStore {
       idempotencyKeys[i] = job.idempotencyKey();
       Upstream parent = job.links().parent();
       runConditions[i] = parent == null ? null : parent.condition().wireName();
+      waitingFor[i] = waitingFor(job);
     }
     var insert =
         h.createUpdate(sql("insertMany"))
@@ -377,6 +404,7 @@ public final class JobStore {
             .bind("idempotencyKeys", idempotencyKeys)
             .bind("parentIds", parents)
             .bind("runConditions", runConditions)
+            .bind("waitingFor", waitingFor)
             .bind("now", now);
     if (!returning) {
       insert.execute();
@@ -385,10 +413,15 @@ public final class JobStore {
     return insert.executeAndReturnGeneratedKeys("*").map(JobRowMapper.INSTANCE).list();
   }
 
-  /** Returns, for each job whose key was already taken by an identical request, that job's id. */
+  /**
+   * Returns, for each job whose key was already taken by an identical request, that job's id; with
+   * {@code sameKeyRepeats}, also for each job whose key and request are those of an earlier job of
+   * the call (that job's id, or the id of the job it repeats in turn).
+   */
   private Map<Integer, UUID> reserveIdempotencyKeys(
-      Handle h, List<NewJob> jobs, List<UUID> ids, Instant now) {
+      Handle h, List<NewJob> jobs, List<UUID> ids, Instant now, boolean sameKeyRepeats) {
     Map<String, Map<String, Integer>> byNamespace = new LinkedHashMap<>();
+    Map<Integer, Integer> repeatsOfEarlier = new LinkedHashMap<>();
     for (int i = 0; i < jobs.size(); i++) {
       NewJob job = jobs.get(i);
       if (job.idempotencyKey() == null) {
@@ -397,11 +430,32 @@ public final class JobStore {
       Map<String, Integer> keys =
           byNamespace.computeIfAbsent(job.namespace(), n -> new HashMap<>());
       Integer earlier = keys.putIfAbsent(job.idempotencyKey(), i);
-      if (earlier != null) {
+      if (earlier == null) {
+        continue;
+      }
+      if (!sameKeyRepeats) {
         throw new IdempotencyConflictException(
             i, job.idempotencyKey(), "the same idempotencyKey appears twice in this request");
       }
+      if (!Objects.equals(jobs.get(earlier).requestHash(), job.requestHash())) {
+        throw new IdempotencyConflictException(
+            i, job.idempotencyKey(), "the same idempotencyKey appears twice with another request");
+      }
+      repeatsOfEarlier.put(i, earlier);
     }
+    Map<Integer, UUID> existing = reserveDistinctKeys(h, jobs, ids, now, byNamespace);
+    repeatsOfEarlier.forEach(
+        (i, earlier) -> existing.put(i, existing.getOrDefault(earlier, ids.get(earlier))));
+    return existing;
+  }
+
+  /** {@link #reserveIdempotencyKeys} for keys each held by one job of the call. */
+  private Map<Integer, UUID> reserveDistinctKeys(
+      Handle h,
+      List<NewJob> jobs,
+      List<UUID> ids,
+      Instant now,
+      Map<String, Map<String, Integer>> byNamespace) {
     Map<Integer, UUID> existing = new HashMap<>();
     for (var entry : byNamespace.entrySet()) {
       String namespace = entry.getKey();
@@ -466,15 +520,28 @@ public final class JobStore {
   /**
    * What a step that ends jobs changed: the ids it applied to, and the jobs that were waiting for
    * them and became PENDING in the same transaction (the caller puts those due soon into Redis).
+   * {@code refused}: for a finish, the applied completions recorded as FAILED instead of SUCCEEDED
+   * because the follow-up jobs they spawned were refused, with the error recorded.
    */
-  public record Ended(Set<UUID> applied, List<QueueEntry> released) {
+  public record Ended(Set<UUID> applied, List<QueueEntry> released, Map<UUID, String> refused) {
     public static final Ended NONE = new Ended(Set.of(), List.of());
+
+    public Ended {
+      refused = Map.copyOf(refused);
+    }
+
+    public Ended(Set<UUID> applied, List<QueueEntry> released) {
+      this(applied, released, Map.of());
+    }
   }
 
   /** {@link #finish(List, String)} recording the job row's worker as each attempt's worker. */
   public Ended finish(List<Completion> completions) {
     return finish(completions, null);
   }
+
+  /** What the error of an attempt whose follow-ups were refused starts with. */
+  public static final String FOLLOW_UPS_REFUSED = "follow-up jobs refused: ";
 
   /**
    * Applies finished attempts and records each in {@code job_executions}; {@link Ended#applied()}
@@ -484,12 +551,68 @@ public final class JobStore {
    * job, on_success), and the jobs waiting for the jobs that ended are judged: {@link
    * Ended#released()} holds those that became PENDING.
    *
+   * <p>Follow-ups the store refuses fail the attempt that spawned them, not the batch: a success
+   * whose follow-ups are wrong on their own ({@link Spawn#problem}) is recorded as a non-retryable
+   * failure whose error says why ({@link #FOLLOW_UPS_REFUSED}); when storing the follow-ups of a
+   * batch is refused by the database (a key already used with another request, a job to wait for
+   * that does not exist...), the batch is rolled back and its completions are finished one at a
+   * time, each in its own transaction, so that only the one at fault is recorded as failed, still
+   * fenced by its attempt number. Two successes of one batch spawning the same idempotency key with
+   * the same request store one job: the second is an idempotent repeat of the first.
+   *
    * @param workerId the worker that ran these attempts (null: the worker on the job row)
    */
   public Ended finish(List<Completion> completions, String workerId) {
     if (completions.isEmpty()) {
       return Ended.NONE;
     }
+    Map<UUID, String> refused = new HashMap<>();
+    List<Completion> checked = new ArrayList<>(completions.size());
+    for (Completion c : completions) {
+      String problem = Spawn.problem(c);
+      checked.add(problem == null ? c : refuse(c, problem, refused));
+    }
+    Ended ended;
+    try {
+      ended = finishTogether(checked, workerId);
+    } catch (FollowUpsRefusedException e) {
+      ended = finishOneByOne(checked, workerId, refused);
+    }
+    refused.keySet().retainAll(ended.applied());
+    return new Ended(ended.applied(), ended.released(), refused);
+  }
+
+  private static Completion refuse(Completion c, String why, Map<UUID, String> refused) {
+    Completion failed = c.failed(FOLLOW_UPS_REFUSED + why);
+    refused.put(c.jobId(), failed.error());
+    return failed;
+  }
+
+  /**
+   * {@link #finish} after the store refused the follow-ups of a batch: each completion in a
+   * transaction of its own, and one whose follow-ups are refused again is recorded as failed. (A
+   * failure of the database itself midway leaves the completions before it recorded; the batch
+   * written again later finds them no longer current.)
+   */
+  private Ended finishOneByOne(
+      List<Completion> completions, String workerId, Map<UUID, String> refused) {
+    Set<UUID> applied = new HashSet<>();
+    List<QueueEntry> released = new ArrayList<>();
+    for (Completion c : completions) {
+      Ended one;
+      try {
+        one = finishTogether(List.of(c), workerId);
+      } catch (FollowUpsRefusedException e) {
+        one = finishTogether(List.of(refuse(c, e.getMessage(), refused)), workerId);
+      }
+      applied.addAll(one.applied());
+      released.addAll(one.released());
+    }
+    return new Ended(applied, released);
+  }
+
+  /** Finishes {@code completions} in one transaction, follow-ups and judgements included. */
+  private Ended finishTogether(List<Completion> completions, String workerId) {
     int n = completions.size();
     UUID[] ids = new UUID[n];
     Long[] scheduled = new Long[n];
@@ -524,6 +647,8 @@ public final class JobStore {
         () ->
             byKeys(
                 h -> {
+                  Map<UUID, SpawnedSteps.SpawnerStep> spawnerSteps =
+                      spawnedSteps.lock(h, new HashSet<>(spawn.parents()));
                   Set<UUID> applied =
                       finishStatement(
                           h,
@@ -540,24 +665,59 @@ public final class JobStore {
                           results,
                           workerId,
                           now);
-                  List<QueueEntry> released = new ArrayList<>();
-                  List<NewJob> spawned = new ArrayList<>();
-                  List<UUID> spawnedIds = new ArrayList<>();
-                  spawn.keepApplied(applied, spawnIds, spawned, spawnedIds);
-                  if (!spawned.isEmpty()) {
-                    for (Submitted s : submitIn(h, spawned, spawnedIds, now)) {
-                      released.addAll(queueEntryIfPending(s.job()));
-                    }
-                  }
                   List<UUID> ended = new ArrayList<>();
                   for (Completion c : completions) {
                     if (c.nextState().isTerminal() && applied.contains(c.jobId())) {
                       ended.add(c.jobId());
                     }
                   }
-                  released.addAll(dependencies.afterEnded(h, ended, now));
+                  // The jobs waiting for those that ended are judged before the follow-ups are
+                  // stored: a follow-up is judged on all its edges when stored, so it must not
+                  // also count the end of its spawner (or of another job ended here) again.
+                  List<QueueEntry> released = dependencies.afterEnded(h, ended, now);
+                  Spawn.Kept spawned = spawn.keepApplied(applied, spawnIds);
+                  if (!spawned.jobs().isEmpty()) {
+                    released.addAll(storeFollowUps(h, spawned, spawnerSteps, now));
+                  }
                   return new Ended(applied, released);
                 }));
+  }
+
+  /**
+   * Stores follow-ups inside a finish's transaction, those of a workflow's step as steps of the
+   * workflow ({@link SpawnedSteps}); returns those PENDING (once each). A refusal is thrown as
+   * {@link FollowUpsRefusedException}, which rolls the transaction back.
+   */
+  private List<QueueEntry> storeFollowUps(
+      Handle h, Spawn.Kept spawned, Map<UUID, SpawnedSteps.SpawnerStep> spawnerSteps, Instant now) {
+    List<NewJob> jobs = new ArrayList<>(spawned.jobs().size());
+    for (int i = 0; i < spawned.jobs().size(); i++) {
+      NewJob job = spawned.jobs().get(i);
+      SpawnedSteps.SpawnerStep step = spawnerSteps.get(spawned.parents().get(i));
+      jobs.add(step == null ? job : job.withLinks(job.links().withWorkflowId(step.workflowId())));
+    }
+    Set<UUID> seen = new HashSet<>();
+    List<QueueEntry> pending = new ArrayList<>();
+    try {
+      List<Submitted> stored = submitIn(h, jobs, spawned.ids(), now, true);
+      List<SpawnedSteps.NewStep> steps = new ArrayList<>();
+      for (int i = 0; i < stored.size(); i++) {
+        Submitted s = stored.get(i);
+        UUID spawner = spawned.parents().get(i);
+        if (s.created() && spawnerSteps.containsKey(spawner)) {
+          steps.add(
+              new SpawnedSteps.NewStep(
+                  spawnerSteps.get(spawner), spawner, spawned.indexes().get(i), s.job().id()));
+        }
+        if (seen.add(s.job().id())) {
+          pending.addAll(queueEntryIfPending(s.job()));
+        }
+      }
+      spawnedSteps.insert(h, steps);
+    } catch (RuntimeException e) {
+      throw FollowUpsRefusedException.of(e).orElseThrow(() -> e);
+    }
+    return pending;
   }
 
   /**
@@ -690,6 +850,40 @@ public final class JobStore {
         .bind("namespace", namespace)
         .map(JobRowMapper.INSTANCE)
         .findOne();
+  }
+
+  /**
+   * The dependencies ({@code dependsOn}: the edges other than the parent's) of the jobs {@code ids}
+   * of {@code namespace}, each as a stored {@link Upstream} (the job waited for, and on what
+   * condition), in the order of those jobs' ids; a job without any maps to an empty list. One
+   * statement, for reads that show them.
+   */
+  public Map<UUID, List<Upstream>> dependsOn(String namespace, Collection<UUID> ids) {
+    return jdbi.withHandle(h -> dependsOn(h, namespace, ids));
+  }
+
+  static Map<UUID, List<Upstream>> dependsOn(Handle h, String namespace, Collection<UUID> ids) {
+    Map<UUID, List<Upstream>> out = new HashMap<>();
+    for (UUID id : ids) {
+      out.put(id, new ArrayList<>());
+    }
+    if (ids.isEmpty()) {
+      return out;
+    }
+    h.createQuery(sql("dependsOn"))
+        .bind("ids", ids.toArray(UUID[]::new))
+        .bind("namespace", namespace)
+        .map(
+            (rs, ctx) -> {
+              out.get(rs.getObject("job_id", UUID.class))
+                  .add(
+                      Upstream.stored(
+                          rs.getObject("depends_on_id", UUID.class),
+                          RunCondition.parse(rs.getString("condition")).orElseThrow()));
+              return null;
+            })
+        .list();
+    return out;
   }
 
   /** Jobs by id, in any namespace (used by workers and the reaper, not by the API). */

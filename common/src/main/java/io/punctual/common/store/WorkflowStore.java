@@ -5,11 +5,13 @@ import io.punctual.common.job.JobId;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
+import io.punctual.common.job.Upstream;
 import io.punctual.common.store.JobStore.QueueEntry;
 import io.punctual.common.store.JobStore.Submitted;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -39,8 +41,15 @@ public final class WorkflowStore {
   /** A step to create: its ref and its job (whose in-batch edges index into the step list). */
   public record NewStep(String ref, NewJob job) {}
 
-  /** A step as it is now. */
-  public record Step(String ref, Job job) {}
+  /**
+   * A step as it is now, and its dependencies ({@code dependsOn}: what it waits for besides its
+   * parent, {@link JobStore#dependsOn}).
+   */
+  public record Step(String ref, Job job, List<Upstream> dependsOn) {
+    public Step {
+      dependsOn = List.copyOf(dependsOn);
+    }
+  }
 
   /** How a workflow stands, from its steps. */
   public enum Status {
@@ -122,7 +131,7 @@ public final class WorkflowStore {
                         return new Created(
                             repeat(h, namespace, idempotencyKey, requestHash), false);
                       }
-                      List<Submitted> stored = jobs.submitIn(h, stepJobs, ids, now);
+                      List<Submitted> stored = jobs.submitIn(h, stepJobs, ids, now, false);
                       insertSteps(h, id, steps, stored);
                       return new Created(find(h, namespace, id).orElseThrow(), true);
                     }));
@@ -189,11 +198,16 @@ public final class WorkflowStore {
     if (head.isEmpty()) {
       return head;
     }
-    List<Step> steps =
+    record Row(String ref, Job job) {}
+    List<Row> rows =
         h.createQuery(sql("steps"))
             .bind("id", id)
-            .map((rs, ctx) -> new Step(rs.getString("ref"), JobRowMapper.INSTANCE.map(rs, ctx)))
+            .map((rs, ctx) -> new Row(rs.getString("ref"), JobRowMapper.INSTANCE.map(rs, ctx)))
             .list();
+    Map<UUID, List<Upstream>> dependsOn =
+        JobStore.dependsOn(h, namespace, rows.stream().map(r -> r.job().id()).toList());
+    List<Step> steps =
+        rows.stream().map(r -> new Step(r.ref(), r.job(), dependsOn.get(r.job().id()))).toList();
     Workflow w = head.get();
     return Optional.of(new Workflow(w.id(), w.namespace(), w.createdAt(), w.cancelledAt(), steps));
   }

@@ -28,7 +28,9 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,6 +42,16 @@ class DependenciesIT {
   private final TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
   private final TestStack stack = new TestStack(clock);
   private final JobStore store = stack.store;
+
+  /**
+   * Jobs built without a runAt are due at the real time they were built, and a claim takes only
+   * jobs due within a second of the clock: start the clock after the database is created (which may
+   * take over a second on a busy machine), not before.
+   */
+  @BeforeEach
+  void startTheClockNow() {
+    clock.set(Instant.now().truncatedTo(ChronoUnit.MILLIS));
+  }
 
   @AfterEach
   void close() {
@@ -331,6 +343,151 @@ class DependenciesIT {
     assertThat(afterFollowUp.status()).isEqualTo(JobState.BLOCKED);
     assertThat(ids(end(followUp, JobState.SUCCEEDED).released()))
         .containsExactly(afterFollowUp.id());
+  }
+
+  /**
+   * A job waiting for an idempotent repeat (its in-batch upstream's key matched a stored, running
+   * job E) must share-lock E like a job named by id: E's finish then waits for the submission to
+   * commit and sees the new edge. Without the lock, E's finish commits between the submission's
+   * judgement and its commit, sees no edge, and the waiting job stays BLOCKED for ever.
+   */
+  @Test
+  void aJobWaitingForAnIdempotentRepeatCannotMissItsEnd() throws Exception {
+    Job running =
+        submit(aJob().runAt(clock.instant()).idempotencyKey("extract", "same").build()).get(0);
+    store.claim(List.of(running.id()), "w");
+    List<NewJob> jobs =
+        List.of(
+            aJob().runAt(clock.instant()).idempotencyKey("extract", "same").build(),
+            aJob().waitsFor(Upstream.inBatch(0, ON_SUCCESS)).build());
+    Instant now = clock.instant();
+    List<UUID> ids = store.prepare(jobs, now);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (org.jdbi.v3.core.Handle h = store.jdbi().open()) {
+      h.begin();
+      List<JobStore.Submitted> stored = store.submitIn(h, jobs, ids, now, false);
+      assertThat(stored.get(0).created()).isFalse();
+      assertThat(stored.get(0).job().id()).isEqualTo(running.id());
+      Job waiting = stored.get(1).job();
+      assertThat(waiting.status()).isEqualTo(JobState.BLOCKED);
+
+      Future<Ended> finish =
+          pool.submit(
+              () -> store.finish(List.of(completion(running.id(), JobState.SUCCEEDED, List.of()))));
+      Thread.sleep(500);
+      assertThat(finish.isDone()).as("the finish waits for the submission to commit").isFalse();
+      h.commit();
+
+      assertThat(ids(finish.get(10, TimeUnit.SECONDS).released())).containsExactly(waiting.id());
+      assertThat(find(waiting).status()).isEqualTo(JobState.PENDING);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private Integer waitingFor(Job job) {
+    return stack
+        .database
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery("SELECT waiting_for FROM jobs WHERE id = :id")
+                    .bind("id", job.id())
+                    .mapTo(Integer.class)
+                    .one());
+  }
+
+  /**
+   * A fan-in counts the edges it still waits on: the end of one dependency is judged on that edge
+   * alone (the count goes down), and all edges are read again only when it reaches zero.
+   */
+  @Test
+  void aFanInCountsDownItsOpenEdges() {
+    List<Job> jobs =
+        submit(
+            plain(),
+            plain(),
+            plain(),
+            aJob()
+                .waitsFor(
+                    Upstream.inBatch(0, ON_SUCCESS),
+                    Upstream.inBatch(1, ALWAYS),
+                    Upstream.inBatch(2, ON_SUCCESS))
+                .build());
+    Job fanIn = jobs.get(3);
+    assertThat(waitingFor(fanIn)).isEqualTo(3);
+
+    assertThat(end(jobs.get(1), JobState.FAILED).released()).isEmpty();
+    assertThat(waitingFor(fanIn)).as("an optional dependency only has to end").isEqualTo(2);
+    assertThat(end(jobs.get(0), JobState.SUCCEEDED).released()).isEmpty();
+    assertThat(waitingFor(fanIn)).isEqualTo(1);
+    assertThat(find(fanIn).status()).isEqualTo(JobState.BLOCKED);
+
+    assertThat(ids(end(jobs.get(2), JobState.SUCCEEDED).released())).containsExactly(fanIn.id());
+    assertThat(find(fanIn).status()).isEqualTo(JobState.PENDING);
+  }
+
+  @Test
+  void aJobStoredAfterSomeOfItsDependenciesEndedCountsOnlyTheOthers() {
+    Job done = submit(plain()).get(0);
+    end(done, JobState.SUCCEEDED);
+    Job running = submit(plain()).get(0);
+    store.claim(List.of(running.id()), "w");
+
+    Job late =
+        submit(
+                aJob()
+                    .waitsFor(
+                        Upstream.stored(done.id(), ON_SUCCESS),
+                        Upstream.stored(running.id(), ON_SUCCESS))
+                    .build())
+            .get(0);
+
+    assertThat(late.status()).isEqualTo(JobState.BLOCKED);
+    assertThat(waitingFor(late)).isEqualTo(1);
+    assertThat(
+            ids(
+                store
+                    .finish(List.of(completion(running.id(), JobState.SUCCEEDED, List.of())))
+                    .released()))
+        .containsExactly(late.id());
+  }
+
+  /**
+   * A follow-up waiting for its spawner and for another job that ended in the same batch: both ends
+   * are counted once, when the follow-up is stored, and it waits for the one left.
+   */
+  @Test
+  void aFollowUpCountsTheEndsOfItsOwnBatchOnce() {
+    List<Job> jobs = submit(plain(), plain(), plain());
+    Job spawner = jobs.get(0);
+    Job other = jobs.get(1);
+    Job last = jobs.get(2);
+    store.claim(List.of(spawner.id(), other.id(), last.id()), "w");
+    NewJob followUp =
+        aJob()
+            .type("follow-up")
+            .waitsFor(Upstream.stored(other.id(), ON_SUCCESS), Upstream.stored(last.id(), ALWAYS))
+            .build();
+
+    store.finish(
+        List.of(
+            completion(other.id(), JobState.SUCCEEDED, List.of()),
+            completion(spawner.id(), JobState.SUCCEEDED, List.of(followUp))));
+
+    Job stored =
+        store
+            .list(new JobStore.JobQuery("default", null, "follow-up", null, null, null, null, 1))
+            .items()
+            .get(0);
+    assertThat(stored.status()).isEqualTo(JobState.BLOCKED);
+    assertThat(waitingFor(stored)).isEqualTo(1);
+    assertThat(
+            ids(
+                store
+                    .finish(List.of(completion(last.id(), JobState.FAILED, List.of())))
+                    .released()))
+        .containsExactly(stored.id());
   }
 
   /**

@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * completionFlushInterval} after its first attempt ended. Store errors are retried with a backoff;
  * until an attempt's result is written or refused it is in {@link #pendingResults()}, whose leases
  * the worker keeps renewing (a PostgreSQL outage alone must not get a finished attempt rescued).
- * Every completion the attempt fence refuses is counted ({@code fenceRefused}).
+ * Every completion the attempt fence refuses is counted ({@code fenceRefused}). Follow-up jobs the
+ * store refuses never hold a batch up: the store records the attempt that spawned them as failed
+ * and the rest of the batch as usual (see {@code JobStore.finish}).
  */
 public final class CompletionBatcher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CompletionBatcher.class);
@@ -166,9 +168,28 @@ public final class CompletionBatcher implements AutoCloseable {
     releaseLeases(batch);
     enqueueRetries(batch, accepted, ended.released());
     for (FinishedAttempt f : batch) {
-      report(f, accepted.contains(f.job().id()));
+      String refused = ended.refused().get(f.job().id());
+      if (refused != null) {
+        reportRefused(f, refused);
+      } else {
+        report(f, accepted.contains(f.job().id()));
+      }
     }
     return accepted;
+  }
+
+  /** A success recorded as a failure because the store refused the follow-ups it spawned. */
+  private void reportRefused(FinishedAttempt f, String error) {
+    metrics.failed.mark();
+    Completion c = f.completion();
+    try (JobMdc mdc = JobMdc.of(f.job(), workerId)) {
+      log.warn(
+          "attempt failed: follow-ups refused job={} attempt={} worker={} next=FAILED error={}",
+          c.jobId(),
+          c.attempt(),
+          workerId,
+          error);
+    }
   }
 
   /**

@@ -93,16 +93,29 @@ public final class FollowUp {
 
   /**
    * Run only after the follow-up {@code spawnIndex} (what an earlier {@link JobContext#spawn}
-   * returned) of the same attempt ends, on {@code condition}.
+   * returned) of the same attempt ends, on {@code condition}. {@link JobContext#spawn} refuses an
+   * index that no earlier follow-up has ({@link InvalidFollowUpException}).
    */
   public FollowUp after(int spawnIndex, RunCondition condition) {
-    after.add(Upstream.inBatch(spawnIndex, condition));
+    if (spawnIndex < 0) {
+      throw new InvalidFollowUpException(
+          "after(" + spawnIndex + "): an index that JobContext.spawn returned is >= 0");
+    }
+    after.add(Upstream.inBatch(spawnIndex, Objects.requireNonNull(condition, "condition")));
     return this;
   }
 
-  /** Run only after the stored job {@code jobId} (same namespace) ends, on {@code condition}. */
+  /**
+   * Run only after the stored job {@code jobId} (same namespace) ends, on {@code condition}. A job
+   * that does not exist in the namespace is found out only when the attempt's success is recorded:
+   * then the attempt is recorded as failed instead, with the reason, and nothing it spawned is
+   * stored.
+   */
   public FollowUp after(UUID jobId, RunCondition condition) {
-    after.add(Upstream.stored(jobId, condition));
+    after.add(
+        Upstream.stored(
+            Objects.requireNonNull(jobId, "jobId"),
+            Objects.requireNonNull(condition, "condition")));
     return this;
   }
 

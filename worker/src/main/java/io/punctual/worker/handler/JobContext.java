@@ -1,6 +1,7 @@
 package io.punctual.worker.handler;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.punctual.common.job.FollowUpRules;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
@@ -147,9 +148,21 @@ public final class JobContext {
    * Asks for a follow-up job, stored atomically with this attempt's success (and only then); it
    * runs after this job, as its child. Returns its index, for {@link FollowUp#after(int,
    * io.punctual.common.job.RunCondition)} of a later follow-up.
+   *
+   * @throws InvalidFollowUpException if the follow-up can never be stored ({@link FollowUpRules}):
+   *     it waits for a follow-up not spawned before it, for this job, or twice for one job, or
+   *     repeats the idempotency key of an earlier follow-up. It is not kept; let it propagate and
+   *     the job fails at once.
    */
   public synchronized int spawn(FollowUp followUp) {
-    spawned.add(followUp.toNewJob(namespace, priority, clock.instant()));
+    NewJob job = followUp.toNewJob(namespace, priority, clock.instant());
+    List<NewJob> withIt = new ArrayList<>(spawned);
+    withIt.add(job);
+    String problem = FollowUpRules.problem(jobId, withIt, spawned.size());
+    if (problem != null) {
+      throw new InvalidFollowUpException(problem);
+    }
+    spawned.add(job);
     return spawned.size() - 1;
   }
 

@@ -1,5 +1,6 @@
 package io.punctual.worker.run;
 
+import io.punctual.worker.handler.InvalidFollowUpException;
 import io.punctual.worker.handler.JobContext;
 import io.punctual.worker.handler.JobHandler;
 import io.punctual.worker.handler.JobResult;
@@ -52,6 +53,8 @@ public final class HandlerInvoker {
   static Outcome.Failed classify(Throwable t) {
     return switch (t) {
       case NonRetryableException e -> new Outcome.Failed(false, null, message(e), stackTrace(e));
+      case InvalidFollowUpException e ->
+          new Outcome.Failed(false, null, "invalid follow-up: " + message(e), stackTrace(e));
       case RetryAfterException e ->
           new Outcome.Failed(true, e.retryAfter(), message(e), stackTrace(e));
       default -> new Outcome.Failed(true, null, t.toString(), stackTrace(t));

@@ -3,6 +3,8 @@ package io.punctual.worker.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.punctual.common.job.Job;
+import io.punctual.common.job.RunCondition;
+import io.punctual.worker.handler.FollowUp;
 import io.punctual.worker.handler.JobContext;
 import io.punctual.worker.handler.JobHandler;
 import io.punctual.worker.handler.JobResult;
@@ -89,6 +91,31 @@ class HandlerInvokerTest {
             f -> {
               assertThat(f.retryable()).isTrue();
               assertThat(f.error()).isEqualTo("java.lang.IllegalStateException: oops");
+            });
+  }
+
+  @Test
+  void anInvalidFollowUpFailsTheAttemptForGood() {
+    RunningAttempt a = new RunningAttempt(job, Instant.now(), null);
+    Outcome o =
+        invoke(
+            a,
+            handler(
+                c -> {
+                  c.spawn(FollowUp.of("next").after(0, RunCondition.ON_SUCCESS));
+                  return JobResult.success();
+                }));
+
+    assertThat(o)
+        .isInstanceOfSatisfying(
+            Outcome.Failed.class,
+            f -> {
+              assertThat(f.retryable()).as("every retry would spawn the same").isFalse();
+              assertThat(f.error())
+                  .isEqualTo(
+                      "invalid follow-up: follow-up 0 waits for follow-up 0:"
+                          + " a follow-up may wait only for an earlier one");
+              assertThat(f.stackTrace()).contains("InvalidFollowUpException");
             });
   }
 
