@@ -1,4 +1,4 @@
-package io.punctual.reaper;
+package io.punctual.worker;
 
 import static io.punctual.common.job.RunCondition.ON_SUCCESS;
 import static io.punctual.testing.Jobs.aJob;
@@ -18,9 +18,9 @@ import io.punctual.common.job.JobState;
 import io.punctual.common.job.Upstream;
 import io.punctual.common.store.JobStore.QueueEntry;
 import io.punctual.common.store.JobStore.Submitted;
+import io.punctual.reaper.ReaperSettings;
+import io.punctual.reaper.Rescuer;
 import io.punctual.testing.TestStores;
-import io.punctual.worker.Worker;
-import io.punctual.worker.WorkerSettings;
 import io.punctual.worker.handler.JobContext;
 import io.punctual.worker.handler.JobHandler;
 import io.punctual.worker.handler.JobHandlers;

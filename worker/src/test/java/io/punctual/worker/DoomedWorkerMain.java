@@ -1,12 +1,10 @@
-package io.punctual.reaper;
+package io.punctual.worker;
 
 import com.codahale.metrics.MetricRegistry;
 import io.punctual.common.Stores;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
-import io.punctual.worker.Worker;
-import io.punctual.worker.WorkerSettings;
 import io.punctual.worker.handler.JobContext;
 import io.punctual.worker.handler.JobHandler;
 import io.punctual.worker.handler.JobHandlers;
