@@ -63,7 +63,12 @@ public final class JobsResource {
         submitted.created()
             ? Response.created(URI.create("/api/v1/jobs/" + stored.id()))
             : Response.ok();
-    return response.entity(JobRepresentation.of(stored, job.dependsOn())).build();
+    return response.entity(representation(submitted, job)).build();
+  }
+
+  /** The body answering a single submit: the stored job, and what it waits for as requested. */
+  static JobRepresentation representation(Submitted submitted, ValidatedJob job) {
+    return JobRepresentation.of(submitted.job(), job.dependsOn());
   }
 
   @POST

@@ -109,7 +109,7 @@ public final class SubmitFastPath implements Filter {
       if (submitted.created()) {
         response.setHeader("Location", request.getRequestURL().append('/').append(id).toString());
       }
-      write(response, "application/json", JobRepresentation.of(submitted.job()));
+      write(response, "application/json", JobsResource.representation(submitted, job));
     } catch (ProblemException e) {
       write(response, ProblemResponses.of(e.problem(), request.getRequestURI()));
     } catch (RuntimeException e) {
