@@ -225,20 +225,25 @@ public final class SubmitBenchmark {
     AtomicLong requests = new AtomicLong();
     ConcurrentLinkedQueue<Double> latencies = new ConcurrentLinkedQueue<>();
     ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(Duration.ofSeconds(30))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build();
     long started = System.nanoTime();
-    try (Poster poster = new Poster(clients);
-        ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+    try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
       for (int c = 0; c < clients; c++) {
         pool.submit(
             () -> {
               while (running.get()) {
                 long t0 = System.nanoTime();
                 try {
-                  Poster.Answer r = poster.post(url, body);
-                  if (r.status() != 201) {
-                    failures.add(r.status() + " " + r.body());
+                  HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+                  if (r.statusCode() != 201) {
+                    failures.add(r.statusCode() + " " + r.body());
                   }
-                } catch (Exception e) {
+                } catch (IOException | InterruptedException e) {
                   failures.add(e.toString());
                 }
                 latencies.add((System.nanoTime() - t0) / 1e6);
@@ -283,6 +288,12 @@ public final class SubmitBenchmark {
    */
   private static Result fixedRate(String url, String body, int rate, int seconds, Cpu cpu)
       throws Exception {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(Duration.ofSeconds(30))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build();
     int total = rate * seconds;
     double[] latencies = new double[total];
     AtomicLong next = new AtomicLong();
@@ -290,8 +301,7 @@ public final class SubmitBenchmark {
     ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
     double[] cpuBefore = cpu.now();
     long start = System.nanoTime() + 50_000_000L;
-    try (Poster poster = new Poster(FIXED_RATE_SENDERS);
-        ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+    try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
       for (int c = 0; c < FIXED_RATE_SENDERS; c++) {
         pool.submit(
             () -> {
@@ -303,11 +313,11 @@ public final class SubmitBenchmark {
                 }
                 long due = start + (long) (i * 1e9 / rate);
                 try {
-                  Poster.Answer r = poster.post(url, body);
-                  if (r.status() != 201) {
-                    failures.add(r.status() + " " + r.body());
+                  HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+                  if (r.statusCode() != 201) {
+                    failures.add(r.statusCode() + " " + r.body());
                   }
-                } catch (Exception e) {
+                } catch (IOException | InterruptedException e) {
                   failures.add(e.toString());
                 }
                 latencies[(int) i] = (System.nanoTime() - due) / 1e6;
