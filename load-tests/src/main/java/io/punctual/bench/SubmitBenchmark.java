@@ -25,9 +25,9 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * REST submission: the API runs as its own process ({@code java -jar deploy/target/punctual.jar
  * api}, see {@link PunctualProcesses}) on the embedded PostgreSQL (fsync and synchronous_commit on)
- * and Redis this benchmark starts; clients on virtual threads in this process post no-op jobs due
- * now (each is committed, then enqueued in Redis), first one job per request, then batches. Every
- * answer must be 201.
+ * and Redis this benchmark starts; clients on virtual threads in this process, each with its own
+ * kept-alive connection ({@link KeepAliveSender}), post no-op jobs due now (each is committed, then
+ * enqueued in Redis), first one job per request, then batches. Every answer must be 201.
  *
  * <p>Usage: {@code SubmitBenchmark [--seconds S] [--clients C] [--batch-size B] [--batch-clients K]
  * [--json FILE]}; defaults 10 s, 32 clients, batches of 500 from 4 clients. Each phase starts with
@@ -225,29 +225,25 @@ public final class SubmitBenchmark {
     AtomicLong requests = new AtomicLong();
     ConcurrentLinkedQueue<Double> latencies = new ConcurrentLinkedQueue<>();
     ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create(url))
-            .timeout(Duration.ofSeconds(30))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build();
     long started = System.nanoTime();
     try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
       for (int c = 0; c < clients; c++) {
         pool.submit(
             () -> {
-              while (running.get()) {
-                long t0 = System.nanoTime();
-                try {
-                  HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-                  if (r.statusCode() != 201) {
-                    failures.add(r.statusCode() + " " + r.body());
+              try (KeepAliveSender sender = new KeepAliveSender(url, body, 201)) {
+                while (running.get()) {
+                  long t0 = System.nanoTime();
+                  try {
+                    KeepAliveSender.Answer r = sender.send();
+                    if (r.status() != 201) {
+                      failures.add(r.status() + " " + r.body());
+                    }
+                  } catch (IOException e) {
+                    failures.add(e.toString());
                   }
-                } catch (IOException | InterruptedException e) {
-                  failures.add(e.toString());
+                  latencies.add((System.nanoTime() - t0) / 1e6);
+                  requests.incrementAndGet();
                 }
-                latencies.add((System.nanoTime() - t0) / 1e6);
-                requests.incrementAndGet();
               }
               return null;
             });
@@ -288,12 +284,6 @@ public final class SubmitBenchmark {
    */
   private static Result fixedRate(String url, String body, int rate, int seconds, Cpu cpu)
       throws Exception {
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create(url))
-            .timeout(Duration.ofSeconds(30))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build();
     int total = rate * seconds;
     double[] latencies = new double[total];
     AtomicLong next = new AtomicLong();
@@ -305,22 +295,24 @@ public final class SubmitBenchmark {
       for (int c = 0; c < FIXED_RATE_SENDERS; c++) {
         pool.submit(
             () -> {
-              while (true) {
-                released.acquire();
-                long i = next.getAndIncrement();
-                if (i >= total) {
-                  return null;
-                }
-                long due = start + (long) (i * 1e9 / rate);
-                try {
-                  HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-                  if (r.statusCode() != 201) {
-                    failures.add(r.statusCode() + " " + r.body());
+              try (KeepAliveSender sender = new KeepAliveSender(url, body, 201)) {
+                while (true) {
+                  released.acquire();
+                  long i = next.getAndIncrement();
+                  if (i >= total) {
+                    return null;
                   }
-                } catch (IOException | InterruptedException e) {
-                  failures.add(e.toString());
+                  long due = start + (long) (i * 1e9 / rate);
+                  try {
+                    KeepAliveSender.Answer r = sender.send();
+                    if (r.status() != 201) {
+                      failures.add(r.status() + " " + r.body());
+                    }
+                  } catch (IOException e) {
+                    failures.add(e.toString());
+                  }
+                  latencies[(int) i] = (System.nanoTime() - due) / 1e6;
                 }
-                latencies[(int) i] = (System.nanoTime() - due) / 1e6;
               }
             });
       }

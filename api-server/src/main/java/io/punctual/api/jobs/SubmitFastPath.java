@@ -132,10 +132,10 @@ public final class SubmitFastPath implements Filter {
 
   private void write(HttpServletResponse response, String mediaType, Object entity)
       throws IOException {
-    byte[] json = mapper.writeValueAsBytes(entity);
     response.setContentType(mediaType);
-    response.setContentLength(json.length);
-    response.getOutputStream().write(json);
+    // Straight into Jetty's response buffer, which sets Content-Length when it holds the whole
+    // answer at the end (always, for a job): no intermediate byte array per request.
+    mapper.writeValue(response.getOutputStream(), entity);
   }
 
   /** {@code application/json}, with no parameter but a UTF-8 charset (JSON's only encoding). */

@@ -166,6 +166,8 @@ class SubmitFastPathIT {
     assertThat(fast.header("Location").isPresent())
         .isEqualTo(jersey.header("Location").isPresent());
     assertThat(fast.header("Retry-After")).isEqualTo(jersey.header("Retry-After"));
+    assertThat(fast.header("Content-Length").isPresent())
+        .isEqualTo(jersey.header("Content-Length").isPresent());
     assertThat(withoutVolatileFields(fast.json())).isEqualTo(withoutVolatileFields(jersey.json()));
     return fast;
   }
