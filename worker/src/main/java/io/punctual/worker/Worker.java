@@ -67,7 +67,7 @@ public final class Worker implements AutoCloseable {
     this.settings = settings;
     this.metrics = new WorkerMetrics(metrics);
     this.slots = new Semaphore(settings.concurrency);
-    this.waiter = new Waiter(stores.clock);
+    this.waiter = new Waiter(stores.clock, settings.claimAhead);
     this.completions = new CompletionBatcher(stores, settings, this.metrics);
     this.timeouts = new ScheduledThreadPoolExecutor(1, daemon("punctual-timeouts"));
     timeouts.setRemoveOnCancelPolicy(true);

@@ -37,6 +37,15 @@ public class WorkerSettings {
   /** How long {@code close()} lets running handlers finish before interrupting them. */
   @JsonProperty public Duration shutdownGrace = Duration.ofSeconds(30);
 
+  /**
+   * How long before its due time a job may be claimed. The claim's round trips (Redis, the leases,
+   * PostgreSQL's confirmation and its commit) then happen before the job is due, and its handler
+   * starts at {@code runAt} itself, not a commit later; a handler never starts before {@code
+   * runAt}. While it waits the job is RUNNING, holds a slot and is covered by heartbeats. 0: claim
+   * jobs only once they are due. At most PT1S.
+   */
+  @JsonProperty public Duration claimAhead = Duration.ofMillis(50);
+
   /** Longest idle wait between claims; a safety net only, wake-ups normally come sooner. */
   @JsonProperty public Duration maxIdleWait = Duration.ofSeconds(5);
 
@@ -75,6 +84,11 @@ public class WorkerSettings {
     requirePositive(heartbeatInterval, "worker.heartbeatInterval");
     requirePositive(maxIdleWait, "worker.maxIdleWait");
     requirePositive(completionFlushInterval, "worker.completionFlushInterval");
+    require(
+        claimAhead != null
+            && !claimAhead.isNegative()
+            && claimAhead.compareTo(Duration.ofSeconds(1)) <= 0,
+        "worker.claimAhead must be between PT0S and PT1S");
     require(
         shutdownGrace != null && !shutdownGrace.isNegative(), "worker.shutdownGrace must be >= 0");
     require(

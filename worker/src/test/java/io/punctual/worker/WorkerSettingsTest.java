@@ -26,6 +26,7 @@ class WorkerSettingsTest {
     assertThat(s.defaultTimeout).isNull();
     assertThat(s.completionFlushInterval).isEqualTo(Duration.ofMillis(2));
     assertThat(s.completionBatchSize).isEqualTo(500);
+    assertThat(s.claimAhead).isEqualTo(Duration.ofMillis(50));
     assertThat(s.http.signingSecret).isNull();
     assertThat(s.http.connectTimeout).isEqualTo(Duration.ofSeconds(5));
     assertThat(s.http.requestTimeout).isEqualTo(Duration.ofSeconds(30));
@@ -49,6 +50,20 @@ class WorkerSettingsTest {
     assertThat(s.http.signingSecret).isEqualTo("k");
     assertThat(s.http.requestTimeout).isEqualTo(Duration.ofSeconds(30));
     assertThat(s.claimBatchSize).isEqualTo(256);
+  }
+
+  @Test
+  void claimAheadIsBetweenZeroAndASecond() {
+    WorkerSettings s = new WorkerSettings();
+    s.claimAhead = Duration.ZERO;
+    s.validate();
+    s.claimAhead = Duration.ofSeconds(1);
+    s.validate();
+
+    s.claimAhead = Duration.ofMillis(1001);
+    assertThatThrownBy(s::validate).hasMessageContaining("worker.claimAhead");
+    s.claimAhead = Duration.ofMillis(-1);
+    assertThatThrownBy(s::validate).hasMessageContaining("worker.claimAhead");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.punctual.worker.claim;
 
+import com.codahale.metrics.Timer;
 import io.punctual.common.Stores;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
@@ -117,7 +118,13 @@ public final class ClaimLoop implements Runnable {
         return new Pass(started, true, nextDue);
       }
       String ns = namespaces.get((first + i) % namespaces.size());
-      ClaimResult result = stores.queue.claim(ns, Math.min(free, settings.claimBatchSize), now);
+      ClaimResult result;
+      try (Timer.Context t = metrics.claimRedis.time()) {
+        // Up to claimAhead before their due time: the handlers start at runAt (JobExecutor).
+        result =
+            stores.queue.claim(
+                ns, Math.min(free, settings.claimBatchSize), now.plus(settings.claimAhead));
+      }
       nextDue = earliest(nextDue, result.nextDue());
       if (!result.claimed().isEmpty()) {
         started += start(ns, result.claimed(), now);
@@ -137,7 +144,9 @@ public final class ClaimLoop implements Runnable {
     }
     Set<UUID> leased;
     try {
-      leased = stores.redlock.acquire(ids, settings.workerId, settings.leaseTtl);
+      try (Timer.Context t = metrics.claimLease.time()) {
+        leased = stores.redlock.acquire(ids, settings.workerId, settings.leaseTtl);
+      }
     } catch (RuntimeException e) {
       putBack(ns, claimed, Set.copyOf(ids), now);
       throw e;
@@ -156,7 +165,9 @@ public final class ClaimLoop implements Runnable {
     }
     List<Job> jobs;
     try {
-      jobs = new ArrayList<>(stores.jobs.claim(leasedIds, settings.workerId));
+      try (Timer.Context t = metrics.claimConfirm.time()) {
+        jobs = new ArrayList<>(stores.jobs.claim(leasedIds, settings.workerId));
+      }
     } catch (RuntimeException e) {
       putBack(ns, claimed, leased, now);
       releaseQuietly(leasedIds);

@@ -29,6 +29,7 @@ public final class Waiter {
   }
 
   private final Clock clock;
+  private final Duration lead;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private Instant announced;
@@ -37,13 +38,23 @@ public final class Waiter {
   private boolean slotFreed;
   private volatile boolean stopped;
 
+  /** A waiter that wakes when due times come. */
   public Waiter(Clock clock) {
-    this.clock = clock;
+    this(clock, Duration.ZERO);
   }
 
   /**
-   * Waits until {@code until} (by the clock), or until an announced due time before it comes.
-   * Returns at once when the time has already come.
+   * A waiter that wakes {@code lead} before each due time, waited for or announced (the claim loop
+   * claims jobs that far ahead: {@code worker.claimAhead}).
+   */
+  public Waiter(Clock clock, Duration lead) {
+    this.clock = clock;
+    this.lead = lead;
+  }
+
+  /**
+   * Waits until {@code lead} before {@code until} (by the clock), or before an announced due time
+   * earlier than it. Returns at once when that time has already come.
    */
   public Wake awaitDue(Instant until) throws InterruptedException {
     lock.lock();
@@ -52,7 +63,7 @@ public final class Waiter {
         boolean early = announced != null && announced.isBefore(until);
         Instant t = early ? announced : until;
         target = t;
-        long nanos = Duration.between(clock.instant(), t).toNanos();
+        long nanos = Duration.between(clock.instant(), t.minus(lead)).toNanos();
         if (nanos <= 0) {
           return early ? Wake.ANNOUNCED : Wake.DUE;
         }

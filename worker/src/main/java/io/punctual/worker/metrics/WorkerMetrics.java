@@ -34,6 +34,12 @@ public final class WorkerMetrics implements AutoCloseable {
   public final Timer execution;
   public final Histogram claimBatch;
 
+  /** The three steps of taking jobs: the Redis claim, the leases, PostgreSQL's confirmation. */
+  public final Timer claimRedis;
+
+  public final Timer claimLease;
+  public final Timer claimConfirm;
+
   private final MetricRegistry registry;
   private final List<String> gauges = new ArrayList<>();
 
@@ -49,6 +55,9 @@ public final class WorkerMetrics implements AutoCloseable {
     this.fenceRefused = registry.meter(PREFIX + "fenceRefused");
     this.execution = registry.timer(PREFIX + "execution");
     this.claimBatch = registry.histogram(PREFIX + "claimBatch");
+    this.claimRedis = registry.timer(PREFIX + "claim.redis");
+    this.claimLease = registry.timer(PREFIX + "claim.lease");
+    this.claimConfirm = registry.timer(PREFIX + "claim.confirm");
   }
 
   /** Registers the running gauge and the queue size gauges of {@code namespaces}. */

@@ -25,6 +25,15 @@ public final class HandlerInvoker {
     if (handler == null) {
       return Outcome.Failed.permanent("no handler for type " + attempt.job().type());
     }
+    StopReason early = attempt.stopReason();
+    if (early != null) {
+      // Stopped while it waited for its runAt (claimed ahead): the handler never runs.
+      return switch (early) {
+        case CANCELLED -> new Outcome.Cancelled();
+        case TIMED_OUT -> new Outcome.TimedOut(timeout);
+        case SHUTDOWN -> new Outcome.Failed(true, null, "worker shut down before the start", null);
+      };
+    }
     attempt.bindTo(Thread.currentThread());
     try {
       JobResult result = handler.handle(ctx);

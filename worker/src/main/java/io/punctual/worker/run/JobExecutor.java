@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs each claimed job on its own virtual thread: registers the attempt (so heartbeats cover it),
- * arms its timeout, invokes the handler, decides the completion and hands it on.
+ * waits for the job's {@code runAt} if it was claimed ahead of it ({@code worker.claimAhead}), arms
+ * its timeout, invokes the handler, decides the completion and hands it on.
  */
 public final class JobExecutor {
   private static final Logger log = LoggerFactory.getLogger(JobExecutor.class);
@@ -64,12 +65,20 @@ public final class JobExecutor {
     this.clock = clock;
   }
 
-  /** Starts the current attempt of a claimed job; returns at once. */
+  /**
+   * Starts the current attempt of a claimed job, now or, for a job claimed ahead of its due time,
+   * at its {@code runAt} (never before); returns at once.
+   */
   public void start(Job job) {
     Duration timeout = job.timeout() != null ? job.timeout() : defaultTimeout;
     Instant now = clock.instant();
+    Instant startAt = job.runAt() != null && job.runAt().isAfter(now) ? job.runAt() : now;
     RunningAttempt attempt =
-        new RunningAttempt(job, now, timeout == null ? null : now.plus(timeout));
+        new RunningAttempt(
+            job,
+            startAt,
+            timeout == null ? null : startAt.plus(timeout),
+            Duration.between(now, startAt));
     running.add(attempt);
     try {
       threads.newThread(() -> run(attempt, timeout)).start();
@@ -83,6 +92,7 @@ public final class JobExecutor {
   private void run(RunningAttempt attempt, Duration timeout) {
     Job job = attempt.job();
     try (JobMdc mdc = JobMdc.of(job, workerId)) {
+      awaitStart(attempt);
       ScheduledFuture<?> timer = armTimeout(attempt, timeout);
       JobHandler handler = handlers.find(job.type()).orElse(null);
       JobContext ctx = JobContext.of(job, attempt.deadline(), attempt::isStopped, clock);
@@ -118,6 +128,22 @@ public final class JobExecutor {
     } finally {
       running.remove(attempt);
       afterEach.run();
+    }
+  }
+
+  /**
+   * Sleeps until the attempt's start (its {@code runAt}, for a job claimed ahead of it): one sleep
+   * of at most {@code worker.claimAhead}. A stop meanwhile is seen when the handler is invoked.
+   */
+  private static void awaitStart(RunningAttempt attempt) {
+    long wait = attempt.startedNanos() - System.nanoTime();
+    if (wait <= 0) {
+      return;
+    }
+    try {
+      Thread.sleep(Duration.ofNanos(wait));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

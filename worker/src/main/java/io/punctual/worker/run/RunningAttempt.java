@@ -2,6 +2,7 @@ package io.punctual.worker.run;
 
 import io.punctual.common.job.Job;
 import io.punctual.common.store.JobStore.Attempt;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -18,9 +19,17 @@ public final class RunningAttempt {
   private volatile Thread thread;
 
   public RunningAttempt(Job job, Instant startedAt, Instant deadline) {
+    this(job, startedAt, deadline, Duration.ZERO);
+  }
+
+  /**
+   * An attempt whose handler starts {@code wait} from now, at {@code startedAt} (a job claimed
+   * ahead of its due time starts at its {@code runAt}).
+   */
+  public RunningAttempt(Job job, Instant startedAt, Instant deadline, Duration wait) {
     this.job = job;
     this.startedAt = startedAt;
-    this.startedNanos = System.nanoTime();
+    this.startedNanos = System.nanoTime() + wait.toNanos();
     this.deadline = deadline;
   }
 
@@ -36,6 +45,7 @@ public final class RunningAttempt {
     return startedAt;
   }
 
+  /** {@link System#nanoTime()} when the handler starts (in the future while it waits). */
   public long startedNanos() {
     return startedNanos;
   }

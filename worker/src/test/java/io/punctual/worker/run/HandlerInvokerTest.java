@@ -13,6 +13,7 @@ import io.punctual.worker.handler.RetryAfterException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -193,5 +194,25 @@ class HandlerInvokerTest {
                 }));
 
     assertThat(o).isEqualTo(new Outcome.Succeeded(null));
+  }
+
+  @Test
+  void anAttemptStoppedBeforeItsStartNeverRunsItsHandler() {
+    AtomicInteger calls = new AtomicInteger();
+    JobHandler counting =
+        handler(
+            c -> {
+              calls.incrementAndGet();
+              return JobResult.success();
+            });
+    RunningAttempt cancelled = new RunningAttempt(job, Instant.now(), null);
+    cancelled.stop(StopReason.CANCELLED);
+    RunningAttempt shutDown = new RunningAttempt(job, Instant.now(), null);
+    shutDown.stop(StopReason.SHUTDOWN);
+
+    assertThat(invoke(cancelled, counting)).isInstanceOf(Outcome.Cancelled.class);
+    assertThat(invoke(shutDown, counting))
+        .isInstanceOfSatisfying(Outcome.Failed.class, f -> assertThat(f.retryable()).isTrue());
+    assertThat(calls).hasValue(0);
   }
 }

@@ -2,7 +2,9 @@
 -- with the same attempt number (fencing). Every attempt gets its execution row either way, so a
 -- refused (stale) attempt is still on record; an attempt already recorded (e.g. as LOST by the
 -- reaper) keeps its row. Returns the ids whose job row changed. id = ANY(...) makes the primary
--- key the way into jobs (see keyLookupsOnly.sql).
+-- key the way into jobs (see keyLookupsOnly.sql). An execution's started_at is when its handler
+-- started, as the worker measured it (its end minus its duration): for a job claimed ahead of its
+-- run_at (worker.claimAhead) that is run_at, not the claim.
 WITH v AS (
     SELECT *
     FROM unnest(:ids, :scheduledMs, :attempts, :nextStates, :nextRunAtMs, :execStatuses,
@@ -30,8 +32,7 @@ WITH v AS (
                                 started_at, finished_at, duration_ms, error, stack_trace, result)
     SELECT v.id, j.scheduled_at, v.attempt, j.namespace,
            COALESCE(CAST(:workerId AS text), j.worker_id, 'unknown'), v.exec_status,
-           CASE WHEN j.attempt = v.attempt AND j.started_at IS NOT NULL THEN j.started_at
-                ELSE punctual_ms(v.finished_ms - v.duration_ms) END,
+           punctual_ms(v.finished_ms - v.duration_ms),
            punctual_ms(v.finished_ms), v.duration_ms, v.error, v.stack_trace, CAST(v.result AS jsonb)
     FROM v
     JOIN jobs j ON j.id = ANY(:ids) AND j.id = v.id AND j.scheduled_at = punctual_ms(v.ms)
