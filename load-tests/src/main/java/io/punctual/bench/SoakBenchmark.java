@@ -134,8 +134,11 @@ public final class SoakBenchmark {
                 .withHandle(
                     h ->
                         h.createQuery(
-                                "SELECT round(extract(epoch FROM started_at - run_at) * 1000)::bigint"
-                                    + " FROM jobs")
+                                "SELECT round(extract(epoch FROM e.started_at - j.run_at)"
+                                    + " * 1000)::bigint FROM jobs j JOIN job_executions e"
+                                    + " ON e.job_id = j.id"
+                                    + " AND e.job_scheduled_at = j.scheduled_at"
+                                    + " AND e.attempt = 1")
                             .mapTo(Long.class)
                             .list())
                 .stream()
