@@ -9,6 +9,7 @@ import io.punctual.common.job.JobState;
 import io.punctual.worker.handler.JobHandlers;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,11 @@ class ClaimAheadIT {
       assertThat(started).isAfterOrEqualTo(job.runAt()).isBefore(job.runAt().plusMillis(500));
       Job done = harness.awaitState(job, JobState.SUCCEEDED);
       assertThat(done.startedAt()).as("the handler's start").isEqualTo(job.runAt());
+      Instant recorded = harness.executions(job).get(0).startedAt();
+      assertThat(recorded)
+          .as("the execution row: when the handler really started, by the worker's measure")
+          .isAfterOrEqualTo(job.runAt().truncatedTo(ChronoUnit.MILLIS))
+          .isBefore(started.plusMillis(50));
     }
   }
 

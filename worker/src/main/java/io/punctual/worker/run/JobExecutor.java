@@ -134,17 +134,18 @@ public final class JobExecutor {
   /**
    * Sleeps until the attempt's start (its {@code runAt}, for a job claimed ahead of it): one sleep
    * of at most {@code worker.claimAhead}. A stop meanwhile is seen when the handler is invoked.
+   * Then records the real start (a sleep or a thread start that came late shows as lag).
    */
   private static void awaitStart(RunningAttempt attempt) {
     long wait = attempt.startedNanos() - System.nanoTime();
-    if (wait <= 0) {
-      return;
+    if (wait > 0) {
+      try {
+        Thread.sleep(Duration.ofNanos(wait));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
-    try {
-      Thread.sleep(Duration.ofNanos(wait));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    attempt.markStarted();
   }
 
   private ScheduledFuture<?> armTimeout(RunningAttempt attempt, Duration timeout) {

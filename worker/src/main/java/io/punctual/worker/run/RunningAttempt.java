@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class RunningAttempt {
   private final Job job;
   private final Instant startedAt;
-  private final long startedNanos;
+  private volatile long startedNanos;
   private final Instant deadline;
   private final AtomicReference<StopReason> stopReason = new AtomicReference<>();
   private volatile Thread thread;
@@ -45,9 +45,20 @@ public final class RunningAttempt {
     return startedAt;
   }
 
-  /** {@link System#nanoTime()} when the handler starts (in the future while it waits). */
+  /**
+   * {@link System#nanoTime()} when the handler starts: planned (in the future while it waits for
+   * its {@code runAt}), then, once {@link #markStarted()}, when it really did.
+   */
   public long startedNanos() {
     return startedNanos;
+  }
+
+  /**
+   * Records that the handler starts now, so that the attempt's duration (and the start its
+   * execution row shows, its end minus its duration) counts a late wake-up as lag, not as work.
+   */
+  public void markStarted() {
+    startedNanos = System.nanoTime();
   }
 
   /** When the timeout fires; null without a timeout. */
