@@ -224,13 +224,14 @@ public final class PlannerBenchmark {
     LagBenchmark.Percentiles p = lags.percentiles();
     System.out.printf(
         Locale.ROOT,
-        "  %-44s jobs %7d  lag ms p50 %5.0f  p95 %5.0f  p99 %5.0f  max %5.0f%n",
+        "  %-44s jobs %7d  lag ms p50 %5.0f  p95 %5.0f  p99 %5.0f  max %5.0f  min %3.0f%n",
         what,
         lags.jobs(),
         p.p50(),
         p.p95(),
         p.p99(),
-        p.max());
+        p.max(),
+        p.min());
   }
 
   /**

@@ -148,11 +148,12 @@ public final class SoakBenchmark {
         out.set("lagMs", lag.toJson());
         System.out.printf(
             Locale.ROOT,
-            "start lag over the whole run: p50 %.0f  p95 %.0f  p99 %.0f  max %.0f ms%n",
+            "start lag over the whole run: p50 %.0f  p95 %.0f  p99 %.0f  max %.0f  min %.0f ms%n",
             lag.p50(),
             lag.p95(),
             lag.p99(),
-            lag.max());
+            lag.max(),
+            lag.min());
       }
       report(out, samples, warmupMinutes * 60, rate, minutes, submitted);
       BenchSupport.putPostgres(out, postgres);
