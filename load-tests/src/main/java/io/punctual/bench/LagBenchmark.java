@@ -52,9 +52,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * task. PostgreSQL runs with fsync and synchronous_commit on.
  *
  * <p>Usage: {@code LagBenchmark [--rate R] [--seconds S] [--lead-ms L] [--workers 1|2] [--json
- * FILE] [--skip-peer]}; defaults 1000 jobs/s for 20 s, 200 ms ahead, one {@code Worker} in this
- * process ({@code --workers}: that many {@code punctual worker} processes instead). A warm-up of
- * half the seconds (at least 10) runs first and is not counted.
+ * FILE] [--skip-peer] [--claim-ahead-ms A]}; defaults 1000 jobs/s for 20 s, 200 ms ahead, one
+ * {@code Worker} in this process ({@code --workers}: that many {@code punctual worker} processes
+ * instead), {@code worker.claimAhead} at its default ({@code --claim-ahead-ms}, in-process only:
+ * another value, 0 to claim only due jobs). A warm-up of half the seconds (at least 10) runs first
+ * and is not counted.
  */
 public final class LagBenchmark {
   private LagBenchmark() {}
@@ -68,6 +70,7 @@ public final class LagBenchmark {
     Path json = null;
     boolean skipPeer = false;
     int workers = 0;
+    Duration claimAhead = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--rate" -> rate = Integer.parseInt(args[++i]);
@@ -76,6 +79,7 @@ public final class LagBenchmark {
         case "--json" -> json = Path.of(args[++i]);
         case "--skip-peer" -> skipPeer = true;
         case "--workers" -> workers = Integer.parseInt(args[++i]);
+        case "--claim-ahead-ms" -> claimAhead = Duration.ofMillis(Long.parseLong(args[++i]));
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
@@ -115,7 +119,8 @@ public final class LagBenchmark {
               leadMs,
               workers,
               rssMb,
-              out);
+              out,
+              claimAhead);
       Percentiles ours = Percentiles.of(punctual);
       print("punctual", ours, punctual.length);
       Percentiles peer = null;
@@ -348,7 +353,8 @@ public final class LagBenchmark {
       int leadMs,
       int workers,
       ObjectNode rssMb,
-      ObjectNode out)
+      ObjectNode out,
+      Duration claimAhead)
       throws Exception {
     try (HikariDataSource ds = BenchSupport.dataSource(url, 2)) {
       Migrations.migrate(ds);
@@ -366,6 +372,17 @@ public final class LagBenchmark {
         PunctualProcesses processes = new PunctualProcesses(url, redisUrl)) {
       stores.partitions.ensureAhead();
       WorkerSettings settings = new WorkerSettings();
+      if (claimAhead != null) {
+        if (workers != 0) {
+          throw new IllegalArgumentException(
+              "--claim-ahead-ms is for the in-process worker; worker processes take"
+                  + " worker.claimAhead from -Dbench.processConfig");
+        }
+        settings.claimAhead = claimAhead;
+      }
+      if (workers == 0) {
+        out.put("claimAheadMs", settings.claimAhead.toMillis());
+      }
       MetricRegistry metrics = new MetricRegistry();
       AtomicInteger measured = new AtomicInteger();
       Worker worker = null;
