@@ -168,6 +168,30 @@ public final class LagBenchmark {
   }
 
   /**
+   * Where the in-process worker's claims spent their time (whole run, warm-up included): a claim
+   * that takes longer than {@code worker.claimAhead} starts its jobs late by the difference.
+   */
+  private static void printClaimSteps(MetricRegistry metrics) {
+    StringBuilder line = new StringBuilder("  claim steps, ms p50/p99/max:");
+    for (String step : List.of("redis", "lease", "confirm")) {
+      var timer = metrics.getTimers().get("punctual.worker.claim." + step);
+      if (timer == null) {
+        continue;
+      }
+      var snap = timer.getSnapshot();
+      line.append(
+          String.format(
+              Locale.ROOT,
+              "  %s %.1f/%.1f/%.1f",
+              step,
+              snap.getMedian() / 1e6,
+              snap.get99thPercentile() / 1e6,
+              snap.getMax() / 1e6));
+    }
+    System.out.println(line);
+  }
+
+  /**
    * The in-process worker's no-op handler, which also takes each measured job's lag from inside the
    * handler, in microseconds, with the benchmark's own clock: a check on the execution rows' figure
    * (whole milliseconds, the worker's own measure) by the method db-scheduler's lag is taken with.
@@ -450,6 +474,7 @@ public final class LagBenchmark {
           n.put("end", Math.round(rss[0]));
           n.put("note", "in-process worker: this JVM also submitted the jobs");
           probe.report(out);
+          printClaimSteps(metrics);
         } else {
           processes.close();
           rssMb.setAll(processes.rssJson());
