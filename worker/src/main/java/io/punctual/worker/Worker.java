@@ -166,7 +166,7 @@ public final class Worker implements AutoCloseable {
       heartbeater.runOnce();
       reportIn();
     } catch (RuntimeException e) {
-      log.warn("heartbeat failed worker={}: {}", settings.workerId, e.toString());
+      failed("heartbeat", e);
     }
   }
 
@@ -175,7 +175,7 @@ public final class Worker implements AutoCloseable {
     try {
       leaseKeeper.renewAll();
     } catch (RuntimeException e) {
-      log.warn("lease renewal failed worker={}: {}", settings.workerId, e.toString());
+      failed("lease renewal", e);
     }
   }
 
@@ -214,7 +214,19 @@ public final class Worker implements AutoCloseable {
     try {
       promoter.runOnce();
     } catch (RuntimeException e) {
-      log.warn("promoter pass failed worker={}: {}", settings.workerId, e.toString());
+      failed("promoter pass", e);
+    }
+  }
+
+  /**
+   * Logs a periodic task's failure; one that {@code close()} interrupted in flight is expected (the
+   * next pass, here or in another process, redoes its work) and is logged at debug only.
+   */
+  private void failed(String task, RuntimeException e) {
+    if (state.get() == CLOSED) {
+      log.debug("{} stopped by shutdown worker={}: {}", task, settings.workerId, e.toString());
+    } else {
+      log.warn("{} failed worker={}: {}", task, settings.workerId, e.toString());
     }
   }
 
