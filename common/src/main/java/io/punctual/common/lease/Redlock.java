@@ -1,6 +1,8 @@
 package io.punctual.common.lease;
 
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.punctual.common.queue.LuaScript;
@@ -28,16 +30,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class Redlock {
   private static final Logger log = LoggerFactory.getLogger(Redlock.class);
-  private static final LuaScript ACQUIRE =
-      LuaScript.load(Redlock.class, "acquire_many.lua", ScriptOutputType.MULTI);
   private static final LuaScript RENEW =
-      LuaScript.load(Redlock.class, "renew_many.lua", ScriptOutputType.MULTI);
+      LuaScript.load(Redlock.class, "renew.lua", ScriptOutputType.INTEGER);
   private static final LuaScript RELEASE =
-      LuaScript.load(Redlock.class, "release_many.lua", ScriptOutputType.MULTI);
-
-  /** Most leases one script call handles (a longer script would hold Redis up for longer). */
-  static final int KEYS_PER_CALL = 500;
-
+      LuaScript.load(Redlock.class, "release.lua", ScriptOutputType.INTEGER);
   private static final double CLOCK_DRIFT_FACTOR = 0.01;
   private static final long NODE_TIMEOUT_MS = 2_000;
 
@@ -64,8 +60,18 @@ public final class Redlock {
       return Set.of();
     }
     long started = System.nanoTime();
+    SetArgs args = SetArgs.Builder.nx().px(ttl.toMillis());
     Map<UUID, Integer> granted =
-        countPerKeyBatch(ids, ACQUIRE, holder, Long.toString(ttl.toMillis()));
+        countPerId(
+            ids,
+            node -> {
+              Map<UUID, CompletionStage<Boolean>> out = new HashMap<>();
+              for (UUID id : ids) {
+                RedisFuture<String> f = node.set(keys.lease(id), holder, args);
+                out.put(id, f.thenApply("OK"::equals));
+              }
+              return out;
+            });
     long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     long drift = (long) (ttl.toMillis() * CLOCK_DRIFT_FACTOR) + 2;
     boolean inTime = elapsedMs < ttl.toMillis() - drift;
@@ -93,8 +99,19 @@ public final class Redlock {
     if (ids.isEmpty()) {
       return Set.of();
     }
+    String ttlMs = Long.toString(ttl.toMillis());
     Map<UUID, Integer> renewed =
-        countPerKeyBatch(ids, RENEW, holder, Long.toString(ttl.toMillis()));
+        countPerId(
+            ids,
+            node -> {
+              Map<UUID, CompletionStage<Boolean>> out = new HashMap<>();
+              for (UUID id : ids) {
+                CompletionStage<Long> f =
+                    RENEW.runAsync(node, new String[] {keys.lease(id)}, holder, ttlMs);
+                out.put(id, f.thenApply(v -> v != null && v == 1L));
+              }
+              return out;
+            });
     Set<UUID> held = new HashSet<>();
     for (UUID id : ids) {
       if (renewed.getOrDefault(id, 0) >= quorum) {
@@ -109,7 +126,16 @@ public final class Redlock {
     if (ids.isEmpty()) {
       return;
     }
-    countPerKeyBatch(ids, RELEASE, holder);
+    countPerId(
+        ids,
+        node -> {
+          Map<UUID, CompletionStage<Boolean>> out = new HashMap<>();
+          for (UUID id : ids) {
+            CompletionStage<Long> f = RELEASE.runAsync(node, new String[] {keys.lease(id)}, holder);
+            out.put(id, f.thenApply(v -> v != null && v == 1L));
+          }
+          return out;
+        });
   }
 
   /** The ids among {@code ids} that some holder leases on a majority of nodes (pipelined). */
@@ -153,57 +179,6 @@ public final class Redlock {
 
   private interface PerNode {
     Map<UUID, CompletionStage<Boolean>> send(RedisAsyncCommands<String, String> node);
-  }
-
-  /**
-   * Runs {@code script} over the leases of {@code ids} on every node, {@link #KEYS_PER_CALL} keys
-   * per call, all calls sent before any reply is awaited; counts per id the nodes that answered 1.
-   * (On a Redis Cluster the calls would have to be split by slot: lease keys are tagged per job.)
-   */
-  private Map<UUID, Integer> countPerKeyBatch(
-      Collection<UUID> ids, LuaScript script, String... args) {
-    List<UUID> all = List.copyOf(ids);
-    List<List<UUID>> chunks = new ArrayList<>();
-    for (int from = 0; from < all.size(); from += KEYS_PER_CALL) {
-      chunks.add(all.subList(from, Math.min(all.size(), from + KEYS_PER_CALL)));
-    }
-    List<List<CompletionStage<List<Object>>>> sent = new ArrayList<>(nodes.size());
-    for (StatefulRedisConnection<String, String> node : nodes) {
-      try {
-        List<CompletionStage<List<Object>>> calls = new ArrayList<>(chunks.size());
-        for (List<UUID> chunk : chunks) {
-          String[] leaseKeys = new String[chunk.size()];
-          for (int i = 0; i < leaseKeys.length; i++) {
-            leaseKeys[i] = keys.lease(chunk.get(i));
-          }
-          calls.add(script.runAsync(node.async(), leaseKeys, args));
-        }
-        sent.add(calls);
-      } catch (RuntimeException e) {
-        log.warn("Redlock node unavailable: {}", e.toString());
-      }
-    }
-    Map<UUID, Integer> counts = new HashMap<>();
-    for (List<CompletionStage<List<Object>>> calls : sent) {
-      for (int c = 0; c < calls.size(); c++) {
-        List<UUID> chunk = chunks.get(c);
-        try {
-          List<Object> replies =
-              calls.get(c).toCompletableFuture().get(NODE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-          for (int i = 0; i < chunk.size() && i < replies.size(); i++) {
-            if (replies.get(i) instanceof Long v && v == 1L) {
-              counts.merge(chunk.get(i), 1, Integer::sum);
-            }
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return counts;
-        } catch (Exception e) {
-          log.debug("Redlock command failed on a node: {}", e.toString());
-        }
-      }
-    }
-    return counts;
   }
 
   private Map<UUID, Integer> countPerId(Collection<UUID> ids, PerNode perNode) {

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -100,25 +99,5 @@ class RedlockIT {
     servers.get(2).close();
 
     assertThat(redlock.acquire(List.of(a), "w1", Duration.ofSeconds(10))).isEmpty();
-  }
-
-  @Test
-  void batchesLargerThanOneScriptCallAreLeasedRenewedAndReleasedWhole() {
-    int n = Redlock.KEYS_PER_CALL * 2 + 7;
-    List<UUID> ids = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      ids.add(JobId.forScheduledTime(Instant.now()));
-    }
-    UUID takenByW2 = ids.get(Redlock.KEYS_PER_CALL + 3); // in the second call's keys
-    redlock.acquire(List.of(takenByW2), "w2", Duration.ofSeconds(10));
-
-    Set<UUID> held = redlock.acquire(ids, "w1", Duration.ofSeconds(10));
-
-    assertThat(held).hasSize(n - 1).doesNotContain(takenByW2);
-    assertThat(redlock.heldAmong(ids)).hasSize(n);
-    assertThat(redlock.renew(ids, "w1", Duration.ofSeconds(10))).isEqualTo(held);
-
-    redlock.release(ids, "w1");
-    assertThat(redlock.heldAmong(ids)).containsExactly(takenByW2);
   }
 }
