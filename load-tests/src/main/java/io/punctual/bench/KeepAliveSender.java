@@ -11,6 +11,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Queue;
 
 /**
  * One kept-alive HTTP/1.1 connection that posts the same JSON body again and again, as a load
@@ -58,6 +59,21 @@ final class KeepAliveSender implements AutoCloseable {
     this.request = new byte[headBytes.length + body.length];
     System.arraycopy(headBytes, 0, request, 0, headBytes.length);
     System.arraycopy(body, 0, request, headBytes.length, body.length);
+  }
+
+  /**
+   * Sends the request once; an answer with another status than the expected one (with its body) or
+   * an I/O error is added to {@code failures}.
+   */
+  void sendNotingFailures(Queue<String> failures) {
+    try {
+      Answer r = send();
+      if (r.status() != expectedStatus) {
+        failures.add(r.status() + " " + r.body());
+      }
+    } catch (IOException e) {
+      failures.add(e.toString());
+    }
   }
 
   /** Sends the request once and reads its answer; a broken connection is opened again next time. */

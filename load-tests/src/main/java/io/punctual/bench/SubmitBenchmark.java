@@ -233,14 +233,7 @@ public final class SubmitBenchmark {
               try (KeepAliveSender sender = new KeepAliveSender(url, body, 201)) {
                 while (running.get()) {
                   long t0 = System.nanoTime();
-                  try {
-                    KeepAliveSender.Answer r = sender.send();
-                    if (r.status() != 201) {
-                      failures.add(r.status() + " " + r.body());
-                    }
-                  } catch (IOException e) {
-                    failures.add(e.toString());
-                  }
+                  sender.sendNotingFailures(failures);
                   latencies.add((System.nanoTime() - t0) / 1e6);
                   requests.incrementAndGet();
                 }
@@ -303,14 +296,7 @@ public final class SubmitBenchmark {
                     return null;
                   }
                   long due = start + (long) (i * 1e9 / rate);
-                  try {
-                    KeepAliveSender.Answer r = sender.send();
-                    if (r.status() != 201) {
-                      failures.add(r.status() + " " + r.body());
-                    }
-                  } catch (IOException e) {
-                    failures.add(e.toString());
-                  }
+                  sender.sendNotingFailures(failures);
                   latencies[(int) i] = (System.nanoTime() - due) / 1e6;
                 }
               }
