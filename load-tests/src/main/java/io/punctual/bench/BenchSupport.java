@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.punctual.common.Stores;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
@@ -166,6 +169,21 @@ final class BenchSupport {
                 cpuSeconds(pm.pid(), true)
                     + pm.descendants().mapToDouble(d -> cpuSeconds(d.pid(), false)).sum())
         .orElse(0.0);
+  }
+
+  /** The pid of the Redis server at {@code url}, from its own INFO; -1 if it does not say. */
+  static long redisPid(String url) {
+    RedisClient client = Stores.redisClient(url);
+    try (StatefulRedisConnection<String, String> c = client.connect()) {
+      for (String line : c.sync().info("server").split("\r?\n")) {
+        if (line.startsWith("process_id:")) {
+          return Long.parseLong(line.substring("process_id:".length()).trim());
+        }
+      }
+      return -1;
+    } finally {
+      client.shutdown();
+    }
   }
 
   private static long kb(String line) {

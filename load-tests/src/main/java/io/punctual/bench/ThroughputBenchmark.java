@@ -93,6 +93,7 @@ public final class ThroughputBenchmark {
           jobs,
           rounds,
           mode);
+      Servers servers = new Servers(pg.port(), BenchSupport.redisPid(redis.url()));
       PunctualProcesses processes = null;
       if (workers > 0) {
         try (HikariDataSource ds = BenchSupport.dataSource(punctualDb.url, 2)) {
@@ -112,11 +113,14 @@ public final class ThroughputBenchmark {
         double bestJobRunr = 0;
         for (int round = 0; round <= rounds; round++) {
           int n = jobs;
-          double punctual =
+          Drain punctualDrain =
               processes == null
-                  ? punctual(punctualDb, redis.url(), n, round)
-                  : punctualProcesses(punctualDb, redis.url(), n, processes);
-          double peer = skipPeer ? Double.NaN : dbScheduler(pg.jdbcUrl("dbscheduler"), n, round);
+                  ? punctual(punctualDb, redis.url(), n, round, servers)
+                  : punctualProcesses(punctualDb, redis.url(), n, processes, servers);
+          Drain peerDrain =
+              skipPeer ? null : dbScheduler(pg.jdbcUrl("dbscheduler"), n, round, servers);
+          double punctual = punctualDrain.perSecond();
+          double peer = peerDrain == null ? Double.NaN : peerDrain.perSecond();
           double jr = jobRunr ? JobRunrPeer.throughput(pg.jdbcUrl("jobrunr"), n) : Double.NaN;
           if (processes != null) {
             processes.sampleRss();
@@ -127,9 +131,11 @@ public final class ThroughputBenchmark {
           if (round > 0) {
             ObjectNode r = roundsJson.addObject();
             r.put("executionsPerSecond", Math.round(punctual));
+            punctualDrain.putCpu(r.putObject("cpuMicrosPerJob"));
             if (!skipPeer) {
               r.put("peerExecutionsPerSecond", Math.round(peer));
               r.put("ratio", Math.round(punctual / peer * 100) / 100.0);
+              peerDrain.putCpu(r.putObject("peerCpuMicrosPerJob"));
             }
             if (jobRunr) {
               r.put("jobRunrExecutionsPerSecond", Math.round(jr));
@@ -152,6 +158,10 @@ public final class ThroughputBenchmark {
               jobRunr
                   ? String.format(Locale.ROOT, "; JobRunr %.0f/s, ratio %.2f", jr, punctual / jr)
                   : "");
+          System.out.println(
+              "  CPU per job: punctual "
+                  + punctualDrain.cpuLine()
+                  + (peerDrain == null ? "" : "; db-scheduler " + peerDrain.cpuLine()));
         }
         System.out.printf(
             Locale.ROOT,
@@ -229,8 +239,8 @@ public final class ThroughputBenchmark {
     }
   }
 
-  private static double punctual(PostgresSettings db, String redisUrl, int jobs, int round)
-      throws Exception {
+  private static Drain punctual(
+      PostgresSettings db, String redisUrl, int jobs, int round, Servers servers) throws Exception {
     try (HikariDataSource ds = BenchSupport.dataSource(db.url, 4)) {
       Migrations.migrate(ds);
       try (Connection c = ds.getConnection();
@@ -265,6 +275,8 @@ public final class ThroughputBenchmark {
         settings.claimBatchSize = Integer.getInteger("bench.batch", settings.claimBatchSize);
       }
       MetricRegistry metrics = new MetricRegistry();
+      List<Long> self = List.of(ProcessHandle.current().pid());
+      double[] cpuBefore = servers.cpu(self);
       long started = System.nanoTime();
       try (Worker worker =
           new Worker(stores, settings, JobHandlers.withBuiltIns(settings), metrics)) {
@@ -274,6 +286,7 @@ public final class ThroughputBenchmark {
         BenchSupport.waitFor(() -> succeeded.getCount() >= jobs, Duration.ofMinutes(10));
       }
       long elapsed = System.nanoTime() - started;
+      double[] cpuAfter = servers.cpu(self);
       verify(stores, jobs);
       var batches = metrics.histogram("punctual.worker.claimBatch").getSnapshot();
       System.out.printf(
@@ -282,7 +295,7 @@ public final class ThroughputBenchmark {
           batches.getMean(),
           batches.getMedian(),
           batches.getMax());
-      return jobs / (elapsed / 1e9);
+      return Drain.of(jobs, elapsed / 1e9, cpuBefore, cpuAfter);
     }
   }
 
@@ -292,8 +305,8 @@ public final class ThroughputBenchmark {
    * starts at the first hand-over and stops at the last result written, as PostgreSQL records it
    * ({@code max(updated_at)} of the jobs). The workers' meters only say when to look.
    */
-  private static double punctualProcesses(
-      PostgresSettings db, String redisUrl, int jobs, PunctualProcesses processes)
+  private static Drain punctualProcesses(
+      PostgresSettings db, String redisUrl, int jobs, PunctualProcesses processes, Servers servers)
       throws Exception {
     try (Stores stores =
         new Stores(
@@ -322,18 +335,23 @@ public final class ThroughputBenchmark {
         }
       }
       List<PunctualProcesses.Role> workers = processes.workers();
+      List<Long> pids = workers.stream().map(PunctualProcesses.Role::pid).toList();
       long before = PunctualProcesses.meterCount(workers, "punctual.worker.succeeded");
+      double[] cpuBefore = servers.cpu(pids);
       Instant started = Instant.now();
       for (int i = 0; i < entries.size(); i += 1_000) {
         stores.queue.enqueue(entries.subList(i, Math.min(entries.size(), i + 1_000)));
       }
       BenchSupport.waitFor(
           () -> {
-            Thread.sleep(45);
+            // Rarely: each look serialises every metric of the worker (milliseconds of its CPU),
+            // and the rate does not depend on it (it ends at the last result's commit, below).
+            Thread.sleep(500);
             return PunctualProcesses.meterCount(workers, "punctual.worker.succeeded") - before
                 >= jobs;
           },
           Duration.ofMinutes(10));
+      double[] cpuAfter = servers.cpu(pids);
       verify(stores, jobs);
       Instant last =
           stores
@@ -342,7 +360,7 @@ public final class ThroughputBenchmark {
               .withHandle(
                   h ->
                       h.createQuery("SELECT max(updated_at) FROM jobs").mapTo(Instant.class).one());
-      return jobs / (Duration.between(started, last).toNanos() / 1e9);
+      return Drain.of(jobs, Duration.between(started, last).toNanos() / 1e9, cpuBefore, cpuAfter);
     }
   }
 
@@ -370,7 +388,8 @@ public final class ThroughputBenchmark {
     }
   }
 
-  private static double dbScheduler(String url, int jobs, int round) throws Exception {
+  private static Drain dbScheduler(String url, int jobs, int round, Servers servers)
+      throws Exception {
     try (HikariDataSource ds = BenchSupport.dataSource(url, 25)) {
       BenchSupport.createDbSchedulerTable(ds);
       try (Connection c = ds.getConnection();
@@ -396,14 +415,63 @@ public final class ThroughputBenchmark {
               .threads(20)
               .pollUsingLockAndFetch(0.5, 1.0)
               .pollingInterval(Duration.ofMillis(100))
-              .registerShutdownHook()
               .build();
+      List<Long> self = List.of(ProcessHandle.current().pid());
+      double[] cpuBefore = servers.cpu(self);
       long started = System.nanoTime();
       scheduler.start();
       BenchSupport.waitFor(() -> done.sum() >= jobs, Duration.ofMinutes(10));
       long elapsed = System.nanoTime() - started;
+      double[] cpuAfter = servers.cpu(self);
       scheduler.stop();
-      return jobs / (elapsed / 1e9);
+      return Drain.of(jobs, elapsed / 1e9, cpuBefore, cpuAfter);
+    }
+  }
+
+  /** The shared servers whose CPU a drain is charged with: PostgreSQL (by port) and Redis. */
+  private record Servers(int postgresPort, long redisPid) {
+    /** CPU seconds used so far: {@code [the scheduler's processes, PostgreSQL, Redis]}. */
+    double[] cpu(List<Long> schedulerPids) {
+      double app = 0;
+      for (long pid : schedulerPids) {
+        app += BenchSupport.cpuSeconds(pid, false);
+      }
+      return new double[] {
+        app,
+        BenchSupport.postgresCpuSeconds(postgresPort),
+        redisPid > 0 ? BenchSupport.cpuSeconds(redisPid, false) : 0
+      };
+    }
+  }
+
+  /**
+   * One drain: its rate, and the CPU it cost per job (microseconds) in the scheduler's own
+   * processes (for an in-process run, this whole JVM), in PostgreSQL and in Redis. CPU per job does
+   * not drift with the machine's speed the way rates do, so A/B comparisons use it.
+   */
+  record Drain(double perSecond, double appCpuUs, double postgresCpuUs, double redisCpuUs) {
+    static Drain of(int jobs, double seconds, double[] cpuBefore, double[] cpuAfter) {
+      double[] us = new double[3];
+      for (int i = 0; i < 3; i++) {
+        us[i] = (cpuAfter[i] - cpuBefore[i]) * 1e6 / jobs;
+      }
+      return new Drain(jobs / seconds, us[0], us[1], us[2]);
+    }
+
+    String cpuLine() {
+      return String.format(
+          Locale.ROOT,
+          "%.0f us + PostgreSQL %.0f us%s = %.0f us",
+          appCpuUs,
+          postgresCpuUs,
+          redisCpuUs > 0.5 ? String.format(Locale.ROOT, " + Redis %.0f us", redisCpuUs) : "",
+          appCpuUs + postgresCpuUs + redisCpuUs);
+    }
+
+    void putCpu(ObjectNode n) {
+      n.put("scheduler", Math.round(appCpuUs));
+      n.put("postgres", Math.round(postgresCpuUs));
+      n.put("redis", Math.round(redisCpuUs));
     }
   }
 }
