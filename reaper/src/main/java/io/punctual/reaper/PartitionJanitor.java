@@ -1,11 +1,11 @@
 package io.punctual.reaper;
 
 import io.punctual.common.Stores;
+import io.punctual.common.sql.SqlFiles;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import org.jdbi.v3.core.locator.ClasspathSqlLocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class PartitionJanitor {
   private static final Logger log = LoggerFactory.getLogger(PartitionJanitor.class);
-  private static final ClasspathSqlLocator SQL = ClasspathSqlLocator.create();
+  private static final SqlFiles SQL = new SqlFiles(PartitionJanitor.class);
   private static final int KEY_BATCH = 10_000;
 
   private final Stores stores;
@@ -49,7 +49,7 @@ public final class PartitionJanitor {
         .jdbi()
         .useHandle(
             h ->
-                h.createQuery(SQL.locate(PartitionJanitor.class, "dropExpired"))
+                h.createQuery(SQL.get("dropExpired"))
                     .bind("jobsBefore", jobsBefore)
                     .bind("executionsBefore", executionsBefore)
                     .map(
@@ -83,7 +83,7 @@ public final class PartitionJanitor {
               .jdbi()
               .withHandle(
                   h ->
-                      h.createUpdate(SQL.locate(PartitionJanitor.class, statement))
+                      h.createUpdate(SQL.get(statement))
                           .bind("before", before.atStartOfDay(ZoneOffset.UTC).toInstant())
                           .bind("limit", KEY_BATCH)
                           .execute());

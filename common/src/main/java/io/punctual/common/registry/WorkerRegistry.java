@@ -1,5 +1,6 @@
 package io.punctual.common.registry;
 
+import io.punctual.common.sql.SqlFiles;
 import io.punctual.common.store.JobRowMapper;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.locator.ClasspathSqlLocator;
 
 /**
  * The {@code workers} table: each worker process writes its row when it starts, on every heartbeat
@@ -19,7 +19,7 @@ import org.jdbi.v3.core.locator.ClasspathSqlLocator;
  * is in {@code WorkerRegistry/*.sql} beside this class.
  */
 public final class WorkerRegistry {
-  private static final ClasspathSqlLocator SQL = ClasspathSqlLocator.create();
+  private static final SqlFiles SQL = new SqlFiles(WorkerRegistry.class);
 
   private final Jdbi jdbi;
   private final Clock clock;
@@ -30,7 +30,7 @@ public final class WorkerRegistry {
   }
 
   private static String sql(String name) {
-    return SQL.locate(WorkerRegistry.class, name);
+    return SQL.get(name);
   }
 
   /** What a worker says about itself when it starts. */

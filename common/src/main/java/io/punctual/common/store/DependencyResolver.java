@@ -4,6 +4,7 @@ import io.punctual.common.job.JobId;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.Priority;
 import io.punctual.common.job.RunCondition;
+import io.punctual.common.sql.SqlFiles;
 import io.punctual.common.store.BlockedVerdict.Edge;
 import io.punctual.common.store.JobStore.QueueEntry;
 import java.time.Instant;
@@ -17,7 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.locator.ClasspathSqlLocator;
 
 /**
  * Moves BLOCKED jobs on, inside the transaction of the step that ended what they wait for (a
@@ -27,10 +27,10 @@ import org.jdbi.v3.core.locator.ClasspathSqlLocator;
  * nothing moves. The SQL is in {@code DependencyResolver/*.sql} beside this class.
  */
 final class DependencyResolver {
-  private static final ClasspathSqlLocator SQL = ClasspathSqlLocator.create();
+  private static final SqlFiles SQL = new SqlFiles(DependencyResolver.class);
 
   private static String sql(String name) {
-    return SQL.locate(DependencyResolver.class, name);
+    return SQL.get(name);
   }
 
   /** One edge to store: {@code jobId} waits for {@code dependsOn} on {@code condition}. */

@@ -12,6 +12,7 @@ import io.punctual.common.job.Priority;
 import io.punctual.common.job.RunCondition;
 import io.punctual.common.job.Upstream;
 import io.punctual.common.json.Json;
+import io.punctual.common.sql.SqlFiles;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,7 +29,6 @@ import java.util.Set;
 import java.util.UUID;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.locator.ClasspathSqlLocator;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
 /**
@@ -37,7 +37,7 @@ import org.jdbi.v3.core.statement.PreparedBatch;
  * or heartbeats costs one round trip. The SQL is in {@code JobStore/*.sql} beside this class.
  */
 public final class JobStore {
-  private static final ClasspathSqlLocator SQL = ClasspathSqlLocator.create();
+  private static final SqlFiles SQL = new SqlFiles(JobStore.class);
 
   private final Jdbi jdbi;
   private final PartitionManager partitions;
@@ -60,7 +60,7 @@ public final class JobStore {
   }
 
   private static String sql(String name) {
-    return SQL.locate(JobStore.class, name);
+    return SQL.get(name);
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.punctual.common.store;
 
 import io.punctual.common.job.JobId;
+import io.punctual.common.sql.SqlFiles;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,7 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.locator.ClasspathSqlLocator;
 
 /**
  * Follow-ups spawned by a workflow's step belong to that workflow: they get its id and a step row
@@ -18,10 +18,10 @@ import org.jdbi.v3.core.locator.ClasspathSqlLocator;
  * transaction; the SQL is in {@code SpawnedSteps/*.sql} beside this class.
  */
 final class SpawnedSteps {
-  private static final ClasspathSqlLocator SQL = ClasspathSqlLocator.create();
+  private static final SqlFiles SQL = new SqlFiles(SpawnedSteps.class);
 
   private static String sql(String name) {
-    return SQL.locate(SpawnedSteps.class, name);
+    return SQL.get(name);
   }
 
   /** The step row of a job that spawns follow-ups. */

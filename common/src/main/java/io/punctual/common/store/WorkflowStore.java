@@ -6,6 +6,7 @@ import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
 import io.punctual.common.job.Upstream;
+import io.punctual.common.sql.SqlFiles;
 import io.punctual.common.store.JobStore.QueueEntry;
 import io.punctual.common.store.JobStore.Submitted;
 import java.time.Instant;
@@ -16,7 +17,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.locator.ClasspathSqlLocator;
 
 /**
  * Workflows: a graph of jobs stored in one transaction, each step named by the caller's ref, read
@@ -25,7 +25,7 @@ import org.jdbi.v3.core.locator.ClasspathSqlLocator;
  * them. The SQL is in {@code WorkflowStore/*.sql} beside this class.
  */
 public final class WorkflowStore {
-  private static final ClasspathSqlLocator SQL = ClasspathSqlLocator.create();
+  private static final SqlFiles SQL = new SqlFiles(WorkflowStore.class);
 
   private final JobStore jobs;
   private final DependencyResolver dependencies = new DependencyResolver();
@@ -35,7 +35,7 @@ public final class WorkflowStore {
   }
 
   private static String sql(String name) {
-    return SQL.locate(WorkflowStore.class, name);
+    return SQL.get(name);
   }
 
   /** A step to create: its ref and its job (whose in-batch edges index into the step list). */

@@ -1,10 +1,10 @@
 package io.punctual.planner.plan;
 
+import io.punctual.common.sql.SqlFiles;
 import io.punctual.common.store.JobRowMapper;
 import java.time.Duration;
 import java.time.Instant;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.locator.ClasspathSqlLocator;
 
 /**
  * When the planners were last alive, shared by all of them (the one row of {@code
@@ -13,8 +13,7 @@ import org.jdbi.v3.core.locator.ClasspathSqlLocator;
  * One statement in its own transaction, never inside a planning transaction.
  */
 public final class PlannerLiveness {
-  private static final String BEAT =
-      ClasspathSqlLocator.create().locate(PlannerLiveness.class, "beat");
+  private static final String BEAT = new SqlFiles(PlannerLiveness.class).get("beat");
 
   /**
    * The row after a beat.

@@ -7,6 +7,7 @@ import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
+import io.punctual.common.sql.SqlFiles;
 import io.punctual.common.store.JobRowMapper;
 import io.punctual.common.store.JobStore;
 import io.punctual.common.store.JobStore.Page;
@@ -28,7 +29,6 @@ import java.util.Set;
 import java.util.UUID;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.locator.ClasspathSqlLocator;
 import org.jdbi.v3.core.statement.SqlStatement;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 import org.postgresql.util.PSQLException;
@@ -47,7 +47,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ScheduleStore {
   private static final Logger log = LoggerFactory.getLogger(ScheduleStore.class);
-  private static final ClasspathSqlLocator SQL = ClasspathSqlLocator.create();
+  private static final SqlFiles SQL = new SqlFiles(ScheduleStore.class);
 
   private final Jdbi jdbi;
   private final JobStore jobs;
@@ -60,7 +60,7 @@ public final class ScheduleStore {
   }
 
   private static String sql(String name) {
-    return SQL.locate(ScheduleStore.class, name);
+    return SQL.get(name);
   }
 
   /** Milliseconds are the precision of every stored time (job ids, Redis scores). */
