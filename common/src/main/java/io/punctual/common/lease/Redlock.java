@@ -1,11 +1,10 @@
 package io.punctual.common.lease;
 
-import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.punctual.common.queue.LuaScript;
+import io.punctual.common.queue.PipelinedCommands;
 import io.punctual.common.queue.RedisKeys;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,23 +60,16 @@ public final class Redlock {
     }
     long started = System.nanoTime();
     SetArgs args = SetArgs.Builder.nx().px(ttl.toMillis());
+    List<UUID> order = List.copyOf(ids);
     Map<UUID, Integer> granted =
         countPerId(
-            ids,
-            node -> {
-              Map<UUID, CompletionStage<Boolean>> out = new HashMap<>();
-              for (UUID id : ids) {
-                RedisFuture<String> f = node.set(keys.lease(id), holder, args);
-                out.put(id, f.thenApply("OK"::equals));
-              }
-              return out;
-            });
+            order, (node, leaseKeys) -> PipelinedCommands.set(node, leaseKeys, holder, args));
     long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     long drift = (long) (ttl.toMillis() * CLOCK_DRIFT_FACTOR) + 2;
     boolean inTime = elapsedMs < ttl.toMillis() - drift;
     Set<UUID> held = new HashSet<>();
     List<UUID> partial = new ArrayList<>();
-    for (UUID id : ids) {
+    for (UUID id : order) {
       int nodesGranted = granted.getOrDefault(id, 0);
       if (inTime && nodesGranted >= quorum) {
         held.add(id);
@@ -100,25 +92,11 @@ public final class Redlock {
       return Set.of();
     }
     String ttlMs = Long.toString(ttl.toMillis());
-    Map<UUID, Integer> renewed =
+    return heldByQuorum(
         countPerId(
-            ids,
-            node -> {
-              Map<UUID, CompletionStage<Boolean>> out = new HashMap<>();
-              for (UUID id : ids) {
-                CompletionStage<Long> f =
-                    RENEW.runAsync(node, new String[] {keys.lease(id)}, holder, ttlMs);
-                out.put(id, f.thenApply(v -> v != null && v == 1L));
-              }
-              return out;
-            });
-    Set<UUID> held = new HashSet<>();
-    for (UUID id : ids) {
-      if (renewed.getOrDefault(id, 0) >= quorum) {
-        held.add(id);
-      }
-    }
-    return held;
+            List.copyOf(ids),
+            (node, leaseKeys) ->
+                PipelinedCommands.evalshaReturnsOne(node, RENEW, leaseKeys, holder, ttlMs)));
   }
 
   /** Releases leases this holder owns, on every node (best effort). */
@@ -127,15 +105,8 @@ public final class Redlock {
       return;
     }
     countPerId(
-        ids,
-        node -> {
-          Map<UUID, CompletionStage<Boolean>> out = new HashMap<>();
-          for (UUID id : ids) {
-            CompletionStage<Long> f = RELEASE.runAsync(node, new String[] {keys.lease(id)}, holder);
-            out.put(id, f.thenApply(v -> v != null && v == 1L));
-          }
-          return out;
-        });
+        List.copyOf(ids),
+        (node, leaseKeys) -> PipelinedCommands.evalshaReturnsOne(node, RELEASE, leaseKeys, holder));
   }
 
   /** The ids among {@code ids} that some holder leases on a majority of nodes (pipelined). */
@@ -143,22 +114,17 @@ public final class Redlock {
     if (ids.isEmpty()) {
       return Set.of();
     }
-    Map<UUID, Integer> present =
-        countPerId(
-            ids,
-            node -> {
-              Map<UUID, CompletionStage<Boolean>> out = new HashMap<>();
-              for (UUID id : ids) {
-                out.put(id, node.exists(keys.lease(id)).thenApply(n -> n != null && n > 0));
-              }
-              return out;
-            });
+    return heldByQuorum(countPerId(List.copyOf(ids), PipelinedCommands::exists));
+  }
+
+  private Set<UUID> heldByQuorum(Map<UUID, Integer> counts) {
     Set<UUID> held = new HashSet<>();
-    for (UUID id : ids) {
-      if (present.getOrDefault(id, 0) >= quorum) {
-        held.add(id);
-      }
-    }
+    counts.forEach(
+        (id, n) -> {
+          if (n >= quorum) {
+            held.add(id);
+          }
+        });
     return held;
   }
 
@@ -177,26 +143,33 @@ public final class Redlock {
     return present >= quorum;
   }
 
+  /** One command per lease key, sent to one node in one write; a future per key, in order. */
   private interface PerNode {
-    Map<UUID, CompletionStage<Boolean>> send(RedisAsyncCommands<String, String> node);
+    List<CompletionStage<Boolean>> send(
+        StatefulRedisConnection<String, String> node, List<String> leaseKeys);
   }
 
-  private Map<UUID, Integer> countPerId(Collection<UUID> ids, PerNode perNode) {
-    List<Map<UUID, CompletionStage<Boolean>>> sent = new ArrayList<>(nodes.size());
+  /** How many nodes answered true for each id (ids no node confirmed are absent). */
+  private Map<UUID, Integer> countPerId(List<UUID> ids, PerNode perNode) {
+    List<String> leaseKeys = new ArrayList<>(ids.size());
+    for (UUID id : ids) {
+      leaseKeys.add(keys.lease(id));
+    }
+    List<List<CompletionStage<Boolean>>> sent = new ArrayList<>(nodes.size());
     for (StatefulRedisConnection<String, String> node : nodes) {
       try {
-        sent.add(perNode.send(node.async()));
+        sent.add(perNode.send(node, leaseKeys));
       } catch (RuntimeException e) {
         log.warn("Redlock node unavailable: {}", e.toString());
       }
     }
     Map<UUID, Integer> counts = new HashMap<>();
-    for (Map<UUID, CompletionStage<Boolean>> replies : sent) {
-      for (var reply : replies.entrySet()) {
+    for (List<CompletionStage<Boolean>> replies : sent) {
+      for (int i = 0; i < replies.size(); i++) {
         try {
-          CompletableFuture<Boolean> f = reply.getValue().toCompletableFuture();
+          CompletableFuture<Boolean> f = replies.get(i).toCompletableFuture();
           if (Boolean.TRUE.equals(f.get(NODE_TIMEOUT_MS, TimeUnit.MILLISECONDS))) {
-            counts.merge(reply.getKey(), 1, Integer::sum);
+            counts.merge(ids.get(i), 1, Integer::sum);
           }
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();

@@ -38,6 +38,11 @@ public final class LuaScript {
     }
   }
 
+  /** The script's SHA-1, by which Redis knows it once loaded. */
+  public String sha() {
+    return sha;
+  }
+
   public <T> T run(RedisCommands<String, String> redis, String[] keys, String... args) {
     try {
       return redis.evalsha(sha, outputType, keys, args);

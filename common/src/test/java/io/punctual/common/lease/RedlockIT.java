@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -99,5 +100,47 @@ class RedlockIT {
     servers.get(2).close();
 
     assertThat(redlock.acquire(List.of(a), "w1", Duration.ofSeconds(10))).isEmpty();
+  }
+
+  @Test
+  void manyLeasesAtOnceKeepTheirOwnAnswers() {
+    List<UUID> ids = new ArrayList<>();
+    for (int i = 0; i < 500; i++) {
+      ids.add(JobId.forScheduledTime(Instant.now()));
+    }
+    List<UUID> taken = ids.subList(0, 100);
+    redlock.acquire(taken, "w2", Duration.ofSeconds(10));
+
+    Set<UUID> mine = redlock.acquire(ids, "w1", Duration.ofSeconds(10));
+
+    assertThat(mine).hasSize(400).doesNotContainAnyElementsOf(taken);
+    assertThat(redlock.heldAmong(ids)).hasSize(500);
+    assertThat(redlock.renew(ids, "w1", Duration.ofSeconds(10))).isEqualTo(mine);
+    redlock.release(ids, "w1");
+    assertThat(redlock.heldAmong(ids)).containsExactlyInAnyOrderElementsOf(taken);
+  }
+
+  @Test
+  void renewAndReleaseWorkAfterRedisForgetsItsScripts() {
+    redlock.acquire(List.of(a, b), "w1", Duration.ofSeconds(10));
+    clients.forEach(
+        c -> {
+          try (var connection = c.connect()) {
+            connection.sync().scriptFlush();
+          }
+        });
+
+    assertThat(redlock.renew(List.of(a, b), "w1", Duration.ofSeconds(10)))
+        .containsExactlyInAnyOrder(a, b);
+    clients.forEach(
+        c -> {
+          try (var connection = c.connect()) {
+            connection.sync().scriptFlush();
+          }
+        });
+    redlock.release(List.of(a), "w1");
+
+    assertThat(redlock.isHeld(a)).isFalse();
+    assertThat(redlock.isHeld(b)).isTrue();
   }
 }
