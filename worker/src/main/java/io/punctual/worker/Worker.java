@@ -102,7 +102,7 @@ public final class Worker implements AutoCloseable {
 
   private void slotFreed() {
     slots.release();
-    waiter.slotFreed();
+    waiter.slotFreed(slots.availablePermits());
   }
 
   public String workerId() {

@@ -27,6 +27,7 @@ class WorkerSettingsTest {
     assertThat(s.completionFlushInterval).isEqualTo(Duration.ofMillis(2));
     assertThat(s.completionBatchSize).isEqualTo(500);
     assertThat(s.claimAhead).isEqualTo(Duration.ofMillis(50));
+    assertThat(s.claimGather).isEqualTo(Duration.ofMillis(2));
     assertThat(s.http.signingSecret).isNull();
     assertThat(s.http.connectTimeout).isEqualTo(Duration.ofSeconds(5));
     assertThat(s.http.requestTimeout).isEqualTo(Duration.ofSeconds(30));
@@ -64,6 +65,17 @@ class WorkerSettingsTest {
     assertThatThrownBy(s::validate).hasMessageContaining("worker.claimAhead");
     s.claimAhead = Duration.ofMillis(-1);
     assertThatThrownBy(s::validate).hasMessageContaining("worker.claimAhead");
+  }
+
+  @Test
+  void claimGatherIsBetweenZeroAndASecond() {
+    WorkerSettings s = new WorkerSettings();
+    s.claimGather = Duration.ZERO;
+    s.validate();
+    s.claimGather = Duration.ofMillis(1001);
+    assertThatThrownBy(s::validate).hasMessageContaining("worker.claimGather");
+    s.claimGather = Duration.ofMillis(-1);
+    assertThatThrownBy(s::validate).hasMessageContaining("worker.claimGather");
   }
 
   @Test

@@ -66,8 +66,14 @@ public final class ClaimLoop implements Runnable {
     this.metrics = metrics;
   }
 
-  /** What one pass did. */
-  public record Pass(int started, boolean full, Optional<Instant> nextDue) {}
+  /**
+   * What one pass did.
+   *
+   * @param full whether every slot is taken
+   * @param backlog whether jobs due within the claim's cutoff were left in a queue
+   * @param nextDue the earliest due time left in the queues
+   */
+  public record Pass(int started, boolean full, boolean backlog, Optional<Instant> nextDue) {}
 
   @Override
   public void run() {
@@ -97,7 +103,14 @@ public final class ClaimLoop implements Runnable {
 
   private void waitAfter(Pass pass) throws InterruptedException {
     if (pass.full()) {
-      waiter.awaitSlot(() -> slots.availablePermits() == 0, settings.maxIdleWait);
+      // Jobs are waiting and every slot is taken: give the handlers up to claimGather to free
+      // half a claim's worth, so that the next claim is not a handful of jobs paying a whole
+      // claim's round trips and commit (the rest of the backlog is late already either way).
+      int gather = Math.min(settings.claimBatchSize, settings.concurrency) / 2;
+      if (pass.backlog() && gather > 1 && settings.claimGather.isPositive()) {
+        waiter.awaitSlots(slots::availablePermits, gather, settings.claimGather);
+      }
+      waiter.awaitSlots(slots::availablePermits, 1, settings.maxIdleWait);
       return;
     }
     Instant cap = stores.clock.instant().plus(settings.maxIdleWait);
@@ -110,27 +123,28 @@ public final class ClaimLoop implements Runnable {
     Instant now = stores.clock.instant();
     List<String> namespaces = settings.namespaces;
     Optional<Instant> nextDue = Optional.empty();
+    Instant cutoff = now.plus(settings.claimAhead);
+    boolean backlog = false;
     int started = 0;
     int first = Math.floorMod(nextNamespace++, namespaces.size());
     for (int i = 0; i < namespaces.size(); i++) {
       int free = slots.availablePermits();
       if (free == 0) {
-        return new Pass(started, true, nextDue);
+        return new Pass(started, true, backlog, nextDue);
       }
       String ns = namespaces.get((first + i) % namespaces.size());
       ClaimResult result;
       try (Timer.Context t = metrics.claimRedis.time()) {
         // Up to claimAhead before their due time: the handlers start at runAt (JobExecutor).
-        result =
-            stores.queue.claim(
-                ns, Math.min(free, settings.claimBatchSize), now.plus(settings.claimAhead));
+        result = stores.queue.claim(ns, Math.min(free, settings.claimBatchSize), cutoff);
       }
       nextDue = earliest(nextDue, result.nextDue());
+      backlog |= result.nextDue().filter(t -> !t.isAfter(cutoff)).isPresent();
       if (!result.claimed().isEmpty()) {
         started += start(ns, result.claimed(), now);
       }
     }
-    return new Pass(started, slots.availablePermits() == 0, nextDue);
+    return new Pass(started, slots.availablePermits() == 0, backlog, nextDue);
   }
 
   /** Leases and confirms claimed jobs, then starts them in claim order; returns how many. */

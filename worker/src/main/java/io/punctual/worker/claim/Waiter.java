@@ -5,13 +5,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 
 /**
  * Where the claim loop waits between claims, without polling: until the next known due time, or
- * earlier when a job due sooner is announced ({@link #announce}), or — while every slot is taken —
- * until a slot frees up ({@link #slotFreed}). Announcements that arrive while the loop is busy are
- * remembered for its next wait, so none is lost.
+ * earlier when a job due sooner is announced ({@link #announce}), or — while slots are taken —
+ * until enough of them are free ({@link #slotFreed}). Announcements that arrive while the loop is
+ * busy are remembered for its next wait, so none is lost.
  */
 public final class Waiter {
   /** Why a wait ended. */
@@ -34,8 +34,10 @@ public final class Waiter {
   private final Condition changed = lock.newCondition();
   private Instant announced;
   private Instant target;
-  private volatile boolean waitingForSlot;
-  private boolean slotFreed;
+
+  /** Free slots the loop waits for; MAX_VALUE while it does not wait for any. */
+  private volatile int slotsWanted = Integer.MAX_VALUE;
+
   private volatile boolean stopped;
 
   /** A waiter that wakes when due times come. */
@@ -77,14 +79,17 @@ public final class Waiter {
     }
   }
 
-  /** While {@code full} holds, waits for {@link #slotFreed()}, at most {@code max}. */
-  public Wake awaitSlot(BooleanSupplier full, Duration max) throws InterruptedException {
+  /**
+   * Waits until {@code free} reports at least {@code wanted} free slots, at most {@code max}; woken
+   * by {@link #slotFreed(int)} only once that many are free, not on every slot.
+   */
+  public Wake awaitSlots(IntSupplier free, int wanted, Duration max) throws InterruptedException {
     lock.lock();
     try {
-      waitingForSlot = true;
+      slotsWanted = wanted;
       long nanos = max.toNanos();
       while (!stopped) {
-        if (slotFreed || !full.getAsBoolean()) {
+        if (free.getAsInt() >= wanted) {
           return Wake.SLOT;
         }
         if (nanos <= 0) {
@@ -94,8 +99,7 @@ public final class Waiter {
       }
       return Wake.STOPPED;
     } finally {
-      waitingForSlot = false;
-      slotFreed = false;
+      slotsWanted = Integer.MAX_VALUE;
       lock.unlock();
     }
   }
@@ -128,14 +132,16 @@ public final class Waiter {
     }
   }
 
-  /** A handler finished; wakes the loop if it waits for a free slot. Cheap when it does not. */
-  public void slotFreed() {
-    if (!waitingForSlot) {
+  /**
+   * A handler finished and {@code free} slots are free now; wakes the loop if it waits for that
+   * many. Cheap when it does not.
+   */
+  public void slotFreed(int free) {
+    if (free < slotsWanted) {
       return;
     }
     lock.lock();
     try {
-      slotFreed = true;
       changed.signalAll();
     } finally {
       lock.unlock();

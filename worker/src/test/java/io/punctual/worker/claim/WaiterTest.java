@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class WaiterTest {
@@ -71,26 +71,44 @@ class WaiterTest {
 
   @Test
   void aFreedSlotWakesAFullLoop() throws Exception {
-    AtomicBoolean full = new AtomicBoolean(true);
-    CompletableFuture<Waiter.Wake> wake =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return waiter.awaitSlot(full::get, Duration.ofSeconds(30));
-              } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-              }
-            });
+    AtomicInteger free = new AtomicInteger(0);
+    CompletableFuture<Waiter.Wake> wake = awaitSlotsAsync(free, 1);
     Thread.onSpinWait();
-    full.set(false);
-    waiter.slotFreed();
+    free.set(1);
+    waiter.slotFreed(1);
+
+    assertThat(wake.get(2, TimeUnit.SECONDS)).isEqualTo(Waiter.Wake.SLOT);
+  }
+
+  @Test
+  void aWaitForSeveralSlotsEndsOnceThatManyAreFree() throws Exception {
+    AtomicInteger free = new AtomicInteger(0);
+    CompletableFuture<Waiter.Wake> wake = awaitSlotsAsync(free, 3);
+    free.set(2);
+    waiter.slotFreed(2);
+    Thread.sleep(50);
+    assertThat(wake).isNotDone();
+
+    free.set(3);
+    waiter.slotFreed(3);
 
     assertThat(wake.get(2, TimeUnit.SECONDS)).isEqualTo(Waiter.Wake.SLOT);
   }
 
   @Test
   void aFullWaitEndsAtItsBound() throws Exception {
-    assertThat(waiter.awaitSlot(() -> true, Duration.ofMillis(20))).isEqualTo(Waiter.Wake.TIMEOUT);
+    assertThat(waiter.awaitSlots(() -> 0, 1, Duration.ofMillis(20))).isEqualTo(Waiter.Wake.TIMEOUT);
+  }
+
+  private CompletableFuture<Waiter.Wake> awaitSlotsAsync(AtomicInteger free, int wanted) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return waiter.awaitSlots(free::get, wanted, Duration.ofSeconds(30));
+          } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+        });
   }
 
   @Test
