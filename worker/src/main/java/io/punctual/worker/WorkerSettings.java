@@ -19,14 +19,17 @@ public class WorkerSettings {
   @JsonProperty public List<String> namespaces = new ArrayList<>(List.of("default"));
 
   /**
-   * Most handlers running at once (each on its own virtual thread, so a high number is cheap for
-   * handlers that wait on I/O). It also bounds how many jobs one claim can take: larger claims cost
-   * PostgreSQL less per job.
+   * Most jobs a worker holds at once, running or claimed ahead of their {@code runAt} (each on its
+   * own virtual thread, so a high number is cheap for handlers that wait on I/O; lower it for
+   * CPU-bound handlers or a downstream that takes only so many calls). A job claimed ahead holds
+   * its slot until it has run, so one worker keeps up with at most about {@code concurrency /
+   * (claimAhead + handler time)} jobs per second: 1024 / 50 ms is 20,000/s. It also bounds how many
+   * jobs one claim can take.
    */
-  @JsonProperty public int concurrency = 256;
+  @JsonProperty public int concurrency = 1024;
 
-  /** Most jobs taken from Redis in one claim. */
-  @JsonProperty public int claimBatchSize = 256;
+  /** Most jobs taken from Redis in one claim: larger claims cost less per job. */
+  @JsonProperty public int claimBatchSize = 512;
 
   /** Lifetime of a job's Redlock lease; heartbeats renew it. */
   @JsonProperty public Duration leaseTtl = Duration.ofSeconds(30);
@@ -47,10 +50,11 @@ public class WorkerSettings {
   @JsonProperty public Duration claimAhead = Duration.ofMillis(50);
 
   /**
-   * While due jobs wait and every slot is taken, how long the worker may wait for half a claim's
-   * worth of slots ({@code min(claimBatchSize, concurrency) / 2}) to free up before it claims
-   * again, instead of claiming as soon as one slot frees. Fewer, larger claims cost PostgreSQL and
-   * Redis less per job; the jobs it delays are late already. 0: claim at the first free slot.
+   * While jobs already due wait in the queue (the worker is behind) and fewer slots are free than
+   * one claim may take ({@code min(claimBatchSize, concurrency)}), how long the worker may wait for
+   * that many to free before it claims again, instead of claiming whatever is free at once. Fewer,
+   * larger claims cost the worker, PostgreSQL and Redis less per job; the jobs it holds back are
+   * late already. Jobs merely close to due never wait for it. 0: claim whatever is free at once.
    */
   @JsonProperty public Duration claimGather = Duration.ofMillis(2);
 

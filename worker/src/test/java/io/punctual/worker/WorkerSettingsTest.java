@@ -17,8 +17,8 @@ class WorkerSettingsTest {
     assertThat(s.workerId).matches(".+-" + ProcessHandle.current().pid() + "-[0-9a-f]{6}");
     assertThat(new WorkerSettings().workerId).isNotEqualTo(s.workerId);
     assertThat(s.namespaces).containsExactly("default");
-    assertThat(s.concurrency).isEqualTo(256);
-    assertThat(s.claimBatchSize).isEqualTo(256);
+    assertThat(s.concurrency).isEqualTo(1024);
+    assertThat(s.claimBatchSize).isEqualTo(512);
     assertThat(s.leaseTtl).isEqualTo(Duration.ofSeconds(30));
     assertThat(s.heartbeatInterval).isEqualTo(Duration.ofSeconds(10));
     assertThat(s.shutdownGrace).isEqualTo(Duration.ofSeconds(30));
@@ -50,7 +50,7 @@ class WorkerSettingsTest {
     assertThat(s.defaultTimeout).isEqualTo(Duration.ofMinutes(1));
     assertThat(s.http.signingSecret).isEqualTo("k");
     assertThat(s.http.requestTimeout).isEqualTo(Duration.ofSeconds(30));
-    assertThat(s.claimBatchSize).isEqualTo(256);
+    assertThat(s.claimBatchSize).isEqualTo(512);
   }
 
   @Test

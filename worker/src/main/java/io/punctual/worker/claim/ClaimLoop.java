@@ -70,7 +70,7 @@ public final class ClaimLoop implements Runnable {
    * What one pass did.
    *
    * @param full whether every slot is taken
-   * @param backlog whether jobs due within the claim's cutoff were left in a queue
+   * @param backlog whether jobs already due were left in a queue (the worker is behind)
    * @param nextDue the earliest due time left in the queues
    */
   public record Pass(int started, boolean full, boolean backlog, Optional<Instant> nextDue) {}
@@ -102,14 +102,16 @@ public final class ClaimLoop implements Runnable {
   }
 
   private void waitAfter(Pass pass) throws InterruptedException {
-    if (pass.full()) {
-      // Jobs are waiting and every slot is taken: give the handlers up to claimGather to free
-      // half a claim's worth, so that the next claim is not a handful of jobs paying a whole
-      // claim's round trips and commit (the rest of the backlog is late already either way).
-      int gather = Math.min(settings.claimBatchSize, settings.concurrency) / 2;
-      if (pass.backlog() && gather > 1 && settings.claimGather.isPositive()) {
-        waiter.awaitSlots(slots::availablePermits, gather, settings.claimGather);
-      }
+    int wholeClaim = Math.min(settings.claimBatchSize, settings.concurrency);
+    if (pass.backlog()
+        && settings.claimGather.isPositive()
+        && slots.availablePermits() < wholeClaim) {
+      // Jobs are waiting and fewer slots are free than one claim may take: give the handlers up
+      // to claimGather to free a whole claim's worth, so that the next claim is not a handful of
+      // jobs paying a whole claim's round trips and commit (the backlog is late either way).
+      waiter.awaitSlots(slots::availablePermits, wholeClaim, settings.claimGather);
+    }
+    if (pass.full() || pass.backlog()) {
       waiter.awaitSlots(slots::availablePermits, 1, settings.maxIdleWait);
       return;
     }
@@ -139,7 +141,10 @@ public final class ClaimLoop implements Runnable {
         result = stores.queue.claim(ns, Math.min(free, settings.claimBatchSize), cutoff);
       }
       nextDue = earliest(nextDue, result.nextDue());
-      backlog |= result.nextDue().filter(t -> !t.isAfter(cutoff)).isPresent();
+      // Only jobs already due count: a job claimed ahead holds its slot until its runAt, so
+      // waiting for slots to gather a claim while jobs are merely close to due would wait for
+      // slots that cannot free in time.
+      backlog |= result.nextDue().filter(t -> !t.isAfter(now)).isPresent();
       if (!result.claimed().isEmpty()) {
         started += start(ns, result.claimed(), now);
       }

@@ -127,4 +127,68 @@ class ClaimLoopIT {
     assertThat(started).extracting(Job::id).containsExactly(pending.id());
     assertThat(harness.stores.queue.size("default", Priority.NORMAL)).isZero();
   }
+
+  @Test
+  void behindOnDueJobsTheLoopWaitsForAWholeClaimOfFreeSlots() throws Exception {
+    settings.claimGather = Duration.ofSeconds(5);
+
+    List<Long> claims = claimsAfterFreeing(3, 2);
+
+    // The first pass took the 2 free slots; with 3 free of the 5 a claim may take it waited.
+    assertThat(claims).containsExactly(2L, 5L);
+  }
+
+  @Test
+  void withoutClaimGatherTheLoopClaimsWhatIsFreeAtOnce() throws Exception {
+    settings.claimGather = Duration.ZERO;
+
+    List<Long> claims = claimsAfterFreeing(3, 2);
+
+    // At the first freed slot, then at each one after it: never the whole claim of 5 at once.
+    assertThat(claims).hasSizeGreaterThanOrEqualTo(3).allMatch(n -> n <= 3);
+  }
+
+  /**
+   * Ten jobs due, claims of at most 5 into 5 slots of which 3 are taken: runs the loop, frees
+   * {@code first} slots, waits a moment, frees {@code second} more; returns the claims' sizes.
+   */
+  private List<Long> claimsAfterFreeing(int first, int second) throws Exception {
+    settings.claimBatchSize = 5;
+    Instant past = Instant.now().minusSeconds(1);
+    List<io.punctual.common.job.NewJob> due = new java.util.ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      due.add(aJob().runAt(past).build());
+    }
+    harness.submit(due);
+    Semaphore slots = new Semaphore(5);
+    slots.acquire(3);
+    Waiter waiter = new Waiter(harness.stores.clock);
+    MetricRegistry registry = new MetricRegistry();
+    ClaimLoop loop =
+        new ClaimLoop(
+            harness.stores, settings, waiter, slots, started::add, new WorkerMetrics(registry));
+    Thread thread = Thread.ofPlatform().name("claim-loop-test").start(loop);
+    try {
+      await().atMost(Duration.ofSeconds(10)).until(() -> started.size() == 2);
+      free(slots, waiter, first);
+      Thread.sleep(300);
+      free(slots, waiter, second);
+      await().atMost(Duration.ofSeconds(10)).until(() -> started.size() == 7);
+    } finally {
+      waiter.stop();
+      thread.join(10_000);
+    }
+    return java.util.Arrays.stream(
+            registry.histogram("punctual.worker.claimBatch").getSnapshot().getValues())
+        .boxed()
+        .toList();
+  }
+
+  /** Handlers ending: {@code n} slots freed, each reported to the waiter as the worker does. */
+  private static void free(Semaphore slots, Waiter waiter, int n) {
+    for (int i = 0; i < n; i++) {
+      slots.release();
+      waiter.slotFreed(slots.availablePermits());
+    }
+  }
 }
