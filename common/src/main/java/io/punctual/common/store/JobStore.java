@@ -12,7 +12,6 @@ import io.punctual.common.job.Priority;
 import io.punctual.common.job.RunCondition;
 import io.punctual.common.job.Upstream;
 import io.punctual.common.json.Json;
-import io.punctual.common.sql.SqlArrays;
 import io.punctual.common.sql.SqlFiles;
 import java.time.Clock;
 import java.time.Instant;
@@ -753,7 +752,7 @@ public final class JobStore {
       Instant now) {
     return new HashSet<>(
         h.createQuery(sql("finish"))
-            .bind("ids", SqlArrays.uuids(h, ids)) // named three times: converted once
+            .bind("ids", ids)
             .bind("scheduledMs", scheduled)
             .bindMap(scheduledBounds(List.of(ids)))
             .bind("attempts", attempts)
