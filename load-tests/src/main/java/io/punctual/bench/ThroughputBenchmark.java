@@ -22,6 +22,7 @@ import io.punctual.worker.WorkerSettings;
 import io.punctual.worker.handler.JobHandlers;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.time.Clock;
@@ -93,7 +94,8 @@ public final class ThroughputBenchmark {
           jobs,
           rounds,
           mode);
-      Servers servers = new Servers(pg.port(), BenchSupport.redisPid(redis.url()));
+      Servers servers =
+          new Servers(pg.port(), BenchSupport.redisPid(redis.url()), pg.jdbcUrl("postgres"));
       PunctualProcesses processes = null;
       if (workers > 0) {
         try (HikariDataSource ds = BenchSupport.dataSource(punctualDb.url, 2)) {
@@ -429,8 +431,11 @@ public final class ThroughputBenchmark {
   }
 
   /** The shared servers whose CPU a drain is charged with: PostgreSQL (by port) and Redis. */
-  private record Servers(int postgresPort, long redisPid) {
-    /** CPU seconds used so far: {@code [the scheduler's processes, PostgreSQL, Redis]}. */
+  private record Servers(int postgresPort, long redisPid, String postgresUrl) {
+    /**
+     * CPU seconds used so far {@code [the scheduler's processes, PostgreSQL, Redis]}, then the
+     * checkpoints PostgreSQL has made so far (a checkpoint's flush can stall durable commits).
+     */
     double[] cpu(List<Long> schedulerPids) {
       double app = 0;
       for (long pid : schedulerPids) {
@@ -439,8 +444,19 @@ public final class ThroughputBenchmark {
       return new double[] {
         app,
         BenchSupport.postgresCpuSeconds(postgresPort),
-        redisPid > 0 ? BenchSupport.cpuSeconds(redisPid, false) : 0
+        redisPid > 0 ? BenchSupport.cpuSeconds(redisPid, false) : 0,
+        checkpoints()
       };
+    }
+
+    private double checkpoints() {
+      try (Connection c = DriverManager.getConnection(postgresUrl, "postgres", "");
+          Statement s = c.createStatement();
+          var rs = s.executeQuery("SELECT num_timed + num_requested FROM pg_stat_checkpointer")) {
+        return rs.next() ? rs.getLong(1) : 0;
+      } catch (java.sql.SQLException e) {
+        return 0;
+      }
     }
   }
 
@@ -449,29 +465,36 @@ public final class ThroughputBenchmark {
    * processes (for an in-process run, this whole JVM), in PostgreSQL and in Redis. CPU per job does
    * not drift with the machine's speed the way rates do, so A/B comparisons use it.
    */
-  record Drain(double perSecond, double appCpuUs, double postgresCpuUs, double redisCpuUs) {
+  record Drain(
+      double perSecond,
+      double appCpuUs,
+      double postgresCpuUs,
+      double redisCpuUs,
+      long checkpoints) {
     static Drain of(int jobs, double seconds, double[] cpuBefore, double[] cpuAfter) {
       double[] us = new double[3];
       for (int i = 0; i < 3; i++) {
         us[i] = (cpuAfter[i] - cpuBefore[i]) * 1e6 / jobs;
       }
-      return new Drain(jobs / seconds, us[0], us[1], us[2]);
+      return new Drain(jobs / seconds, us[0], us[1], us[2], Math.round(cpuAfter[3] - cpuBefore[3]));
     }
 
     String cpuLine() {
       return String.format(
           Locale.ROOT,
-          "%.0f us + PostgreSQL %.0f us%s = %.0f us",
+          "%.0f us + PostgreSQL %.0f us%s = %.0f us%s",
           appCpuUs,
           postgresCpuUs,
           redisCpuUs > 0.5 ? String.format(Locale.ROOT, " + Redis %.0f us", redisCpuUs) : "",
-          appCpuUs + postgresCpuUs + redisCpuUs);
+          appCpuUs + postgresCpuUs + redisCpuUs,
+          checkpoints > 0 ? " (" + checkpoints + " checkpoint(s) during the drain)" : "");
     }
 
     void putCpu(ObjectNode n) {
       n.put("scheduler", Math.round(appCpuUs));
       n.put("postgres", Math.round(postgresCpuUs));
       n.put("redis", Math.round(redisCpuUs));
+      n.put("checkpointsDuringDrain", checkpoints);
     }
   }
 }
