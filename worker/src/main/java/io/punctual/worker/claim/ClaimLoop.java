@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * Takes due jobs while slots are free: Redis claim, then Redlock leases, then PostgreSQL confirms
  * (attempt + 1); each confirmed job is started with one slot of the semaphore. Between claims it
  * waits on the {@link Waiter}: until the earliest queued due time (capped by {@code maxIdleWait}),
- * woken early by announcements, or for a slot while all are taken. Store errors are logged and the
- * loop goes on after a short backoff.
+ * woken early by announcements, or for a slot while all are taken; while it is behind on jobs
+ * already due, up to {@code claimGather} for a whole claim's worth of free slots. Store errors are
+ * logged and the loop goes on after a short backoff.
  */
 public final class ClaimLoop implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(ClaimLoop.class);
