@@ -53,30 +53,24 @@ public final class LuaScript {
 
   public <T> CompletionStage<T> runAsync(
       RedisAsyncCommands<String, String> redis, String[] keys, String... args) {
-    CompletableFuture<T> result = new CompletableFuture<>();
-    redis
-        .<T>evalsha(sha, outputType, keys, args)
-        .whenComplete(
-            (value, error) -> {
-              if (error == null) {
-                result.complete(value);
-              } else if (error instanceof RedisNoScriptException
-                  || error.getCause() instanceof RedisNoScriptException) {
-                redis
-                    .<T>eval(source, outputType, keys, args)
-                    .whenComplete(
-                        (v, e) -> {
-                          if (e == null) {
-                            result.complete(v);
-                          } else {
-                            result.completeExceptionally(e);
-                          }
-                        });
-              } else {
-                result.completeExceptionally(error);
-              }
-            });
-    return result;
+    return orSourceOnNoScript(redis.<T>evalsha(sha, outputType, keys, args), redis, keys, args);
+  }
+
+  /**
+   * {@code bySha}, a call of this script by its SHA with these keys and arguments, or, where Redis
+   * answered NOSCRIPT (after a restart or SCRIPT FLUSH), the same call sent with the full source.
+   */
+  public <T> CompletionStage<T> orSourceOnNoScript(
+      CompletionStage<T> bySha,
+      RedisAsyncCommands<String, String> redis,
+      String[] keys,
+      String... args) {
+    return bySha.exceptionallyCompose(
+        error ->
+            error instanceof RedisNoScriptException
+                    || error.getCause() instanceof RedisNoScriptException
+                ? redis.<T>eval(source, outputType, keys, args)
+                : CompletableFuture.failedStage(error));
   }
 
   private static String sha1(String text) {

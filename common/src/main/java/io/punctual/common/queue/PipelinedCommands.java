@@ -1,6 +1,5 @@
 package io.punctual.common.queue;
 
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
@@ -13,7 +12,6 @@ import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.RedisCommand;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
@@ -61,16 +59,15 @@ public final class PipelinedCommands {
 
   /**
    * The script once per key ({@code KEYS[1]} = the key, {@code ARGV} = {@code args}) by its SHA; a
-   * call Redis answers NOSCRIPT (after a restart or SCRIPT FLUSH) is sent again in full. Each
-   * future says whether the script returned 1.
+   * call Redis answers NOSCRIPT is sent again in full ({@link LuaScript#orSourceOnNoScript}). For
+   * scripts returning an integer; each future says whether the script returned 1.
    */
   public static List<CompletionStage<Boolean>> evalshaReturnsOne(
       StatefulRedisConnection<String, String> node,
       LuaScript script,
       List<String> keys,
       String... args) {
-    List<CompletionStage<Boolean>> out = new ArrayList<>(keys.size());
-    List<CompletionStage<Long>> replies =
+    List<CompletionStage<Long>> bySha =
         dispatch(
             node,
             keys,
@@ -83,32 +80,12 @@ public final class PipelinedCommands {
               return new Command<>(CommandType.EVALSHA, new IntegerOutput<>(CODEC), a);
             },
             Function.identity());
+    List<CompletionStage<Boolean>> out = new ArrayList<>(keys.size());
     for (int i = 0; i < keys.size(); i++) {
-      String key = keys.get(i);
-      CompletableFuture<Boolean> result = new CompletableFuture<>();
-      replies
-          .get(i)
-          .whenComplete(
-              (value, error) -> {
-                if (error == null) {
-                  result.complete(value != null && value == 1L);
-                } else if (error instanceof RedisNoScriptException
-                    || error.getCause() instanceof RedisNoScriptException) {
-                  script
-                      .<Long>runAsync(node.async(), new String[] {key}, args)
-                      .whenComplete(
-                          (v, e) -> {
-                            if (e == null) {
-                              result.complete(v != null && v == 1L);
-                            } else {
-                              result.completeExceptionally(e);
-                            }
-                          });
-                } else {
-                  result.completeExceptionally(error);
-                }
-              });
-      out.add(result);
+      out.add(
+          script
+              .orSourceOnNoScript(bySha.get(i), node.async(), new String[] {keys.get(i)}, args)
+              .thenApply(v -> v != null && v == 1L));
     }
     return out;
   }
