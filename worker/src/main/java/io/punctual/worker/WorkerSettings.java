@@ -96,16 +96,8 @@ public class WorkerSettings {
     requirePositive(heartbeatInterval, "worker.heartbeatInterval");
     requirePositive(maxIdleWait, "worker.maxIdleWait");
     requirePositive(completionFlushInterval, "worker.completionFlushInterval");
-    require(
-        claimAhead != null
-            && !claimAhead.isNegative()
-            && claimAhead.compareTo(Duration.ofSeconds(1)) <= 0,
-        "worker.claimAhead must be between PT0S and PT1S");
-    require(
-        claimGather != null
-            && !claimGather.isNegative()
-            && claimGather.compareTo(Duration.ofSeconds(1)) <= 0,
-        "worker.claimGather must be between PT0S and PT1S");
+    requireUpToASecond(claimAhead, "worker.claimAhead");
+    requireUpToASecond(claimGather, "worker.claimGather");
     require(
         shutdownGrace != null && !shutdownGrace.isNegative(), "worker.shutdownGrace must be >= 0");
     require(
@@ -121,6 +113,12 @@ public class WorkerSettings {
 
   private static void requirePositive(Duration d, String name) {
     require(d != null && d.isPositive(), name + " must be positive");
+  }
+
+  private static void requireUpToASecond(Duration d, String name) {
+    require(
+        d != null && !d.isNegative() && d.compareTo(Duration.ofSeconds(1)) <= 0,
+        name + " must be between PT0S and PT1S");
   }
 
   private static void require(boolean ok, String message) {
