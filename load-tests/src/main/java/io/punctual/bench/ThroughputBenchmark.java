@@ -277,8 +277,7 @@ public final class ThroughputBenchmark {
         settings.claimBatchSize = Integer.getInteger("bench.batch", settings.claimBatchSize);
       }
       MetricRegistry metrics = new MetricRegistry();
-      List<Long> self = List.of(ProcessHandle.current().pid());
-      double[] cpuBefore = servers.cpu(self);
+      Usage before = servers.usage(THIS_JVM);
       long started = System.nanoTime();
       try (Worker worker =
           new Worker(stores, settings, JobHandlers.withBuiltIns(settings), metrics)) {
@@ -288,7 +287,7 @@ public final class ThroughputBenchmark {
         BenchSupport.waitFor(() -> succeeded.getCount() >= jobs, Duration.ofMinutes(10));
       }
       long elapsed = System.nanoTime() - started;
-      double[] cpuAfter = servers.cpu(self);
+      Usage after = servers.usage(THIS_JVM);
       verify(stores, jobs);
       var batches = metrics.histogram("punctual.worker.claimBatch").getSnapshot();
       System.out.printf(
@@ -297,7 +296,7 @@ public final class ThroughputBenchmark {
           batches.getMean(),
           batches.getMedian(),
           batches.getMax());
-      return Drain.of(jobs, elapsed / 1e9, cpuBefore, cpuAfter);
+      return Drain.of(jobs, elapsed / 1e9, before, after);
     }
   }
 
@@ -339,7 +338,7 @@ public final class ThroughputBenchmark {
       List<PunctualProcesses.Role> workers = processes.workers();
       List<Long> pids = workers.stream().map(PunctualProcesses.Role::pid).toList();
       long before = PunctualProcesses.meterCount(workers, "punctual.worker.succeeded");
-      double[] cpuBefore = servers.cpu(pids);
+      Usage usageBefore = servers.usage(pids);
       Instant started = Instant.now();
       for (int i = 0; i < entries.size(); i += 1_000) {
         stores.queue.enqueue(entries.subList(i, Math.min(entries.size(), i + 1_000)));
@@ -353,7 +352,7 @@ public final class ThroughputBenchmark {
                 >= jobs;
           },
           Duration.ofMinutes(10));
-      double[] cpuAfter = servers.cpu(pids);
+      Usage usageAfter = servers.usage(pids);
       verify(stores, jobs);
       Instant last =
           stores
@@ -362,7 +361,8 @@ public final class ThroughputBenchmark {
               .withHandle(
                   h ->
                       h.createQuery("SELECT max(updated_at) FROM jobs").mapTo(Instant.class).one());
-      return Drain.of(jobs, Duration.between(started, last).toNanos() / 1e9, cpuBefore, cpuAfter);
+      return Drain.of(
+          jobs, Duration.between(started, last).toNanos() / 1e9, usageBefore, usageAfter);
     }
   }
 
@@ -418,38 +418,40 @@ public final class ThroughputBenchmark {
               .pollUsingLockAndFetch(0.5, 1.0)
               .pollingInterval(Duration.ofMillis(100))
               .build();
-      List<Long> self = List.of(ProcessHandle.current().pid());
-      double[] cpuBefore = servers.cpu(self);
+      Usage before = servers.usage(THIS_JVM);
       long started = System.nanoTime();
       scheduler.start();
       BenchSupport.waitFor(() -> done.sum() >= jobs, Duration.ofMinutes(10));
       long elapsed = System.nanoTime() - started;
-      double[] cpuAfter = servers.cpu(self);
+      Usage after = servers.usage(THIS_JVM);
       scheduler.stop();
-      return Drain.of(jobs, elapsed / 1e9, cpuBefore, cpuAfter);
+      return Drain.of(jobs, elapsed / 1e9, before, after);
     }
   }
 
+  private static final List<Long> THIS_JVM = List.of(ProcessHandle.current().pid());
+
+  /**
+   * What has been used so far: CPU seconds of the scheduler's processes, of PostgreSQL and of
+   * Redis, and PostgreSQL's checkpoints (a checkpoint's flush can stall durable commits).
+   */
+  private record Usage(double appCpu, double postgresCpu, double redisCpu, long checkpoints) {}
+
   /** The shared servers whose CPU a drain is charged with: PostgreSQL (by port) and Redis. */
   private record Servers(int postgresPort, long redisPid, String postgresUrl) {
-    /**
-     * CPU seconds used so far {@code [the scheduler's processes, PostgreSQL, Redis]}, then the
-     * checkpoints PostgreSQL has made so far (a checkpoint's flush can stall durable commits).
-     */
-    double[] cpu(List<Long> schedulerPids) {
+    Usage usage(List<Long> schedulerPids) {
       double app = 0;
       for (long pid : schedulerPids) {
         app += BenchSupport.cpuSeconds(pid, false);
       }
-      return new double[] {
-        app,
-        BenchSupport.postgresCpuSeconds(postgresPort),
-        redisPid > 0 ? BenchSupport.cpuSeconds(redisPid, false) : 0,
-        checkpoints()
-      };
+      return new Usage(
+          app,
+          BenchSupport.postgresCpuSeconds(postgresPort),
+          redisPid > 0 ? BenchSupport.cpuSeconds(redisPid, false) : 0,
+          checkpoints());
     }
 
-    private double checkpoints() {
+    private long checkpoints() {
       try (Connection c = DriverManager.getConnection(postgresUrl, "postgres", "");
           Statement s = c.createStatement();
           var rs = s.executeQuery("SELECT num_timed + num_requested FROM pg_stat_checkpointer")) {
@@ -471,12 +473,14 @@ public final class ThroughputBenchmark {
       double postgresCpuUs,
       double redisCpuUs,
       long checkpoints) {
-    static Drain of(int jobs, double seconds, double[] cpuBefore, double[] cpuAfter) {
-      double[] us = new double[3];
-      for (int i = 0; i < 3; i++) {
-        us[i] = (cpuAfter[i] - cpuBefore[i]) * 1e6 / jobs;
-      }
-      return new Drain(jobs / seconds, us[0], us[1], us[2], Math.round(cpuAfter[3] - cpuBefore[3]));
+    private static Drain of(int jobs, double seconds, Usage before, Usage after) {
+      double us = 1e6 / jobs;
+      return new Drain(
+          jobs / seconds,
+          (after.appCpu() - before.appCpu()) * us,
+          (after.postgresCpu() - before.postgresCpu()) * us,
+          (after.redisCpu() - before.redisCpu()) * us,
+          after.checkpoints() - before.checkpoints());
     }
 
     String cpuLine() {
