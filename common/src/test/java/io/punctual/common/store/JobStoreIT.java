@@ -3,6 +3,7 @@ package io.punctual.common.store;
 import static io.punctual.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.punctual.common.job.Completion;
 import io.punctual.common.job.ExecutionStatus;
@@ -111,6 +112,55 @@ class JobStoreIT {
     assertThat(store.cancel("default", UUID.randomUUID()))
         .isInstanceOf(CancelResult.NotFound.class);
     assertThat(store.claim(List.of(job.id()), "w1")).isEmpty();
+  }
+
+  @Test
+  void heartbeatSkipsRowsLockedElsewhereInsteadOfWaitingAndStillCountsThemAlive() {
+    List<Job> jobs =
+        store
+            .submit(
+                List.of(
+                    aJob().runAt(clock.instant()).build(), aJob().runAt(clock.instant()).build()))
+            .stream()
+            .map(JobStore.Submitted::job)
+            .toList();
+    Job locked = jobs.get(0);
+    Job free = jobs.get(1);
+    store.claim(List.of(locked.id(), free.id()), "w1");
+    Instant beatAt =
+        clock.instant().plusSeconds(5).truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+    clock.set(beatAt);
+    try (org.jdbi.v3.core.Handle other = stack.database.jdbi().open()) {
+      // Another transaction (as a batch of results being written would) holds one row locked.
+      other.begin();
+      other.execute("SELECT 1 FROM jobs WHERE id = ? FOR UPDATE", locked.id());
+
+      Set<UUID> alive =
+          assertTimeoutPreemptively(
+              Duration.ofSeconds(5),
+              () ->
+                  store.heartbeat(
+                      List.of(
+                          new JobStore.Attempt(locked.id(), 1),
+                          new JobStore.Attempt(free.id(), 1))));
+
+      assertThat(alive).containsExactlyInAnyOrder(locked.id(), free.id());
+      other.rollback();
+    }
+    assertThat(heartbeatAt(free)).isEqualTo(beatAt);
+    assertThat(heartbeatAt(locked)).isBefore(beatAt);
+  }
+
+  private Instant heartbeatAt(Job job) {
+    return stack
+        .database
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery("SELECT heartbeat_at FROM jobs WHERE id = :id")
+                    .bind("id", job.id())
+                    .mapTo(Instant.class)
+                    .one());
   }
 
   @Test
