@@ -52,11 +52,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * task. PostgreSQL runs with fsync and synchronous_commit on.
  *
  * <p>Usage: {@code LagBenchmark [--rate R] [--seconds S] [--lead-ms L] [--workers 1|2] [--json
- * FILE] [--skip-peer] [--claim-ahead-ms A]}; defaults 1000 jobs/s for 20 s, 200 ms ahead, one
- * {@code Worker} in this process ({@code --workers}: that many {@code punctual worker} processes
- * instead), {@code worker.claimAhead} at its default ({@code --claim-ahead-ms}, in-process only:
- * another value, 0 to claim only due jobs). A warm-up of half the seconds (at least 10) runs first
- * and is not counted.
+ * FILE] [--skip-peer] [--claim-ahead-ms A] [--claims-in-flight C]}; defaults 1000 jobs/s for 20 s,
+ * 200 ms ahead, one {@code Worker} in this process ({@code --workers}: that many {@code punctual
+ * worker} processes instead), {@code worker.claimAhead} at its default ({@code --claim-ahead-ms},
+ * in-process only: another value, 0 to claim only due jobs) and {@code worker.claimsInFlight} at
+ * its default ({@code --claims-in-flight}, in-process only). A warm-up of half the seconds (at
+ * least 10) runs first and is not counted.
  */
 public final class LagBenchmark {
   private LagBenchmark() {}
@@ -71,6 +72,7 @@ public final class LagBenchmark {
     boolean skipPeer = false;
     int workers = 0;
     Duration claimAhead = null;
+    Integer claimsInFlight = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--rate" -> rate = Integer.parseInt(args[++i]);
@@ -80,6 +82,7 @@ public final class LagBenchmark {
         case "--skip-peer" -> skipPeer = true;
         case "--workers" -> workers = Integer.parseInt(args[++i]);
         case "--claim-ahead-ms" -> claimAhead = Duration.ofMillis(Long.parseLong(args[++i]));
+        case "--claims-in-flight" -> claimsInFlight = Integer.parseInt(args[++i]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
@@ -120,7 +123,8 @@ public final class LagBenchmark {
               workers,
               rssMb,
               out,
-              claimAhead);
+              claimAhead,
+              claimsInFlight);
       Percentiles ours = Percentiles.of(punctual);
       print("punctual", ours, punctual.length);
       Percentiles peer = null;
@@ -378,7 +382,8 @@ public final class LagBenchmark {
       int workers,
       ObjectNode rssMb,
       ObjectNode out,
-      Duration claimAhead)
+      Duration claimAhead,
+      Integer claimsInFlight)
       throws Exception {
     try (HikariDataSource ds = BenchSupport.dataSource(url, 2)) {
       Migrations.migrate(ds);
@@ -404,8 +409,17 @@ public final class LagBenchmark {
         }
         settings.claimAhead = claimAhead;
       }
+      if (claimsInFlight != null) {
+        if (workers != 0) {
+          throw new IllegalArgumentException(
+              "--claims-in-flight is for the in-process worker; worker processes take"
+                  + " -Dbench.processOpts=-Ddw.worker.claimsInFlight=N");
+        }
+        settings.claimsInFlight = claimsInFlight;
+      }
       if (workers == 0) {
         out.put("claimAheadMs", settings.claimAhead.toMillis());
+        out.put("claimsInFlight", settings.claimsInFlight);
       }
       MetricRegistry metrics = new MetricRegistry();
       AtomicInteger measured = new AtomicInteger();

@@ -58,6 +58,14 @@ public class WorkerSettings {
    */
   @JsonProperty public Duration claimGather = Duration.ofMillis(2);
 
+  /**
+   * How many claims may be between Redis and their start at once: leased and waiting for
+   * PostgreSQL's confirmation (a durable commit). While one claim waits for its commit the worker
+   * already takes the next jobs from Redis, so a slow commit delays only its own jobs, not every
+   * job that comes due behind it. 1: one claim at a time. At most 16.
+   */
+  @JsonProperty public int claimsInFlight = 2;
+
   /** Longest idle wait between claims; a safety net only, wake-ups normally come sooner. */
   @JsonProperty public Duration maxIdleWait = Duration.ofSeconds(5);
 
@@ -91,6 +99,7 @@ public class WorkerSettings {
     require(namespaces != null && !namespaces.isEmpty(), "worker.namespaces must not be empty");
     require(concurrency >= 1, "worker.concurrency must be >= 1");
     require(claimBatchSize >= 1, "worker.claimBatchSize must be >= 1");
+    require(claimsInFlight >= 1 && claimsInFlight <= 16, "worker.claimsInFlight must be 1 to 16");
     require(completionBatchSize >= 1, "worker.completionBatchSize must be >= 1");
     requirePositive(leaseTtl, "worker.leaseTtl");
     requirePositive(heartbeatInterval, "worker.heartbeatInterval");

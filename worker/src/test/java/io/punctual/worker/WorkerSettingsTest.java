@@ -28,6 +28,7 @@ class WorkerSettingsTest {
     assertThat(s.completionBatchSize).isEqualTo(500);
     assertThat(s.claimAhead).isEqualTo(Duration.ofMillis(50));
     assertThat(s.claimGather).isEqualTo(Duration.ofMillis(2));
+    assertThat(s.claimsInFlight).isEqualTo(2);
     assertThat(s.http.signingSecret).isNull();
     assertThat(s.http.connectTimeout).isEqualTo(Duration.ofSeconds(5));
     assertThat(s.http.requestTimeout).isEqualTo(Duration.ofSeconds(30));
@@ -76,6 +77,19 @@ class WorkerSettingsTest {
     assertThatThrownBy(s::validate).hasMessageContaining("worker.claimGather");
     s.claimGather = Duration.ofMillis(-1);
     assertThatThrownBy(s::validate).hasMessageContaining("worker.claimGather");
+  }
+
+  @Test
+  void claimsInFlightIsOneToSixteen() {
+    WorkerSettings s = new WorkerSettings();
+    s.claimsInFlight = 1;
+    s.validate();
+    s.claimsInFlight = 16;
+    s.validate();
+    s.claimsInFlight = 0;
+    assertThatThrownBy(s::validate).hasMessageContaining("worker.claimsInFlight");
+    s.claimsInFlight = 17;
+    assertThatThrownBy(s::validate).hasMessageContaining("worker.claimsInFlight");
   }
 
   @Test

@@ -20,14 +20,20 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Takes due jobs while slots are free: Redis claim, then Redlock leases, then PostgreSQL confirms
- * (attempt + 1); each confirmed job is started with one slot of the semaphore. Between claims it
+ * (attempt + 1); each confirmed job is started with one slot of the semaphore. The slots are taken
+ * as soon as Redis hands the jobs over, and the leases and the confirmation run on a thread of
+ * their own: up to {@code claimsInFlight} claims wait for their commit at once while this loop
+ * already takes the next due jobs, so one slow commit delays its own jobs only. Between claims it
  * waits on the {@link Waiter}: until the earliest queued due time (capped by {@code maxIdleWait}),
  * woken early by announcements, or for a slot while all are taken; while it is behind on jobs
  * already due, up to {@code claimGather} for a whole claim's worth of free slots. Store errors are
@@ -46,10 +52,18 @@ public final class ClaimLoop implements Runnable {
   private final Semaphore slots;
   private final Consumer<Job> starter;
   private final WorkerMetrics metrics;
+
+  /** Permits for claims being leased and confirmed ({@code claimsInFlight}). */
+  private final Semaphore inFlight;
+
+  /** A confirmation's failure, for the loop to back off on (set by the confirming thread). */
+  private final AtomicReference<RuntimeException> confirmFailure = new AtomicReference<>();
+
   private int nextNamespace;
 
   /**
-   * @param slots free handler slots; only this loop acquires them, handlers release them
+   * @param slots free handler slots; only this loop acquires them (for each job Redis hands over),
+   *     handlers release them, and so do claims for the jobs PostgreSQL refused
    * @param starter starts a confirmed job (the slot is already taken for it)
    */
   public ClaimLoop(
@@ -65,10 +79,11 @@ public final class ClaimLoop implements Runnable {
     this.slots = slots;
     this.starter = starter;
     this.metrics = metrics;
+    this.inFlight = new Semaphore(settings.claimsInFlight);
   }
 
   /**
-   * What one pass did.
+   * What one pass did, once its claims were confirmed.
    *
    * @param full whether every slot is taken
    * @param backlog whether jobs already due were left in a queue (the worker is behind)
@@ -76,33 +91,60 @@ public final class ClaimLoop implements Runnable {
    */
   public record Pass(int started, boolean full, boolean backlog, Optional<Instant> nextDue) {}
 
+  /** What one pass took from Redis; {@code starting} completes with how many jobs each started. */
+  private record Claims(
+      boolean full,
+      boolean backlog,
+      Optional<Instant> nextDue,
+      List<CompletableFuture<Integer>> starting) {}
+
   @Override
   public void run() {
     Duration backoff = Duration.ofMillis(50);
-    while (!waiter.isStopped()) {
-      try {
-        Pass pass = runOnce();
-        backoff = Duration.ofMillis(50);
-        waitAfter(pass);
-      } catch (InterruptedException e) {
-        if (waiter.isStopped()) {
-          return;
-        }
-      } catch (RuntimeException e) {
-        log.warn(
-            "claim failed, retrying in {} worker={}: {}", backoff, settings.workerId, e.toString());
-        log.debug("claim failure", e);
+    try {
+      while (!waiter.isStopped()) {
         try {
-          waiter.pause(backoff);
-        } catch (InterruptedException ie) {
-          return;
+          RuntimeException failed = confirmFailure.getAndSet(null);
+          if (failed != null) {
+            throw failed;
+          }
+          Claims claims = claim();
+          claims.starting().forEach(f -> f.whenComplete(this::noteFailure));
+          backoff = Duration.ofMillis(50);
+          waitAfter(claims);
+        } catch (InterruptedException e) {
+          if (waiter.isStopped()) {
+            return;
+          }
+        } catch (RuntimeException e) {
+          log.warn(
+              "claim failed, retrying in {} worker={}: {}",
+              backoff,
+              settings.workerId,
+              e.toString());
+          log.debug("claim failure", e);
+          try {
+            waiter.pause(backoff);
+          } catch (InterruptedException ie) {
+            return;
+          }
+          backoff = min(backoff.multipliedBy(2), MAX_BACKOFF);
         }
-        backoff = min(backoff.multipliedBy(2), MAX_BACKOFF);
       }
+    } finally {
+      // Claims still being confirmed start their jobs (or put them back) before the loop ends.
+      inFlight.acquireUninterruptibly(settings.claimsInFlight);
+      inFlight.release(settings.claimsInFlight);
     }
   }
 
-  private void waitAfter(Pass pass) throws InterruptedException {
+  private void noteFailure(Integer started, Throwable failure) {
+    if (failure != null) {
+      confirmFailure.compareAndSet(null, unwrap(failure));
+    }
+  }
+
+  private void waitAfter(Claims pass) throws InterruptedException {
     int wholeClaim = Math.min(settings.claimBatchSize, settings.concurrency);
     if (pass.backlog()
         && settings.claimGather.isPositive()
@@ -121,40 +163,119 @@ public final class ClaimLoop implements Runnable {
     waiter.awaitDue(until);
   }
 
-  /** One pass over the namespaces, claiming as many due jobs as there are free slots. */
+  /**
+   * One pass over the namespaces, claiming as many due jobs as there are free slots; returns once
+   * its claims are confirmed and their jobs started. A failure in Redis or PostgreSQL is thrown.
+   */
   public Pass runOnce() {
-    Instant now = stores.clock.instant();
-    List<String> namespaces = settings.namespaces;
-    Optional<Instant> nextDue = Optional.empty();
-    Instant cutoff = now.plus(settings.claimAhead);
-    boolean backlog = false;
+    Claims claims;
+    try {
+      claims = claim();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
     int started = 0;
-    int first = Math.floorMod(nextNamespace++, namespaces.size());
-    for (int i = 0; i < namespaces.size(); i++) {
-      int free = slots.availablePermits();
-      if (free == 0) {
-        return new Pass(started, true, backlog, nextDue);
-      }
-      String ns = namespaces.get((first + i) % namespaces.size());
-      ClaimResult result;
-      try (Timer.Context t = metrics.claimRedis.time()) {
-        // Up to claimAhead before their due time: the handlers start at runAt (JobExecutor).
-        result = stores.queue.claim(ns, Math.min(free, settings.claimBatchSize), cutoff);
-      }
-      nextDue = earliest(nextDue, result.nextDue());
-      // Only jobs already due count: a job claimed ahead holds its slot until its runAt, so
-      // waiting for slots to gather a claim while jobs are merely close to due would wait for
-      // slots that cannot free in time.
-      backlog |= result.nextDue().filter(t -> !t.isAfter(now)).isPresent();
-      if (!result.claimed().isEmpty()) {
-        started += start(ns, result.claimed(), now);
+    for (CompletableFuture<Integer> f : claims.starting()) {
+      try {
+        started += f.join();
+      } catch (CompletionException e) {
+        throw unwrap(e.getCause());
       }
     }
-    return new Pass(started, slots.availablePermits() == 0, backlog, nextDue);
+    return new Pass(started, claims.full(), claims.backlog(), claims.nextDue());
   }
 
-  /** Leases and confirms claimed jobs, then starts them in claim order; returns how many. */
-  private int start(String ns, List<Claimed> claimed, Instant now) {
+  /**
+   * Takes due jobs from Redis for every namespace, as many as slots are free, and hands each
+   * namespace's claim to a thread that leases, confirms and starts them. Waits first while {@code
+   * claimsInFlight} claims are being confirmed.
+   */
+  private Claims claim() throws InterruptedException {
+    List<String> namespaces = settings.namespaces;
+    Optional<Instant> nextDue = Optional.empty();
+    List<CompletableFuture<Integer>> starting = new ArrayList<>();
+    boolean backlog = false;
+    int first = Math.floorMod(nextNamespace++, namespaces.size());
+    for (int i = 0; i < namespaces.size(); i++) {
+      inFlight.acquire();
+      boolean handedOver = false;
+      try {
+        int free = slots.availablePermits();
+        if (free == 0 || waiter.isStopped()) {
+          return new Claims(free == 0, backlog, nextDue, starting);
+        }
+        Instant now = stores.clock.instant();
+        String ns = namespaces.get((first + i) % namespaces.size());
+        ClaimResult result;
+        try (Timer.Context t = metrics.claimRedis.time()) {
+          // Up to claimAhead before their due time: the handlers start at runAt (JobExecutor).
+          result =
+              stores.queue.claim(
+                  ns, Math.min(free, settings.claimBatchSize), now.plus(settings.claimAhead));
+        }
+        nextDue = earliest(nextDue, result.nextDue());
+        // Only jobs already due count: a job claimed ahead holds its slot until its runAt, so
+        // waiting for slots to gather a claim while jobs are merely close to due would wait for
+        // slots that cannot free in time.
+        backlog |= result.nextDue().filter(t -> !t.isAfter(now)).isPresent();
+        List<Claimed> claimed = result.claimed();
+        if (!claimed.isEmpty()) {
+          // Only this loop takes slots, so the ones it saw free still are.
+          slots.acquireUninterruptibly(claimed.size());
+          starting.add(startAsync(ns, claimed, now));
+          handedOver = true;
+        }
+      } finally {
+        if (!handedOver) {
+          inFlight.release();
+        }
+      }
+    }
+    return new Claims(slots.availablePermits() == 0, backlog, nextDue, starting);
+  }
+
+  /** Leases, confirms and starts a claim on a thread of its own, which frees its permit. */
+  private CompletableFuture<Integer> startAsync(String ns, List<Claimed> claimed, Instant now) {
+    CompletableFuture<Integer> done = new CompletableFuture<>();
+    Thread.ofVirtual()
+        .name("punctual-confirm")
+        .start(
+            () -> {
+              int[] handedOver = {0};
+              Throwable failure = null;
+              int started = 0;
+              try {
+                started = start(ns, claimed, now, handedOver);
+              } catch (Throwable e) {
+                failure = e;
+              } finally {
+                freeSlots(claimed.size() - handedOver[0]);
+                inFlight.release();
+              }
+              if (failure == null) {
+                done.complete(started);
+              } else {
+                done.completeExceptionally(failure);
+              }
+            });
+    return done;
+  }
+
+  /** Gives back the slots of claimed jobs that were not started (refused, or a failure). */
+  private void freeSlots(int n) {
+    if (n > 0) {
+      slots.release(n);
+      waiter.slotFreed(slots.availablePermits());
+    }
+  }
+
+  /**
+   * Leases and confirms claimed jobs, then starts them in claim order; returns how many. The slots
+   * of the claimed jobs are taken already: {@code handedOver[0]} counts those given to the starter
+   * (which frees a slot itself if it cannot start the job); the caller frees the others.
+   */
+  private int start(String ns, List<Claimed> claimed, Instant now, int[] handedOver) {
     metrics.claimBatch.update(claimed.size());
     List<UUID> ids = new ArrayList<>(claimed.size());
     Map<UUID, Integer> order = new HashMap<>();
@@ -202,8 +323,8 @@ public final class ClaimLoop implements Runnable {
     requeueIfPending(refused, Instant.MIN);
     jobs.sort(Comparator.comparingInt(j -> order.get(j.id())));
     for (Job job : jobs) {
-      slots.acquireUninterruptibly();
-      starter.accept(job);
+      handedOver[0]++;
+      starter.accept(job); // its slot was taken with the Redis claim
     }
     metrics.claimed.mark(jobs.size());
     return jobs.size();
@@ -275,6 +396,19 @@ public final class ClaimLoop implements Runnable {
       return a;
     }
     return a.get().isBefore(b.get()) ? a : b;
+  }
+
+  private static RuntimeException unwrap(Throwable t) {
+    if (t instanceof CompletionException && t.getCause() != null) {
+      t = t.getCause();
+    }
+    if (t instanceof RuntimeException r) {
+      return r;
+    }
+    if (t instanceof Error e) {
+      throw e;
+    }
+    return new IllegalStateException(t);
   }
 
   private static Duration min(Duration a, Duration b) {

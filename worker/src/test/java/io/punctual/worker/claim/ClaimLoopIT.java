@@ -29,6 +29,7 @@ class ClaimLoopIT {
   private final WorkerHarness harness = new WorkerHarness();
   private final WorkerSettings settings = WorkerHarness.settings();
   private final List<Job> started = new CopyOnWriteArrayList<>();
+  private Job secondJob;
 
   @AfterEach
   void close() {
@@ -146,6 +147,75 @@ class ClaimLoopIT {
 
     // At the first freed slot, then at each one after it: never the whole claim of 5 at once.
     assertThat(claims).hasSizeGreaterThanOrEqualTo(3).allMatch(n -> n <= 3);
+  }
+
+  @Test
+  void whileOneClaimWaitsForItsCommitTheNextClaimStartsItsJobs() throws Exception {
+    settings.claimsInFlight = 2;
+
+    List<Job> order = claimBehindABlockedConfirmation();
+
+    // The second job was confirmed and started while the first one's confirmation waited.
+    assertThat(order).extracting(Job::id).containsExactly(secondJob.id());
+  }
+
+  @Test
+  void withOneClaimInFlightTheNextClaimWaitsForTheCommitBeforeIt() throws Exception {
+    settings.claimsInFlight = 1;
+
+    List<Job> order = claimBehindABlockedConfirmation();
+
+    // Nothing started while the first claim's confirmation was blocked; both once it was not.
+    assertThat(order).isEmpty();
+  }
+
+  /**
+   * One job due whose row is locked by another transaction, so that its claim's confirmation
+   * blocks; then a second job due. Runs the loop and returns what had started 2 s after the second
+   * job was submitted (as soon as one started, with several claims in flight), before the lock is
+   * released; checks that both start once it is. The second job is left in {@link #secondJob}.
+   */
+  private List<Job> claimBehindABlockedConfirmation() throws Exception {
+    settings.maxIdleWait = Duration.ofMillis(20); // no wake-up subscription in this test
+    Job first = harness.submit(aJob().runAt(Instant.now().minusSeconds(1)).build());
+    Semaphore slots = new Semaphore(10);
+    Waiter waiter = new Waiter(harness.stores.clock);
+    MetricRegistry registry = new MetricRegistry();
+    ClaimLoop loop =
+        new ClaimLoop(
+            harness.stores, settings, waiter, slots, started::add, new WorkerMetrics(registry));
+    List<Job> before;
+    Thread thread = null;
+    try (org.jdbi.v3.core.Handle lock = harness.stores.database.jdbi().open()) {
+      lock.begin();
+      lock.createQuery("SELECT 1 FROM jobs WHERE id = :id FOR UPDATE")
+          .bind("id", first.id())
+          .mapTo(Integer.class)
+          .one();
+      thread = Thread.ofPlatform().name("claim-loop-test").start(loop);
+      // The first claim has left Redis and waits for PostgreSQL.
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> harness.stores.queue.size("default", Priority.NORMAL) == 0);
+      Job second = harness.submit(aJob().runAt(Instant.now().minusSeconds(1)).build());
+      secondJob = second;
+      if (settings.claimsInFlight > 1) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> !started.isEmpty());
+      } else {
+        Thread.sleep(2_000);
+      }
+      before = List.copyOf(started);
+      lock.rollback();
+      await().atMost(Duration.ofSeconds(10)).until(() -> started.size() == 2);
+      assertThat(started).extracting(Job::id).containsExactlyInAnyOrder(first.id(), second.id());
+      assertThat(slots.availablePermits()).isEqualTo(8);
+    } finally {
+      waiter.stop();
+      if (thread != null) {
+        thread.join(10_000);
+      }
+    }
+    return before;
   }
 
   /**
