@@ -19,12 +19,19 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The connections one process holds to PostgreSQL and Redis, and the store, queue and leases built
  * on them. Every role (api, worker, planner, reaper, dev) opens one of these and closes it last.
  */
 public final class Stores implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Stores.class);
+
   public final Clock clock;
   public final QueueSettings queueSettings;
   public final Database database;
@@ -88,10 +95,27 @@ public final class Stores implements AutoCloseable {
   @Override
   public void close() {
     for (RedisClient client : leaseClients) {
-      client.shutdown();
+      shutDown(client);
     }
     redis.close();
-    redisClient.shutdown();
+    shutDown(redisClient);
     database.close();
+  }
+
+  /**
+   * Shuts a Redis client down, waiting at most a few seconds: {@code RedisClient.shutdown()} waits
+   * without bound for its event loops to end, and once in a while (seen with the io_uring
+   * transport) they never report it, which hung a process on its way out.
+   */
+  public static void shutDown(RedisClient client) {
+    try {
+      client.shutdownAsync(0, 2, TimeUnit.SECONDS).get(5, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      log.warn("Redis client did not shut down within 5 s; going on without waiting for it");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException e) {
+      log.warn("Redis client shutdown failed: {}", e.getCause().toString());
+    }
   }
 }

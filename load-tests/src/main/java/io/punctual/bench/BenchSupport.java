@@ -182,7 +182,7 @@ final class BenchSupport {
       }
       return -1;
     } finally {
-      client.shutdown();
+      Stores.shutDown(client);
     }
   }
 

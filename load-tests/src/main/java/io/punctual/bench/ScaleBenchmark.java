@@ -538,7 +538,7 @@ public final class ScaleBenchmark {
       result.put("memoryUsagePerEntry", Math.round(keyBytes / (double) n));
       result.put("enqueuePerSecond", Math.round(n / seconds));
     } finally {
-      client.shutdown();
+      Stores.shutDown(client);
     }
     return result;
   }
