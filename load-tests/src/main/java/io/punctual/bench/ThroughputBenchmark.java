@@ -152,11 +152,10 @@ public final class ThroughputBenchmark {
           }
           System.out.printf(
               Locale.ROOT,
-              "%s: punctual %.0f/s, db-scheduler %.0f/s, ratio %.2f%s%n",
+              "%s: punctual %.0f/s%s%s%n",
               round == 0 ? "warm-up (not counted)" : "round " + round,
               punctual,
-              peer,
-              punctual / peer,
+              peerPart(peer, punctual),
               jobRunr
                   ? String.format(Locale.ROOT, "; JobRunr %.0f/s, ratio %.2f", jr, punctual / jr)
                   : "");
@@ -167,10 +166,9 @@ public final class ThroughputBenchmark {
         }
         System.out.printf(
             Locale.ROOT,
-            "best: punctual %.0f/s, db-scheduler %.0f/s, ratio %.2f%s%n",
+            "best: punctual %.0f/s%s%s%n",
             best,
-            bestPeer,
-            best / bestPeer,
+            peerPart(bestPeer, best),
             jobRunr
                 ? String.format(
                     Locale.ROOT, "; JobRunr %.0f/s, ratio %.2f", bestJobRunr, best / bestJobRunr)
@@ -500,5 +498,12 @@ public final class ThroughputBenchmark {
       n.put("redis", Math.round(redisCpuUs));
       n.put("checkpointsDuringDrain", checkpoints);
     }
+  }
+
+  /** ", db-scheduler R/s, ratio X" or nothing when the peer was skipped (its rate is NaN). */
+  private static String peerPart(double peer, double punctual) {
+    return Double.isNaN(peer) || peer <= 0
+        ? ""
+        : String.format(Locale.ROOT, ", db-scheduler %.0f/s, ratio %.2f", peer, punctual / peer);
   }
 }

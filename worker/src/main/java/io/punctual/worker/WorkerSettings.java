@@ -60,9 +60,10 @@ public class WorkerSettings {
 
   /**
    * How many claims may be between Redis and their start at once: leased and waiting for
-   * PostgreSQL's confirmation (a durable commit). While one claim waits for its commit the worker
-   * already takes the next jobs from Redis, so a slow commit delays only its own jobs, not every
-   * job that comes due behind it. 1: one claim at a time. At most 16.
+   * PostgreSQL's confirmation (a durable commit). Once a claim has waited half of {@code
+   * claimAhead} for its commit the worker takes the next due jobs from Redis beside it, so a slow
+   * commit delays its own jobs only, not every job that comes due behind it; quick claims stay one
+   * at a time (fewer, larger claims cost less per job). 1: always one claim at a time. At most 16.
    */
   @JsonProperty public int claimsInFlight = 2;
 

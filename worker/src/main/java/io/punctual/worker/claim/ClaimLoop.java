@@ -32,12 +32,13 @@ import org.slf4j.LoggerFactory;
  * Takes due jobs while slots are free: Redis claim, then Redlock leases, then PostgreSQL confirms
  * (attempt + 1); each confirmed job is started with one slot of the semaphore. The slots are taken
  * as soon as Redis hands the jobs over, and the leases and the confirmation run on a thread of
- * their own: up to {@code claimsInFlight} claims wait for their commit at once while this loop
- * already takes the next due jobs, so one slow commit delays its own jobs only. Between claims it
- * waits on the {@link Waiter}: until the earliest queued due time (capped by {@code maxIdleWait}),
- * woken early by announcements, or for a slot while all are taken; while it is behind on jobs
- * already due, up to {@code claimGather} for a whole claim's worth of free slots. Store errors are
- * logged and the loop goes on after a short backoff.
+ * their own: once a claim has waited half of {@code claimAhead} for its commit, this loop takes the
+ * next due jobs beside it (up to {@code claimsInFlight} claims at once), so one slow commit delays
+ * its own jobs only; while it is behind, only when a whole claim's worth of slots is free. Between
+ * claims it waits on the {@link Waiter}: until the earliest queued due time (capped by {@code
+ * maxIdleWait}), woken early by announcements, or for a slot while all are taken; while it is
+ * behind on jobs already due, up to {@code claimGather} for a whole claim's worth of free slots.
+ * Store errors are logged and the loop goes on after a short backoff.
  */
 public final class ClaimLoop implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(ClaimLoop.class);
@@ -146,6 +147,15 @@ public final class ClaimLoop implements Runnable {
 
   private void waitAfter(Claims pass) throws InterruptedException {
     int wholeClaim = Math.min(settings.claimBatchSize, settings.concurrency);
+    if (pass.backlog() && slots.availablePermits() < wholeClaim && confirming()) {
+      // Behind, and a claim is still being confirmed: a claim now would be a small one. Its jobs
+      // are late either way; wait for a whole claim's worth of slots or for that confirmation,
+      // after which the handlers it starts free their slots as before.
+      waiter.awaitSlots(
+          () -> confirming() ? slots.availablePermits() : Integer.MAX_VALUE,
+          wholeClaim,
+          settings.maxIdleWait);
+    }
     if (pass.backlog()
         && settings.claimGather.isPositive()
         && slots.availablePermits() < wholeClaim) {
@@ -198,6 +208,12 @@ public final class ClaimLoop implements Runnable {
     boolean backlog = false;
     int first = Math.floorMod(nextNamespace++, namespaces.size());
     for (int i = 0; i < namespaces.size(); i++) {
+      if (confirming()) {
+        // A claim overlaps the one before it only once that one is slow: half of claimAhead is
+        // what a claim may take before jobs that come due behind it would start late. Claims
+        // that are quick stay one at a time, each taking every job due by then.
+        awaitConfirmations(settings.claimAhead.dividedBy(2));
+      }
       inFlight.acquire();
       boolean handedOver = false;
       try {
@@ -252,6 +268,7 @@ public final class ClaimLoop implements Runnable {
               } finally {
                 freeSlots(claimed.size() - handedOver[0]);
                 inFlight.release();
+                waiter.recheckSlots();
               }
               if (failure == null) {
                 done.complete(started);
@@ -260,6 +277,16 @@ public final class ClaimLoop implements Runnable {
               }
             });
     return done;
+  }
+
+  /** Waits up to {@code max} until no claim is being confirmed. */
+  private void awaitConfirmations(Duration max) throws InterruptedException {
+    waiter.awaitSlots(() -> confirming() ? 0 : Integer.MAX_VALUE, 1, max);
+  }
+
+  /** Whether a claim is being leased and confirmed. */
+  private boolean confirming() {
+    return inFlight.availablePermits() < settings.claimsInFlight;
   }
 
   /** Gives back the slots of claimed jobs that were not started (refused, or a failure). */

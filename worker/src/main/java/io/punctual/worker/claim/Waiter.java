@@ -104,6 +104,14 @@ public final class Waiter {
     }
   }
 
+  /**
+   * Something a wait for slots depends on besides the free slots changed (a claim's confirmation
+   * ended): wakes such a wait so that it checks again. Cheap when the loop waits for nothing.
+   */
+  public void recheckSlots() {
+    slotFreed(Integer.MAX_VALUE);
+  }
+
   /** Sleeps {@code pause} (after an error), ending early only on {@link #stop()}. */
   public void pause(Duration pause) throws InterruptedException {
     lock.lock();

@@ -96,6 +96,20 @@ class WaiterTest {
   }
 
   @Test
+  void aRecheckWakesAWaitForSlotsWhoseConditionChangedOtherwise() throws Exception {
+    // As the claim loop waits: for a whole claim's slots or until no claim is being confirmed.
+    AtomicInteger free = new AtomicInteger(0);
+    CompletableFuture<Waiter.Wake> wake = awaitSlotsAsync(free, 3);
+    Thread.sleep(50);
+    free.set(Integer.MAX_VALUE); // the confirmation ended
+    assertThat(wake).isNotDone(); // nothing told the waiter yet
+
+    waiter.recheckSlots();
+
+    assertThat(wake.get(2, TimeUnit.SECONDS)).isEqualTo(Waiter.Wake.SLOT);
+  }
+
+  @Test
   void aFullWaitEndsAtItsBound() throws Exception {
     assertThat(waiter.awaitSlots(() -> 0, 1, Duration.ofMillis(20))).isEqualTo(Waiter.Wake.TIMEOUT);
   }
