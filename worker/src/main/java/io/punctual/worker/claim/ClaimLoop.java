@@ -198,8 +198,9 @@ public final class ClaimLoop implements Runnable {
 
   /**
    * Takes due jobs from Redis for every namespace, as many as slots are free, and hands each
-   * namespace's claim to a thread that leases, confirms and starts them. Waits first while {@code
-   * claimsInFlight} claims are being confirmed.
+   * namespace's claim to a thread that leases, confirms and starts them. Before each claim it waits
+   * up to half of {@code claimAhead} for a claim being confirmed, and while {@code claimsInFlight}
+   * claims are.
    */
   private Claims claim() throws InterruptedException {
     List<String> namespaces = settings.namespaces;
