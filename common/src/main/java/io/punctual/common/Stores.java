@@ -105,7 +105,8 @@ public final class Stores implements AutoCloseable {
   /**
    * Shuts a Redis client down, waiting at most a few seconds: {@code RedisClient.shutdown()} waits
    * without bound for its event loops to end, and once in a while (seen with the io_uring
-   * transport) they never report it, which hung a process on its way out.
+   * transport) they never report it, which hung a process on its way out (a known Lettuce issue,
+   * redis/lettuce#2278, still open; other projects work around it the same way).
    */
   public static void shutDown(RedisClient client) {
     try {
