@@ -109,7 +109,15 @@ public final class Waiter {
    * ended): wakes such a wait so that it checks again. Cheap when the loop waits for nothing.
    */
   public void recheckSlots() {
-    slotFreed(Integer.MAX_VALUE);
+    if (slotsWanted == Integer.MAX_VALUE) {
+      return; // no wait for slots in progress (one that starts checks its condition first)
+    }
+    lock.lock();
+    try {
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Sleeps {@code pause} (after an error), ending early only on {@link #stop()}. */
