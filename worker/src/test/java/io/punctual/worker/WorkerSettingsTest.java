@@ -26,7 +26,7 @@ class WorkerSettingsTest {
     assertThat(s.defaultTimeout).isNull();
     assertThat(s.completionFlushInterval).isEqualTo(Duration.ofMillis(2));
     assertThat(s.completionBatchSize).isEqualTo(500);
-    assertThat(s.claimAhead).isEqualTo(Duration.ofMillis(50));
+    assertThat(s.claimAhead).isEqualTo(Duration.ofMillis(100));
     assertThat(s.claimGather).isEqualTo(Duration.ofMillis(2));
     assertThat(s.claimsInFlight).isEqualTo(2);
     assertThat(s.http.signingSecret).isNull();
