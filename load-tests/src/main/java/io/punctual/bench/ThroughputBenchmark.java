@@ -155,10 +155,8 @@ public final class ThroughputBenchmark {
               "%s: punctual %.0f/s%s%s%n",
               round == 0 ? "warm-up (not counted)" : "round " + round,
               punctual,
-              peerPart(peer, punctual),
-              jobRunr
-                  ? String.format(Locale.ROOT, "; JobRunr %.0f/s, ratio %.2f", jr, punctual / jr)
-                  : "");
+              peerPart(", db-scheduler", peer, punctual),
+              peerPart("; JobRunr", jr, punctual));
           System.out.println(
               "  CPU per job: punctual "
                   + punctualDrain.cpuLine()
@@ -168,11 +166,8 @@ public final class ThroughputBenchmark {
             Locale.ROOT,
             "best: punctual %.0f/s%s%s%n",
             best,
-            peerPart(bestPeer, best),
-            jobRunr
-                ? String.format(
-                    Locale.ROOT, "; JobRunr %.0f/s, ratio %.2f", bestJobRunr, best / bestJobRunr)
-                : "");
+            peerPart(", db-scheduler", bestPeer, best),
+            peerPart("; JobRunr", bestJobRunr, best));
         out.put("jobs", jobs);
         out.put("workers", workers == 0 ? "in-process" : Integer.toString(workers));
         out.put("executionsPerSecond", Math.round(best));
@@ -500,10 +495,13 @@ public final class ThroughputBenchmark {
     }
   }
 
-  /** ", db-scheduler R/s, ratio X" or nothing when the peer was skipped (its rate is NaN). */
-  private static String peerPart(double peer, double punctual) {
+  /**
+   * {@code "<lead> R/s, ratio X"} (lead: separator and peer name), or nothing when the peer was
+   * skipped (its rate NaN, or a best never set).
+   */
+  private static String peerPart(String lead, double peer, double punctual) {
     return Double.isNaN(peer) || peer <= 0
         ? ""
-        : String.format(Locale.ROOT, ", db-scheduler %.0f/s, ratio %.2f", peer, punctual / peer);
+        : String.format(Locale.ROOT, "%s %.0f/s, ratio %.2f", lead, peer, punctual / peer);
   }
 }

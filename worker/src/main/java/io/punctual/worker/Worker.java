@@ -101,8 +101,7 @@ public final class Worker implements AutoCloseable {
   }
 
   private void slotFreed() {
-    slots.release();
-    waiter.slotFreed(slots.availablePermits());
+    claimLoop.freeSlots(1);
   }
 
   public String workerId() {

@@ -290,8 +290,11 @@ public final class ClaimLoop implements Runnable {
     return inFlight.availablePermits() < settings.claimsInFlight;
   }
 
-  /** Gives back the slots of claimed jobs that were not started (refused, or a failure). */
-  private void freeSlots(int n) {
+  /**
+   * Gives back {@code n} slots and tells the waiter how many are free: a handler's when it ended,
+   * or those of claimed jobs that were not started (refused, or a failure).
+   */
+  public void freeSlots(int n) {
     if (n > 0) {
       slots.release(n);
       waiter.slotFreed(slots.availablePermits());

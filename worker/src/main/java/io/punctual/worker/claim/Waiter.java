@@ -112,12 +112,7 @@ public final class Waiter {
     if (slotsWanted == Integer.MAX_VALUE) {
       return; // no wait for slots in progress (one that starts checks its condition first)
     }
-    lock.lock();
-    try {
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
+    wakeAll();
   }
 
   /** Sleeps {@code pause} (after an error), ending early only on {@link #stop()}. */
@@ -156,17 +151,17 @@ public final class Waiter {
     if (free < slotsWanted) {
       return;
     }
-    lock.lock();
-    try {
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
+    wakeAll();
   }
 
   /** Ends every wait, now and later. */
   public void stop() {
     stopped = true;
+    wakeAll();
+  }
+
+  /** Wakes every wait in progress, each to check its condition again. */
+  private void wakeAll() {
     lock.lock();
     try {
       changed.signalAll();
