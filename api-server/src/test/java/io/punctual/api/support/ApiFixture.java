@@ -34,6 +34,7 @@ public final class ApiFixture {
     config.stores = stores;
     config.api = settings;
     DefaultServerFactory server = (DefaultServerFactory) config.getServerFactory();
+    server.setEnableVirtualThreads(true); // as the bundled punctual.yml sets it
     ((HttpConnectorFactory) server.getApplicationConnectors().get(0)).setPort(0);
     ((HttpConnectorFactory) server.getAdminConnectors().get(0)).setPort(0);
     this.app = new DropwizardAppExtension<>(TestApiApplication.class, config);

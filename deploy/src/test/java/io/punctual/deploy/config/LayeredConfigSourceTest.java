@@ -49,6 +49,7 @@ class LayeredConfigSourceTest {
         .isEqualTo(Integer.parseInt(env("PUNCTUAL_HTTP_PORT", "8080")));
     assertThat(port((HttpConnectorFactory) server.getAdminConnectors().get(0)))
         .isEqualTo(Integer.parseInt(env("PUNCTUAL_ADMIN_PORT", "8081")));
+    assertThat(server.isEnableVirtualThreads()).isTrue();
     assertThat(config.postgres.url)
         .isEqualTo(env("PUNCTUAL_DATABASE_URL", "jdbc:postgresql://127.0.0.1:5432/punctual"));
     assertThat(config.postgres.user).isEqualTo(env("PUNCTUAL_DATABASE_USER", "postgres"));
@@ -90,6 +91,7 @@ class LayeredConfigSourceTest {
     assertThat(config.redis.url).isEqualTo(env("PUNCTUAL_REDIS_URL", "redis://127.0.0.1:6379"));
     DefaultServerFactory server = (DefaultServerFactory) config.getServerFactory();
     assertThat(server.getAdminConnectors()).hasSize(1);
+    assertThat(server.isEnableVirtualThreads()).isTrue();
   }
 
   @Test
