@@ -50,7 +50,6 @@ public final class ApiModule {
     Json.configure(env.getObjectMapper());
 
     QueueWriter queue = new QueueWriter(stores.queue, settings.redisTimeout);
-    env.lifecycle().manage(queue);
     JobSubmitter submitter =
         new JobSubmitter(
             stores.jobs,

@@ -2,6 +2,7 @@ package io.punctual.common.queue;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.job.Priority;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The per-priority Redis sorted sets of due-soon jobs (score = run_at in ms). Redis never holds the
@@ -41,25 +43,48 @@ public final class ReadyQueue {
 
   /** Adds jobs (any namespaces), one script call per namespace; wakes workers when needed. */
   public void enqueue(List<QueueEntry> entries) {
-    if (entries.isEmpty()) {
-      return;
+    RedisCommands<String, String> redis = connection.sync();
+    for (var group : byNamespace(entries).entrySet()) {
+      ENQUEUE.run(
+          redis, keys.queues(group.getKey()), enqueueArgs(group.getKey(), group.getValue()));
     }
+  }
+
+  /**
+   * {@link #enqueue} without waiting: the script calls are sent at once and the future completes
+   * when Redis has answered them all, so a caller can bound the wait without a thread of its own.
+   */
+  public CompletableFuture<Void> enqueueAsync(List<QueueEntry> entries) {
+    RedisAsyncCommands<String, String> redis = connection.async();
+    List<CompletableFuture<?>> calls = new ArrayList<>();
+    for (var group : byNamespace(entries).entrySet()) {
+      String namespace = group.getKey();
+      calls.add(
+          ENQUEUE
+              .runAsync(redis, keys.queues(namespace), enqueueArgs(namespace, group.getValue()))
+              .toCompletableFuture());
+    }
+    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
+  }
+
+  private static Map<String, List<QueueEntry>> byNamespace(List<QueueEntry> entries) {
     Map<String, List<QueueEntry>> byNamespace = new LinkedHashMap<>();
     for (QueueEntry e : entries) {
       byNamespace.computeIfAbsent(e.namespace(), n -> new ArrayList<>()).add(e);
     }
-    RedisCommands<String, String> redis = connection.sync();
-    for (var group : byNamespace.entrySet()) {
-      String namespace = group.getKey();
-      List<String> args = new ArrayList<>(1 + group.getValue().size() * 3);
-      args.add(keys.wakeChannel(namespace));
-      for (QueueEntry e : group.getValue()) {
-        args.add(Integer.toString(e.priority().ordinal() + 1));
-        args.add(Long.toString(e.runAt().toEpochMilli()));
-        args.add(e.id().toString());
-      }
-      ENQUEUE.run(redis, keys.queues(namespace), args.toArray(String[]::new));
+    return byNamespace;
+  }
+
+  private String[] enqueueArgs(String namespace, List<QueueEntry> entries) {
+    String[] args = new String[1 + entries.size() * 3];
+    args[0] = keys.wakeChannel(namespace);
+    int i = 1;
+    for (QueueEntry e : entries) {
+      args[i++] = Integer.toString(e.priority().ordinal() + 1);
+      args[i++] = Long.toString(e.runAt().toEpochMilli());
+      args[i++] = e.id().toString();
     }
+    return args;
   }
 
   /** A job taken from a queue. */
@@ -101,18 +126,43 @@ public final class ReadyQueue {
     connection.sync().zrem(keys.queue(namespace, priority), id.toString());
   }
 
+  /** {@link #remove} without waiting; completes when Redis has answered. */
+  public CompletableFuture<Void> removeAsync(String namespace, Priority priority, UUID id) {
+    return connection
+        .async()
+        .zrem(keys.queue(namespace, priority), id.toString())
+        .toCompletableFuture()
+        .thenApply(removed -> null);
+  }
+
   /** Takes jobs out of their queues: one ZREM per queue, whatever the number of jobs. */
   public void removeAll(List<QueueEntry> entries) {
-    java.util.Map<String, List<String>> byQueue = new java.util.LinkedHashMap<>();
-    for (QueueEntry e : entries) {
-      byQueue
-          .computeIfAbsent(
-              keys.queue(e.namespace(), e.priority()), k -> new java.util.ArrayList<>())
-          .add(e.id().toString());
-    }
-    for (var queue : byQueue.entrySet()) {
+    for (var queue : byQueue(entries).entrySet()) {
       connection.sync().zrem(queue.getKey(), queue.getValue().toArray(String[]::new));
     }
+  }
+
+  /** {@link #removeAll} without waiting; completes when Redis has answered every ZREM. */
+  public CompletableFuture<Void> removeAllAsync(List<QueueEntry> entries) {
+    RedisAsyncCommands<String, String> redis = connection.async();
+    List<CompletableFuture<?>> calls = new ArrayList<>();
+    for (var queue : byQueue(entries).entrySet()) {
+      calls.add(
+          redis
+              .zrem(queue.getKey(), queue.getValue().toArray(String[]::new))
+              .toCompletableFuture());
+    }
+    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
+  }
+
+  private Map<String, List<String>> byQueue(List<QueueEntry> entries) {
+    Map<String, List<String>> byQueue = new LinkedHashMap<>();
+    for (QueueEntry e : entries) {
+      byQueue
+          .computeIfAbsent(keys.queue(e.namespace(), e.priority()), k -> new ArrayList<>())
+          .add(e.id().toString());
+    }
+    return byQueue;
   }
 
   /** Number of queued jobs (due or not) of one priority. */

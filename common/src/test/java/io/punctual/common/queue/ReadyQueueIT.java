@@ -165,4 +165,33 @@ class ReadyQueueIT {
     queue.enqueue(entries(Priority.NORMAL, 1, now));
     assertThat(queue.claim("default", 10, now.plus(Duration.ofMillis(1))).claimed()).hasSize(2);
   }
+
+  @Test
+  void theAsyncWritesDoWhatTheBlockingOnesDo() throws Exception {
+    Instant now = clock.instant();
+    List<QueueEntry> a = entries(Priority.HIGH, 2, now);
+    QueueEntry other = new QueueEntry(JobId.forScheduledTime(now), "tenant-a", Priority.LOW, now);
+    List<QueueEntry> all = new ArrayList<>(a);
+    all.add(other);
+
+    queue.enqueueAsync(all).get(5, TimeUnit.SECONDS);
+    assertThat(queue.size("default", Priority.HIGH)).isEqualTo(2);
+    assertThat(queue.size("tenant-a", Priority.LOW)).isEqualTo(1);
+
+    queue.removeAsync("default", Priority.HIGH, a.get(0).id()).get(5, TimeUnit.SECONDS);
+    assertThat(queue.size("default", Priority.HIGH)).isEqualTo(1);
+
+    queue.removeAllAsync(List.of(a.get(1), other)).get(5, TimeUnit.SECONDS);
+    assertThat(queue.size("default", Priority.HIGH)).isZero();
+    assertThat(queue.size("tenant-a", Priority.LOW)).isZero();
+  }
+
+  @Test
+  void asyncEnqueueSurvivesAScriptFlush() throws Exception {
+    Instant now = clock.instant();
+    stack.redis.sync().scriptFlush();
+
+    queue.enqueueAsync(entries(Priority.NORMAL, 1, now)).get(5, TimeUnit.SECONDS);
+    assertThat(queue.claim("default", 10, now).claimed()).hasSize(1);
+  }
 }
