@@ -135,14 +135,10 @@ public final class ReadyQueue {
         .thenApply(removed -> null);
   }
 
-  /** Takes jobs out of their queues: one ZREM per queue, whatever the number of jobs. */
-  public void removeAll(List<QueueEntry> entries) {
-    for (var queue : byQueue(entries).entrySet()) {
-      connection.sync().zrem(queue.getKey(), queue.getValue().toArray(String[]::new));
-    }
-  }
-
-  /** {@link #removeAll} without waiting; completes when Redis has answered every ZREM. */
+  /**
+   * Takes jobs out of their queues, one ZREM per queue whatever the number of jobs, without
+   * waiting; completes when Redis has answered every ZREM.
+   */
   public CompletableFuture<Void> removeAllAsync(List<QueueEntry> entries) {
     RedisAsyncCommands<String, String> redis = connection.async();
     List<CompletableFuture<?>> calls = new ArrayList<>();
