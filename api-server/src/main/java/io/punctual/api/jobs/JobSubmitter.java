@@ -62,8 +62,16 @@ public final class JobSubmitter {
           p, metrics.meter(MetricRegistry.name("punctual.api.jobs.submitted", p.wireName())));
     }
     this.groupSizes = metrics.histogram("punctual.api.jobs.submitGroupSize");
+    // The Redis enqueue runs after the group's slot is free: a slow or stalled Redis delays the
+    // group's own answers, never the next group's transaction.
     this.singles =
-        groupConcurrency == 0 ? null : new GroupCommit<>(this::store, groupConcurrency, maxGroup);
+        groupConcurrency == 0
+            ? null
+            : new GroupCommit<>(
+                this::store,
+                stored -> enqueueDueSoon(stored, clock.instant()),
+                groupConcurrency,
+                maxGroup);
   }
 
   /**
@@ -89,13 +97,11 @@ public final class JobSubmitter {
     }
   }
 
-  /** Stores jobs in one transaction and, once committed, enqueues those due within the horizon. */
+  /** Stores a group's jobs in one transaction (the group commit enqueues them after). */
   private List<Submitted> store(List<NewJob> jobs) {
     groupSizes.update(jobs.size());
-    Instant now = clock.instant();
     List<Submitted> result = store.submit(jobs);
     CrashPoint.AFTER_COMMIT.reached();
-    enqueueDueSoon(result, now);
     return result;
   }
 

@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs concurrent single calls as batches, the way a database groups commits: a caller that finds
@@ -23,11 +26,20 @@ import java.util.function.Function;
  * thread: one bad item (say a conflicting idempotency key) must fail only its own call. A batch of
  * one failing fails its call with that exception.
  *
+ * <p>An optional {@code afterBatch} step runs on a batch's results once the batch has given its
+ * slot back (or handed it on) and before its callers are answered: work that must happen before the
+ * answer but must not hold back the next batch, such as telling Redis about jobs a transaction
+ * committed. It runs for a call run alone too. Its exceptions are logged, never thrown: the batch
+ * it follows has already happened.
+ *
  * @param <I> what one call submits
  * @param <O> what one call gets back
  */
 public final class GroupCommit<I, O> {
+  private static final Logger LOG = LoggerFactory.getLogger(GroupCommit.class);
+
   private final Function<List<I>, List<O>> batch;
+  private final Consumer<List<O>> afterBatch;
   private final int maxConcurrent;
   private final int maxBatch;
   private final ReentrantLock lock = new ReentrantLock();
@@ -40,10 +52,25 @@ public final class GroupCommit<I, O> {
    * @param maxBatch most items in one batch (at least 1)
    */
   public GroupCommit(Function<List<I>, List<O>> batch, int maxConcurrent, int maxBatch) {
+    this(batch, results -> {}, maxConcurrent, maxBatch);
+  }
+
+  /**
+   * @param batch runs items together (one transaction); returns one result per item, in order
+   * @param afterBatch runs on a batch's results after its slot is free, before its calls return
+   * @param maxConcurrent most batches running at once (at least 1)
+   * @param maxBatch most items in one batch (at least 1)
+   */
+  public GroupCommit(
+      Function<List<I>, List<O>> batch,
+      Consumer<List<O>> afterBatch,
+      int maxConcurrent,
+      int maxBatch) {
     if (maxConcurrent < 1 || maxBatch < 1) {
       throw new IllegalArgumentException("maxConcurrent and maxBatch must be at least 1");
     }
     this.batch = Objects.requireNonNull(batch, "batch");
+    this.afterBatch = Objects.requireNonNull(afterBatch, "afterBatch");
     this.maxConcurrent = maxConcurrent;
     this.maxBatch = maxBatch;
   }
@@ -94,8 +121,9 @@ public final class GroupCommit<I, O> {
   }
 
   /**
-   * Runs a batch (outside the lock), records each call's outcome, wakes their callers, then hands
-   * the waiting calls to one of them or gives the slot back.
+   * Runs a batch (outside the lock), hands the waiting calls to one of them or gives the slot back,
+   * runs {@code afterBatch} (outside the lock), then records each call's outcome and wakes their
+   * callers.
    */
   private void runAndHandOver(List<Call> calls) {
     List<O> results = null;
@@ -104,6 +132,23 @@ public final class GroupCommit<I, O> {
       results = run(calls);
     } catch (RuntimeException | Error e) {
       failure = e;
+    }
+    lock.lock();
+    try {
+      if (waiting.isEmpty()) {
+        running--;
+      } else {
+        List<Call> next = takeBatch();
+        Call leader = next.get(0);
+        leader.state = State.LEADING;
+        leader.handedOver = next;
+        leader.signal.signal();
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (failure == null) {
+      after(results);
     }
     lock.lock();
     try {
@@ -119,17 +164,17 @@ public final class GroupCommit<I, O> {
         c.state = State.DONE;
         c.signal.signal();
       }
-      if (waiting.isEmpty()) {
-        running--;
-      } else {
-        List<Call> next = takeBatch();
-        Call leader = next.get(0);
-        leader.state = State.LEADING;
-        leader.handedOver = next;
-        leader.signal.signal();
-      }
     } finally {
       lock.unlock();
+    }
+  }
+
+  private void after(List<O> results) {
+    try {
+      afterBatch.accept(results);
+    } catch (RuntimeException e) {
+      LOG.error(
+          "step after a batch failed, its calls are answered anyway items={}", results.size(), e);
     }
   }
 
@@ -170,7 +215,9 @@ public final class GroupCommit<I, O> {
     /** The outcome, once DONE; a call whose batch failed as a whole runs alone, here. */
     O result() {
       if (alone) {
-        return batch.apply(List.of(item)).get(0);
+        List<O> own = batch.apply(List.of(item));
+        after(own);
+        return own.get(0);
       }
       if (failure instanceof RuntimeException e) {
         throw e;

@@ -144,6 +144,72 @@ class GroupCommitTest {
   }
 
   @Test
+  void theStepAfterABatchHoldsBackItsOwnCallsButNotTheNextBatch() throws Exception {
+    CountDownLatch afterFirstStarted = new CountDownLatch(1);
+    CountDownLatch releaseAfterFirst = new CountDownLatch(1);
+    List<List<Integer>> afterSaw = Collections.synchronizedList(new ArrayList<>());
+    GroupCommit<Integer, Integer> group =
+        new GroupCommit<>(
+            this::doubling,
+            results -> {
+              afterSaw.add(List.copyOf(results));
+              if (results.contains(0)) { // the first batch's step stalls, like a stalled Redis
+                afterFirstStarted.countDown();
+                await(releaseAfterFirst);
+              }
+            },
+            1,
+            100);
+
+    Future<Integer> first = threads.submit(() -> group.call(0));
+    assertThat(afterFirstStarted.await(5, TimeUnit.SECONDS)).isTrue();
+    // One slot, yet the next call's batch runs and returns while the first's step is stalled.
+    assertThat(threads.submit(() -> group.call(5)).get(5, TimeUnit.SECONDS)).isEqualTo(10);
+    assertThat(first.isDone()).isFalse();
+
+    releaseAfterFirst.countDown();
+    assertThat(first.get(5, TimeUnit.SECONDS)).isZero();
+    assertThat(afterSaw).containsExactly(List.of(0), List.of(10));
+  }
+
+  @Test
+  void theStepAfterABatchRunsForCallsRunAloneAndItsFailureFailsNoCall() throws Exception {
+    CountDownLatch firstStarted = new CountDownLatch(1);
+    CountDownLatch releaseFirst = new CountDownLatch(1);
+    Function<List<Integer>, List<Integer>> slowFirst =
+        items -> {
+          if (items.contains(0)) {
+            firstStarted.countDown();
+            await(releaseFirst);
+          }
+          return doubling(items);
+        };
+    List<Integer> afterSaw = Collections.synchronizedList(new ArrayList<>());
+    GroupCommit<Integer, Integer> group =
+        new GroupCommit<>(
+            slowFirst,
+            results -> {
+              afterSaw.addAll(results);
+              throw new IllegalStateException("after failed");
+            },
+            1,
+            100);
+
+    Future<Integer> first = threads.submit(() -> group.call(0));
+    assertThat(firstStarted.await(5, TimeUnit.SECONDS)).isTrue();
+    Future<Integer> good = threads.submit(() -> group.call(1));
+    Future<Integer> bad = threads.submit(() -> group.call(-1));
+    waitUntil(() -> group.waiting() == 2);
+    releaseFirst.countDown();
+
+    assertThat(first.get(5, TimeUnit.SECONDS)).isZero();
+    assertThat(good.get(5, TimeUnit.SECONDS)).isEqualTo(2);
+    assertThatThrownBy(() -> bad.get(5, TimeUnit.SECONDS)).hasMessageContaining("negative: -1");
+    // The shared batch {1, -1} failed as a whole: no step for it; then 1 ran alone, with its step.
+    assertThat(afterSaw).containsExactlyInAnyOrder(0, 2);
+  }
+
+  @Test
   void aFailingCallAloneGetsItsException() {
     GroupCommit<Integer, Integer> group = new GroupCommit<>(this::doubling, 2, 100);
 
