@@ -55,9 +55,11 @@ public final class ApiSettings {
    * Most transactions that single submits ({@code POST /jobs}) run at once. Submits arriving while
    * that many run share the next transaction (group commit): one INSERT, one commit and one Redis
    * enqueue for all of them, each answered once it is committed. 0 gives every submit a transaction
-   * of its own.
+   * of its own. One by default: a group's Redis enqueue runs after its transaction has given the
+   * slot on, so one slot is one transaction at a time, and fewer, larger groups cost PostgreSQL and
+   * the API less CPU per submit at the same latency (docs/performance.md, sixth set).
    */
-  @JsonProperty public int submitGroupConcurrency = 2;
+  @JsonProperty public int submitGroupConcurrency = 1;
 
   /**
    * Serve a well-formed {@code POST /jobs} outside Jersey (same validation, answers, errors and

@@ -25,6 +25,7 @@ class ApiSettingsTest {
         .isEqualTo(new Backoff.Exponential(Duration.ofSeconds(1), 2.0, Duration.ofHours(1), 0.2));
     assertThat(s.maxListLimit).isEqualTo(500);
     assertThat(s.defaultListLimit).isEqualTo(50);
+    assertThat(s.submitGroupConcurrency).isEqualTo(1);
     assertThat(s.defaultNamespace).isEqualTo("default");
     s.validate();
   }
