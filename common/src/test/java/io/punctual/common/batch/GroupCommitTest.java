@@ -36,6 +36,18 @@ class GroupCommitTest {
     return items.stream().map(i -> i * 2).toList();
   }
 
+  /** {@link #doubling}, but a batch holding 0 says it started and waits to be released. */
+  private Function<List<Integer>, List<Integer>> slowOnZero(
+      CountDownLatch started, CountDownLatch release) {
+    return items -> {
+      if (items.contains(0)) {
+        started.countDown();
+        await(release);
+      }
+      return doubling(items);
+    };
+  }
+
   @Test
   void aCallOnAnIdleSystemRunsAloneAndAtOnce() {
     GroupCommit<Integer, Integer> group = new GroupCommit<>(this::doubling, 2, 100);
@@ -49,14 +61,7 @@ class GroupCommitTest {
   void callsArrivingWhileTheSlotsAreBusyShareTheNextBatch() throws Exception {
     CountDownLatch firstStarted = new CountDownLatch(1);
     CountDownLatch releaseFirst = new CountDownLatch(1);
-    Function<List<Integer>, List<Integer>> slowFirst =
-        items -> {
-          if (items.contains(0)) {
-            firstStarted.countDown();
-            await(releaseFirst);
-          }
-          return doubling(items);
-        };
+    Function<List<Integer>, List<Integer>> slowFirst = slowOnZero(firstStarted, releaseFirst);
     GroupCommit<Integer, Integer> group = new GroupCommit<>(slowFirst, 1, 100);
 
     Future<Integer> first = threads.submit(() -> group.call(0));
@@ -82,14 +87,7 @@ class GroupCommitTest {
   void aBatchTakesAtMostMaxBatchCalls() throws Exception {
     CountDownLatch firstStarted = new CountDownLatch(1);
     CountDownLatch releaseFirst = new CountDownLatch(1);
-    Function<List<Integer>, List<Integer>> slowFirst =
-        items -> {
-          if (items.contains(0)) {
-            firstStarted.countDown();
-            await(releaseFirst);
-          }
-          return doubling(items);
-        };
+    Function<List<Integer>, List<Integer>> slowFirst = slowOnZero(firstStarted, releaseFirst);
     GroupCommit<Integer, Integer> group = new GroupCommit<>(slowFirst, 1, 4);
 
     Future<Integer> first = threads.submit(() -> group.call(0));
@@ -113,14 +111,7 @@ class GroupCommitTest {
   void aBatchThatFailsAsAWholeRunsEachCallAloneSoOnlyTheBadOneFails() throws Exception {
     CountDownLatch firstStarted = new CountDownLatch(1);
     CountDownLatch releaseFirst = new CountDownLatch(1);
-    Function<List<Integer>, List<Integer>> slowFirst =
-        items -> {
-          if (items.contains(0)) {
-            firstStarted.countDown();
-            await(releaseFirst);
-          }
-          return doubling(items);
-        };
+    Function<List<Integer>, List<Integer>> slowFirst = slowOnZero(firstStarted, releaseFirst);
     GroupCommit<Integer, Integer> group = new GroupCommit<>(slowFirst, 1, 100);
 
     Future<Integer> first = threads.submit(() -> group.call(0));
@@ -176,14 +167,7 @@ class GroupCommitTest {
   void theStepAfterABatchRunsForCallsRunAloneAndItsFailureFailsNoCall() throws Exception {
     CountDownLatch firstStarted = new CountDownLatch(1);
     CountDownLatch releaseFirst = new CountDownLatch(1);
-    Function<List<Integer>, List<Integer>> slowFirst =
-        items -> {
-          if (items.contains(0)) {
-            firstStarted.countDown();
-            await(releaseFirst);
-          }
-          return doubling(items);
-        };
+    Function<List<Integer>, List<Integer>> slowFirst = slowOnZero(firstStarted, releaseFirst);
     List<Integer> afterSaw = Collections.synchronizedList(new ArrayList<>());
     GroupCommit<Integer, Integer> group =
         new GroupCommit<>(
