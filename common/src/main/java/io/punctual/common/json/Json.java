@@ -2,6 +2,7 @@ package io.punctual.common.json;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,8 +16,17 @@ public final class Json {
 
   private Json() {}
 
-  /** Applies Punctual's settings to a mapper (Dropwizard's own one included). */
+  /**
+   * Applies Punctual's settings to a mapper (Dropwizard's own one included).
+   *
+   * <p>Its parsers and generators borrow their buffers from a pool of the mapper's, shared by every
+   * thread (bounded: at most 100 sets kept). Jackson's default keeps a set per thread, which a
+   * virtual thread, new for each request, never uses twice: every request then allocated about 12
+   * kB of fresh buffers for writing its answer alone, a third of all the API's allocation per
+   * submit.
+   */
   public static ObjectMapper configure(ObjectMapper mapper) {
+    mapper.getFactory().setRecyclerPool(JsonRecyclerPools.newBoundedPool(100));
     return mapper
         .registerModule(new JavaTimeModule())
         .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
