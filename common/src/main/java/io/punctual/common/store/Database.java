@@ -15,6 +15,7 @@ public final class Database implements AutoCloseable {
   private Database(HikariDataSource dataSource) {
     this.dataSource = dataSource;
     this.jdbi = Jdbi.create(dataSource).installPlugin(new PostgresPlugin());
+    BinaryArrays.register(jdbi);
   }
 
   public static Database connect(PostgresSettings settings, String poolName) {
@@ -29,6 +30,9 @@ public final class Database implements AutoCloseable {
     // Fail fast at start-up only when asked; a pool that starts while PostgreSQL restarts recovers.
     config.setInitializationFailTimeout(-1);
     config.addDataSourceProperty("reWriteBatchedInserts", "true");
+    // uuid[] parameters in binary (BinaryArrays); the driver's other binary types stay as they are.
+    config.addDataSourceProperty(
+        "binaryTransferEnable", Integer.toString(BinaryArrays.UUID_ARRAY_OID));
     if (settings.idleInTransactionTimeout != null && !settings.idleInTransactionTimeout.isZero()) {
       config.setConnectionInitSql(
           "SET idle_in_transaction_session_timeout = "
