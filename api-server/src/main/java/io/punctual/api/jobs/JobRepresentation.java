@@ -57,6 +57,9 @@ public record JobRepresentation(
   @JsonInclude(JsonInclude.Include.ALWAYS)
   public record DependencyRepresentation(String id, boolean required, String runCondition) {
     public static List<DependencyRepresentation> of(List<Upstream> dependsOn) {
+      if (dependsOn.isEmpty()) {
+        return List.of(); // most jobs: no stream to build per answer
+      }
       return dependsOn.stream()
           .sorted(Comparator.comparing(u -> u.jobId().toString()))
           .map(

@@ -58,7 +58,9 @@ record ValidatedJob(
         requestHash,
         tags,
         callback,
-        JobLinks.NONE.withUpstream(links.upstream(refs)));
+        links.parent() == null && links.dependsOn().isEmpty()
+            ? JobLinks.NONE
+            : JobLinks.NONE.withUpstream(links.upstream(refs)));
   }
 
   /**
@@ -66,6 +68,9 @@ record ValidatedJob(
    * (a single or batch submission names no workflow step by ref).
    */
   List<Upstream> dependsOn() {
+    if (links.dependsOn().isEmpty()) {
+      return List.of(); // most jobs: no lists or stream to build per answer
+    }
     return links.upstream(Map.of()).stream().filter(u -> !u.parent()).toList();
   }
 

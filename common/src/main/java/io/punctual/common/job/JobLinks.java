@@ -17,7 +17,11 @@ public record JobLinks(
 
   public JobLinks {
     upstream = upstream == null ? List.of() : List.copyOf(upstream);
-    if (upstream.stream().filter(Upstream::parent).count() > 1) {
+    int parents = 0;
+    for (Upstream u : upstream) { // a loop, not a stream: every submitted job passes here
+      parents += u.parent() ? 1 : 0;
+    }
+    if (parents > 1) {
       throw new IllegalArgumentException("a job has at most one parent");
     }
   }
@@ -50,6 +54,11 @@ public record JobLinks(
 
   /** The edge to the parent, or null. */
   public Upstream parent() {
-    return upstream.stream().filter(Upstream::parent).findFirst().orElse(null);
+    for (Upstream u : upstream) {
+      if (u.parent()) {
+        return u;
+      }
+    }
+    return null;
   }
 }
