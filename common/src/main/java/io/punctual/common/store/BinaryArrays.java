@@ -7,6 +7,8 @@ import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.argument.AbstractArgumentFactory;
 import org.jdbi.v3.core.argument.Argument;
 import org.jdbi.v3.core.config.ConfigRegistry;
+import org.postgresql.PGConnection;
+import org.postgresql.jdbc.PreferQueryMode;
 import org.postgresql.util.ByteConverter;
 import org.postgresql.util.PGBinaryObject;
 import org.postgresql.util.PGobject;
@@ -22,7 +24,9 @@ import org.postgresql.util.PGobject;
  * and {@code varchar[]} go binary (the driver's own encoders; the same array types as before, so no
  * statement changes). The driver has no binary encoder for {@code uuid[]}: {@link UuidArray} writes
  * it (16 bytes per id), sent binary on connections with {@code uuid[]} in {@code
- * binaryTransferEnable} ({@link Database} sets it) and as a text literal on any other.
+ * binaryTransferEnable} ({@link Database} sets it) and as a text literal on any other. A connection
+ * in the simple query mode ({@code preferQueryMode=simple}, say behind a pooler) gets text literals
+ * for every array, as before.
  */
 final class BinaryArrays {
   private BinaryArrays() {}
@@ -38,7 +42,14 @@ final class BinaryArrays {
         new AbstractArgumentFactory<UUID[]>(Types.ARRAY) {
           @Override
           protected Argument build(UUID[] ids, ConfigRegistry config) {
-            return (position, statement, ctx) -> statement.setObject(position, new UuidArray(ids));
+            return (position, statement, ctx) -> {
+              // The simple query protocol inlines every parameter as text: binary bytes would
+              // end up in the SQL. There the driver's own text literal goes instead.
+              boolean simple =
+                  statement.getConnection().unwrap(PGConnection.class).getPreferQueryMode()
+                      == PreferQueryMode.SIMPLE;
+              statement.setObject(position, simple ? ids : new UuidArray(ids));
+            };
           }
         });
     jdbi.registerArgument(

@@ -2,12 +2,14 @@ package io.punctual.common.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.punctual.common.config.PostgresSettings;
 import io.punctual.testing.TestStack;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.argument.Argument;
 import org.jdbi.v3.core.argument.Arguments;
 import org.junit.jupiter.api.AfterEach;
@@ -16,6 +18,7 @@ import org.postgresql.core.BaseConnection;
 
 class BinaryArraysIT {
   private final TestStack stack = new TestStack();
+  private final Jdbi jdbi = stack.database.jdbi();
 
   @AfterEach
   void close() {
@@ -30,15 +33,12 @@ class BinaryArraysIT {
     array.toBytes(ours, 0);
 
     byte[] postgres =
-        stack
-            .database
-            .jdbi()
-            .withHandle(
-                h ->
-                    h.createQuery("SELECT array_send(CAST(:text AS uuid[]))")
-                        .bind("text", array.getValue())
-                        .mapTo(byte[].class)
-                        .one());
+        jdbi.withHandle(
+            h ->
+                h.createQuery("SELECT array_send(CAST(:text AS uuid[]))")
+                    .bind("text", array.getValue())
+                    .mapTo(byte[].class)
+                    .one());
 
     assertThat(ours).isEqualTo(postgres);
   }
@@ -51,24 +51,21 @@ class BinaryArraysIT {
     String[] texts = {"NULL", null, "a \"quoted\", {braced} \\ back-slashed", "", "zoë ✓ 日本"};
 
     List<Map<String, Object>> rows =
-        stack
-            .database
-            .jdbi()
-            .withHandle(
-                h ->
-                    h.createQuery(
-                            "SELECT pg_typeof(:ids)::text AS ids_type,"
-                                + " pg_typeof(:longs)::text AS longs_type,"
-                                + " pg_typeof(:ints)::text AS ints_type,"
-                                + " pg_typeof(:texts)::text AS texts_type, v.*"
-                                + " FROM unnest(:ids, :longs, :ints, :texts) WITH ORDINALITY"
-                                + " AS v(id, l, i, s, n) ORDER BY n")
-                        .bind("ids", ids)
-                        .bind("longs", longs)
-                        .bind("ints", ints)
-                        .bind("texts", texts)
-                        .mapToMap()
-                        .list());
+        jdbi.withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT pg_typeof(:ids)::text AS ids_type,"
+                            + " pg_typeof(:longs)::text AS longs_type,"
+                            + " pg_typeof(:ints)::text AS ints_type,"
+                            + " pg_typeof(:texts)::text AS texts_type, v.*"
+                            + " FROM unnest(:ids, :longs, :ints, :texts) WITH ORDINALITY"
+                            + " AS v(id, l, i, s, n) ORDER BY n")
+                    .bind("ids", ids)
+                    .bind("longs", longs)
+                    .bind("ints", ints)
+                    .bind("texts", texts)
+                    .mapToMap()
+                    .list());
 
     assertThat(rows).hasSize(5);
     assertThat(rows.get(0))
@@ -93,18 +90,49 @@ class BinaryArraysIT {
   }
 
   @Test
+  void aConnectionInTheSimpleQueryModeGetsTextLiteralsAndTheSameRows() {
+    PostgresSettings simple =
+        new PostgresSettings(
+            stack.postgres.url + "?preferQueryMode=simple",
+            stack.postgres.user,
+            stack.postgres.password);
+    UUID[] ids = {UUID.randomUUID(), null, UUID.randomUUID()};
+    Long[] longs = {1L, null, 3L};
+    String[] texts = {"a \"b\"", null, "NULL"};
+
+    try (Database database = Database.connect(simple, "simple")) {
+      List<Map<String, Object>> rows =
+          database
+              .jdbi()
+              .withHandle(
+                  h ->
+                      h.createQuery(
+                              // Untyped there (the driver's literals always were): name the types.
+                              "SELECT v.* FROM unnest(CAST(:ids AS uuid[]), CAST(:longs AS"
+                                  + " bigint[]), CAST(:texts AS text[])) WITH ORDINALITY"
+                                  + " AS v(id, l, s, n) ORDER BY n")
+                          .bind("ids", ids)
+                          .bind("longs", longs)
+                          .bind("texts", texts)
+                          .mapToMap()
+                          .list());
+
+      assertThat(rows).extracting(r -> r.get("id")).containsExactly((Object[]) ids);
+      assertThat(rows).extracting(r -> r.get("l")).containsExactly((Object[]) longs);
+      assertThat(rows).extracting(r -> r.get("s")).containsExactly((Object[]) texts);
+    }
+  }
+
+  @Test
   void anEmptyArrayBindsAsAnEmptyArray() {
     long count =
-        stack
-            .database
-            .jdbi()
-            .withHandle(
-                h ->
-                    h.createQuery("SELECT count(*) FROM unnest(:ids, :texts)")
-                        .bind("ids", new UUID[0])
-                        .bind("texts", new String[0])
-                        .mapTo(Long.class)
-                        .one());
+        jdbi.withHandle(
+            h ->
+                h.createQuery("SELECT count(*) FROM unnest(:ids, :texts)")
+                    .bind("ids", new UUID[0])
+                    .bind("texts", new String[0])
+                    .mapTo(Long.class)
+                    .one());
 
     assertThat(count).isZero();
   }
@@ -112,14 +140,11 @@ class BinaryArraysIT {
   @Test
   void theStoreBindsArraysItselfAndItsConnectionsSendUuidArraysBinary() throws Exception {
     Argument argument =
-        stack
-            .database
-            .jdbi()
-            .withHandle(
-                h ->
-                    h.getConfig(Arguments.class)
-                        .findFor(UUID[].class, new UUID[] {UUID.randomUUID()})
-                        .orElseThrow());
+        jdbi.withHandle(
+            h ->
+                h.getConfig(Arguments.class)
+                    .findFor(UUID[].class, new UUID[] {UUID.randomUUID()})
+                    .orElseThrow());
     // Jdbi's own array argument (java.sql.Array, a text literal) is what this replaces.
     assertThat(argument.getClass().getName()).doesNotStartWith("org.jdbi.");
 
