@@ -11,6 +11,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalTime;
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
@@ -297,8 +299,7 @@ public final class SubmitBenchmark {
     double[] cpuBefore = null;
     long start = System.nanoTime() + 50_000_000L;
     long measuredFrom = start + FIXED_RATE_LEAD_IN_SECONDS * 1_000_000_000L;
-    java.time.LocalTime startedAt =
-        java.time.LocalTime.now().plusNanos(measuredFrom - System.nanoTime());
+    LocalTime startedAt = LocalTime.now().plusNanos(measuredFrom - System.nanoTime());
     try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
       for (int c = 0; c < FIXED_RATE_SENDERS; c++) {
         pool.submit(
@@ -339,7 +340,8 @@ public final class SubmitBenchmark {
     double[] cpuAfter = cpu.now();
     double[] cpuUsed = new double[cpuAfter.length];
     for (int i = 0; i < cpuUsed.length; i++) {
-      cpuUsed[i] = cpuAfter[i] - (cpuBefore == null ? cpuAfter[i] : cpuBefore[i]);
+      // set by the pacer, at the latest when it releases the last request (always measured)
+      cpuUsed[i] = cpuAfter[i] - cpuBefore[i];
     }
     if (!failures.isEmpty()) {
       throw new IllegalStateException(
@@ -354,7 +356,7 @@ public final class SubmitBenchmark {
     }
     System.out.println(
         "  fixed rate from "
-            + startedAt.truncatedTo(java.time.temporal.ChronoUnit.MILLIS)
+            + startedAt.truncatedTo(ChronoUnit.MILLIS)
             + " (after "
             + FIXED_RATE_LEAD_IN_SECONDS
             + " s not counted), p99 of each second, ms: "

@@ -6,6 +6,7 @@ import java.util.UUID;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.argument.AbstractArgumentFactory;
 import org.jdbi.v3.core.argument.Argument;
+import org.jdbi.v3.core.argument.ObjectArgumentFactory;
 import org.jdbi.v3.core.config.ConfigRegistry;
 import org.postgresql.PGConnection;
 import org.postgresql.jdbc.PreferQueryMode;
@@ -52,27 +53,10 @@ final class BinaryArrays {
             };
           }
         });
-    jdbi.registerArgument(
-        new AbstractArgumentFactory<Long[]>(Types.ARRAY) {
-          @Override
-          protected Argument build(Long[] values, ConfigRegistry config) {
-            return (position, statement, ctx) -> statement.setObject(position, values);
-          }
-        });
-    jdbi.registerArgument(
-        new AbstractArgumentFactory<Integer[]>(Types.ARRAY) {
-          @Override
-          protected Argument build(Integer[] values, ConfigRegistry config) {
-            return (position, statement, ctx) -> statement.setObject(position, values);
-          }
-        });
-    jdbi.registerArgument(
-        new AbstractArgumentFactory<String[]>(Types.ARRAY) {
-          @Override
-          protected Argument build(String[] values, ConfigRegistry config) {
-            return (position, statement, ctx) -> statement.setObject(position, values);
-          }
-        });
+    // setObject(.., Types.ARRAY): the driver's binary encoders; null binds as setNull(ARRAY).
+    jdbi.registerArgument(ObjectArgumentFactory.create(Long[].class, Types.ARRAY));
+    jdbi.registerArgument(ObjectArgumentFactory.create(Integer[].class, Types.ARRAY));
+    jdbi.registerArgument(ObjectArgumentFactory.create(String[].class, Types.ARRAY));
   }
 
   /**

@@ -147,6 +147,14 @@ class BinaryArraysIT {
                     .orElseThrow());
     // Jdbi's own array argument (java.sql.Array, a text literal) is what this replaces.
     assertThat(argument.getClass().getName()).doesNotStartWith("org.jdbi.");
+    for (Object values : new Object[] {new Long[] {1L}, new Integer[] {1}, new String[] {"a"}}) {
+      Argument other =
+          jdbi.withHandle(
+              h -> h.getConfig(Arguments.class).findFor(values.getClass(), values).orElseThrow());
+      assertThat(other.getClass().getName())
+          .as("%s", values.getClass().getSimpleName())
+          .isNotEqualTo("org.jdbi.v3.core.array.SqlArrayArgument");
+    }
 
     try (Connection c = stack.database.dataSource().getConnection()) {
       BaseConnection pg = c.unwrap(BaseConnection.class);
