@@ -13,18 +13,19 @@ import io.punctual.common.job.JobState;
 import io.punctual.common.job.RunCondition;
 import io.punctual.common.job.Upstream;
 import io.punctual.common.json.Json;
-import io.punctual.planner.expression.DstPolicy;
-import io.punctual.planner.schedule.JobTemplate;
-import io.punctual.planner.schedule.MisfirePolicy;
-import io.punctual.planner.schedule.OverlapPolicy;
-import io.punctual.planner.schedule.Schedule;
-import io.punctual.planner.schedule.ScheduleDefinition;
-import io.punctual.planner.schedule.ScheduleStatus;
-import io.punctual.planner.schedule.ScheduleStore.Changed;
-import io.punctual.planner.schedule.ScheduleStore.Registered;
-import io.punctual.planner.schedule.ScheduleStore.Registration;
 import io.punctual.planner.support.PlannerFixture;
 import io.punctual.planner.support.SteppingClock;
+import io.punctual.schedule.DeclaredSchedule;
+import io.punctual.schedule.JobTemplate;
+import io.punctual.schedule.MisfirePolicy;
+import io.punctual.schedule.OverlapPolicy;
+import io.punctual.schedule.Schedule;
+import io.punctual.schedule.ScheduleDefinition;
+import io.punctual.schedule.ScheduleStatus;
+import io.punctual.schedule.expression.DstPolicy;
+import io.punctual.schedule.store.ScheduleDefinitions.Changed;
+import io.punctual.schedule.store.ScheduleDefinitions.Registered;
+import io.punctual.schedule.store.ScheduleDefinitions.Registration;
 import io.punctual.testing.TestClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -484,12 +485,12 @@ class PlannerIT {
         fx.schedules.create("default", aSchedule().cron("0 3 * * *").definition()); // nightly
     clock.advance(Duration.ofSeconds(7));
 
-    Job job = fx.schedules.trigger("default", s.id()).orElseThrow();
+    Job job = fx.scheduleJobs.trigger("default", s.id()).orElseThrow();
 
     assertThat(job.scheduleId()).isEqualTo(s.id());
     assertThat(job.occurrenceAt()).isNull();
     assertThat(job.runAt()).isEqualTo(clock.instant());
-    assertThat(fx.schedules.trigger("other", s.id())).isEmpty();
+    assertThat(fx.scheduleJobs.trigger("other", s.id())).isEmpty();
   }
 
   @Test
@@ -614,9 +615,9 @@ class PlannerIT {
       throws Exception {
     // As in planner.schedules: one in the default namespace (a payload with a number jsonb
     // rewrites), one in another namespace.
-    List<Planner.Declared> declared =
+    List<DeclaredSchedule> declared =
         List.of(
-            new Planner.Declared(
+            new DeclaredSchedule(
                 "default",
                 aSchedule()
                     .name("close-day")
@@ -624,7 +625,7 @@ class PlannerIT {
                     .every(Duration.ofSeconds(20))
                     .payload(Json.readTree("{\"batch\":1e3}"))
                     .definition()),
-            new Planner.Declared(
+            new DeclaredSchedule(
                 "ops",
                 aSchedule()
                     .name("ping")
@@ -683,14 +684,8 @@ class PlannerIT {
       io.punctual.common.Stores stores,
       MetricRegistry metrics,
       String holder,
-      List<Planner.Declared> declared) {
-    return new Planner(
-        stores,
-        new io.punctual.planner.schedule.ScheduleStore(stores.database.jdbi(), stores.jobs, clock),
-        fx.settings,
-        metrics,
-        holder,
-        declared);
+      List<DeclaredSchedule> declared) {
+    return PlannerWiring.planner(stores, fx.settings, metrics, holder, declared);
   }
 
   private static void awaitPass(MetricRegistry metrics) {
