@@ -1,6 +1,6 @@
 package io.punctual.planner.plan;
 
-import static io.punctual.planner.support.Schedules.aSchedule;
+import static io.punctual.schedule.testing.Schedules.aSchedule;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.punctual.planner.PlannerSettings;

@@ -1,6 +1,6 @@
 package io.punctual.planner.plan;
 
-import static io.punctual.planner.support.Schedules.aSchedule;
+import static io.punctual.schedule.testing.Schedules.aSchedule;
 import static io.punctual.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -480,20 +480,6 @@ class PlannerIT {
   }
 
   @Test
-  void triggerRunsOnceNowOutsideTheFireTimes() {
-    Schedule s =
-        fx.schedules.create("default", aSchedule().cron("0 3 * * *").definition()); // nightly
-    clock.advance(Duration.ofSeconds(7));
-
-    Job job = fx.scheduleJobs.trigger("default", s.id()).orElseThrow();
-
-    assertThat(job.scheduleId()).isEqualTo(s.id());
-    assertThat(job.occurrenceAt()).isNull();
-    assertThat(job.runAt()).isEqualTo(clock.instant());
-    assertThat(fx.scheduleJobs.trigger("other", s.id())).isEmpty();
-  }
-
-  @Test
   void aDaylightSavingGapTimeFiresOnceShiftedThroughThePlanner() {
     clock.set(Instant.parse("2030-03-31T00:00:00Z")); // Paris springs forward at 01:00Z
     fx.settings.lookAhead = Duration.ofHours(4);
@@ -592,22 +578,6 @@ class PlannerIT {
 
   private Schedule createIn(String cron, String zone, DstPolicy dst) {
     return fx.schedules.create("default", aSchedule().cron(cron).zone(zone).dst(dst).definition());
-  }
-
-  @Test
-  void registeringTwiceKeepsOneScheduleAndAChangeRedefinesIt() {
-    var definition = aSchedule().name("nightly").initIdentifier("svc.nightly").cron("0 3 * * *");
-
-    var first = fx.schedules.register("default", definition.definition());
-    var again = fx.schedules.register("default", definition.definition());
-    var changed = fx.schedules.register("default", definition.cron("0 4 * * *").definition());
-
-    assertThat(first.registration().name()).isEqualTo("CREATED");
-    assertThat(again.registration().name()).isEqualTo("UNCHANGED");
-    assertThat(changed.registration().name()).isEqualTo("UPDATED");
-    assertThat(again.schedule().id()).isEqualTo(first.schedule().id());
-    assertThat(changed.schedule().definition().cron()).isEqualTo("0 4 * * *");
-    assertThat(fx.schedules.list("default", null, null, 10).items()).hasSize(1);
   }
 
   @Test

@@ -24,7 +24,6 @@ public final class PlannerFixture implements AutoCloseable {
   public final TestClock clock;
   public final TestStack stack;
   public final Stores stores;
-  public final ScheduleJobs scheduleJobs;
   public final ScheduleDefinitions schedules;
   public final PlannerSettings settings = new PlannerSettings();
   public final MetricRegistry metrics = new MetricRegistry();
@@ -34,8 +33,11 @@ public final class PlannerFixture implements AutoCloseable {
     this.stack = new TestStack(clock);
     this.stores =
         new Stores(stack.postgres, stack.redisSettings, stack.queueSettings, clock, "planner");
-    this.scheduleJobs = new ScheduleJobs(stores.database.jdbi(), stores.jobs, clock);
-    this.schedules = new ScheduleDefinitions(stores.database.jdbi(), scheduleJobs, clock);
+    this.schedules =
+        new ScheduleDefinitions(
+            stores.database.jdbi(),
+            new ScheduleJobs(stores.database.jdbi(), stores.jobs, clock),
+            clock);
   }
 
   public Planner planner() {

@@ -1,4 +1,4 @@
-package io.punctual.planner.support;
+package io.punctual.schedule.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
