@@ -18,7 +18,8 @@ import java.util.UUID;
 
 /**
  * A planner's world against real PostgreSQL and Redis (its own database and key prefix): the
- * stores, the schedule store, settings to adjust before {@link #planner()}, and reads for asserts.
+ * stores, the schedule definitions, settings to adjust before {@link #planner()}, and reads for
+ * asserts.
  */
 public final class PlannerFixture implements AutoCloseable {
   public final TestClock clock;

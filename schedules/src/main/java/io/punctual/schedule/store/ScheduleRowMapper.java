@@ -27,7 +27,7 @@ import org.jdbi.v3.core.statement.StatementContext;
 
 /**
  * Maps a {@code schedules} row to {@link Schedule}. Reads made for the API also select {@code
- * last_fired_at} (see ScheduleDefinitions/find.sql); the planner's do not.
+ * last_fired_at} (see ScheduleRows/find.sql); the planner's do not.
  */
 public final class ScheduleRowMapper implements RowMapper<Schedule> {
   /** The row as stored (what the planner reads). */
