@@ -15,18 +15,20 @@ import io.punctual.api.problem.EmptyOptionalExceptionMapper;
 import io.punctual.api.problem.IllegalStateExceptionMapper;
 import io.punctual.api.problem.JsonProcessingExceptionMapper;
 import io.punctual.api.problem.ProblemExceptionMapper;
+import io.punctual.api.problem.RequestRejectedExceptionMapper;
 import io.punctual.api.problem.ThrowableMapper;
 import io.punctual.api.problem.ViolationExceptionMapper;
 import io.punctual.api.problem.WebApplicationExceptionMapper;
-import io.punctual.api.schedules.ScheduleRequestParser;
 import io.punctual.api.schedules.SchedulesResource;
 import io.punctual.api.workers.WorkersResource;
 import io.punctual.api.workflows.WorkflowsResource;
 import io.punctual.common.Stores;
 import io.punctual.common.json.Json;
-import io.punctual.planner.PlannerSettings;
-import io.punctual.planner.schedule.ScheduleStore;
+import io.punctual.schedule.request.ScheduleRequestParser;
+import io.punctual.schedule.store.ScheduleDefinitions;
+import io.punctual.schedule.store.ScheduleJobs;
 import jakarta.servlet.DispatcherType;
+import java.time.Duration;
 import java.util.EnumSet;
 
 /**
@@ -37,16 +39,19 @@ import java.util.EnumSet;
 public final class ApiModule {
   private ApiModule() {}
 
-  /** The API with the planner's default settings (schedules' smallest {@code every}: PT1S). */
+  /** The API with schedules' smallest {@code every} at its default, PT1S. */
   public static void register(Environment env, Stores stores, ApiSettings settings) {
-    register(env, stores, settings, new PlannerSettings());
+    register(env, stores, settings, ScheduleRequestParser.DEFAULT_MIN_INTERVAL);
   }
 
-  /** {@code planner} gives the limits schedules are validated against. */
+  /**
+   * {@code minInterval}: the smallest {@code every} of a schedule ({@code planner.minInterval}).
+   */
   public static void register(
-      Environment env, Stores stores, ApiSettings settings, PlannerSettings planner) {
+      Environment env, Stores stores, ApiSettings settings, Duration minInterval) {
     settings.validate();
-    planner.validate();
+    ScheduleRequestParser scheduleParser =
+        new ScheduleRequestParser(settings.jobFieldRules(), minInterval);
     Json.configure(env.getObjectMapper());
 
     QueueWriter queue = new QueueWriter(stores.queue, settings.redisTimeout);
@@ -82,11 +87,13 @@ public final class ApiModule {
     }
     jersey.register(new WorkersResource(stores.workers, settings));
     jersey.register(new WorkflowsResource(stores.workflows, submitter, queue, settings));
+    ScheduleJobs scheduleJobs = new ScheduleJobs(stores.database.jdbi(), stores.jobs, stores.clock);
     jersey.register(
         new SchedulesResource(
-            new ScheduleStore(stores.database.jdbi(), stores.jobs, stores.clock),
+            new ScheduleDefinitions(stores.database.jdbi(), scheduleJobs, stores.clock),
+            scheduleJobs,
             queue,
-            new ScheduleRequestParser(settings, planner),
+            scheduleParser,
             settings,
             stores.clock));
 
@@ -94,6 +101,7 @@ public final class ApiModule {
     // (Throwable, JsonProcessingException, JerseyViolationException, IllegalStateException,
     // EmptyOptionalException), so every error leaves as application/problem+json.
     jersey.register(new ProblemExceptionMapper());
+    jersey.register(new RequestRejectedExceptionMapper());
     jersey.register(new JsonProcessingExceptionMapper());
     jersey.register(new WebApplicationExceptionMapper());
     jersey.register(new ViolationExceptionMapper());

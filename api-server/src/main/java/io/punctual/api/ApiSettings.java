@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
+import io.punctual.common.request.JobFields;
 import java.time.Duration;
 
 /**
@@ -78,6 +79,12 @@ public final class ApiSettings {
     defaultPriority =
         Priority.parse(name)
             .orElseThrow(() -> new IllegalArgumentException("unknown priority: " + name));
+  }
+
+  /** The limits and defaults of a job's fields, wherever a job is described (jobs, schedules). */
+  public JobFields.Rules jobFieldRules() {
+    return new JobFields.Rules(
+        maxPayloadBytes, defaultPriority, defaultMaxAttempts, maxMaxAttempts, defaultBackoff);
   }
 
   /** Checks the settings make sense together; throws {@link IllegalArgumentException} if not. */

@@ -2,6 +2,7 @@ package io.punctual.planner;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.punctual.schedule.request.ScheduleRequestParser;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +27,7 @@ public class PlannerSettings {
   @JsonProperty public int batchSize = 500;
 
   /** Smallest {@code every} a schedule may have. */
-  @JsonProperty public Duration minInterval = Duration.ofSeconds(1);
+  @JsonProperty public Duration minInterval = ScheduleRequestParser.DEFAULT_MIN_INTERVAL;
 
   /**
    * How long every planner must have been silent (all down, or PostgreSQL away) for an outage: fire

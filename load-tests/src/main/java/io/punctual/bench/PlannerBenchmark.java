@@ -16,11 +16,11 @@ import io.punctual.common.job.JobId;
 import io.punctual.common.json.Json;
 import io.punctual.common.store.Migrations;
 import io.punctual.planner.PlannerSettings;
-import io.punctual.planner.expression.DstPolicy;
 import io.punctual.planner.plan.Planner;
 import io.punctual.planner.plan.PlannerLiveness;
-import io.punctual.planner.schedule.ScheduleDefinition;
-import io.punctual.planner.schedule.ScheduleStore;
+import io.punctual.planner.plan.PlannerWiring;
+import io.punctual.schedule.ScheduleDefinition;
+import io.punctual.schedule.expression.DstPolicy;
 import io.punctual.worker.Worker;
 import io.punctual.worker.WorkerSettings;
 import io.punctual.worker.handler.JobHandlers;
@@ -401,11 +401,7 @@ public final class PlannerBenchmark {
   }
 
   private static Planner planner(Stores stores, PlannerSettings settings, MetricRegistry metrics) {
-    return new Planner(
-        stores,
-        new ScheduleStore(stores.database.jdbi(), stores.jobs, stores.clock),
-        settings,
-        metrics);
+    return PlannerWiring.planner(stores, settings, metrics);
   }
 
   private static Lags lags(Stores stores, String tag, Instant from, Instant to) {

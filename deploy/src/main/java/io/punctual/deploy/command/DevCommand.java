@@ -56,7 +56,7 @@ final class DevCommand extends RoleCommand {
 
     Stores stores = RoleWiring.openStores(config, "dev", resources, environment);
     RoleWiring.migrate(stores);
-    ApiModule.register(environment, stores, config.api, config.planner);
+    ApiModule.register(environment, stores, config.api, config.planner.minInterval);
     RoleWiring.startWorker(config, stores, resources, environment);
     RoleWiring.startPlanner(config, stores, resources, environment);
     Reaper reaper =

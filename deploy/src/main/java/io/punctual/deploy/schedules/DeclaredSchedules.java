@@ -4,12 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.api.ApiSettings;
 import io.punctual.api.context.Authorizer;
-import io.punctual.api.problem.FieldError;
-import io.punctual.api.problem.ProblemException;
-import io.punctual.api.schedules.ScheduleRequestParser;
+import io.punctual.common.request.FieldError;
+import io.punctual.common.request.FieldTooLargeException;
+import io.punctual.common.request.InvalidFieldsException;
+import io.punctual.common.request.RequestRejectedException;
 import io.punctual.planner.PlannerSettings;
-import io.punctual.planner.plan.Planner.Declared;
-import io.punctual.planner.schedule.ScheduleDefinition;
+import io.punctual.schedule.DeclaredSchedule;
+import io.punctual.schedule.ScheduleDefinition;
+import io.punctual.schedule.request.ScheduleRequestParser;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +19,8 @@ import java.util.List;
 /**
  * The schedules declared under {@code planner.schedules}: each a {@code POST /api/v1/schedules}
  * body with a required {@code initIdentifier} and an optional {@code namespace} (default {@code
- * api.defaultNamespace}), validated by the API's own parser so the rules and messages are the same.
- * Each planner registers them when it starts (an idempotent upsert by initIdentifier).
+ * api.defaultNamespace}), validated by the parser the API uses, so the rules and messages are the
+ * same. Each planner registers them when it starts (an idempotent upsert by initIdentifier).
  */
 public final class DeclaredSchedules {
   private DeclaredSchedules() {}
@@ -27,9 +29,11 @@ public final class DeclaredSchedules {
    * The declared schedules, or an {@link IllegalArgumentException} naming the first bad field
    * ({@code planner.schedules[1].cron: ...}).
    */
-  public static List<Declared> parse(PlannerSettings planner, ApiSettings api, Instant now) {
-    ScheduleRequestParser parser = new ScheduleRequestParser(api, planner);
-    List<Declared> out = new ArrayList<>();
+  public static List<DeclaredSchedule> parse(
+      PlannerSettings planner, ApiSettings api, Instant now) {
+    ScheduleRequestParser parser =
+        new ScheduleRequestParser(api.jobFieldRules(), planner.minInterval);
+    List<DeclaredSchedule> out = new ArrayList<>();
     for (int i = 0; i < planner.schedules.size(); i++) {
       String path = "planner.schedules[" + i + "]";
       ObjectNode body = planner.schedules.get(i).deepCopy();
@@ -42,10 +46,10 @@ public final class DeclaredSchedules {
       ScheduleDefinition definition;
       try {
         definition = parser.parse(body, path + ".", now);
-      } catch (ProblemException e) {
+      } catch (RequestRejectedException e) {
         throw new IllegalArgumentException(describe(e, path), e);
       }
-      out.add(new Declared(namespace, definition));
+      out.add(new DeclaredSchedule(namespace, definition));
     }
     return out;
   }
@@ -61,12 +65,13 @@ public final class DeclaredSchedules {
     return value.textValue();
   }
 
-  private static String describe(ProblemException e, String path) {
-    List<FieldError> errors = e.problem().errors();
-    if (errors.isEmpty()) {
-      return path + ": " + e.problem().detail();
-    }
-    FieldError first = errors.get(0);
-    return (first.field() == null ? path : first.field()) + ": " + first.message();
+  private static String describe(RequestRejectedException rejected, String path) {
+    return switch (rejected) {
+      case InvalidFieldsException e -> {
+        FieldError first = e.errors().get(0);
+        yield (first.field() == null ? path : first.field()) + ": " + first.message();
+      }
+      case FieldTooLargeException e -> path + ": " + e.detail();
+    };
   }
 }
