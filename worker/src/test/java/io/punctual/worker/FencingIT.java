@@ -24,6 +24,7 @@ import io.punctual.worker.run.Outcome;
 import io.punctual.worker.run.RunningAttempt;
 import io.punctual.worker.run.RunningAttempts;
 import io.punctual.worker.run.StopReason;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -71,7 +72,7 @@ class FencingIT {
     Job stale = claimThenRescue(job, "stalled-worker");
 
     WorkerSettings settings = WorkerHarness.settings();
-    harness.start(settings, JobHandlers.withBuiltIns(settings));
+    harness.start(settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()));
     harness.stores.queue.enqueue(
         List.of(new QueueEntry(job.id(), "default", Priority.NORMAL, Instant.now())));
     Job done = harness.awaitState(job, JobState.SUCCEEDED);
