@@ -13,7 +13,7 @@ import io.punctual.common.job.JobState;
 import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
 import io.punctual.common.queue.ReadyQueue;
-import io.punctual.common.queue.RedisKeys;
+import io.punctual.common.redis.RedisKeys;
 import io.punctual.common.store.JobStore;
 import io.punctual.common.store.JobStore.JobQuery;
 import io.punctual.common.store.JobStore.QueueEntry;
