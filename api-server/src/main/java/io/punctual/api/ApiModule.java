@@ -6,6 +6,7 @@ import io.punctual.api.context.Authorizer;
 import io.punctual.api.health.PostgresHealthCheck;
 import io.punctual.api.health.RedisHealthCheck;
 import io.punctual.api.http.RequestSizeLimitFilter;
+import io.punctual.api.jobs.AfterCommitHook;
 import io.punctual.api.jobs.JobRequestParser;
 import io.punctual.api.jobs.JobSubmitter;
 import io.punctual.api.jobs.JobsResource;
@@ -64,7 +65,8 @@ public final class ApiModule {
             stores.clock,
             env.metrics(),
             settings.submitGroupConcurrency,
-            settings.maxBatchSize);
+            settings.maxBatchSize,
+            AfterCommitHook.installed());
 
     Authorizer authorizer = new Authorizer(settings.defaultNamespace);
     JobRequestParser parser = new JobRequestParser(settings);

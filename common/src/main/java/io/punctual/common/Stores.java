@@ -9,7 +9,7 @@ import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
 import io.punctual.common.lease.Redlock;
 import io.punctual.common.queue.ReadyQueue;
-import io.punctual.common.queue.RedisKeys;
+import io.punctual.common.redis.RedisKeys;
 import io.punctual.common.registry.WorkerRegistry;
 import io.punctual.common.store.Database;
 import io.punctual.common.store.JobStore;

@@ -6,7 +6,7 @@ import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
 import io.punctual.common.queue.ReadyQueue;
-import io.punctual.common.queue.RedisKeys;
+import io.punctual.common.redis.RedisKeys;
 import io.punctual.common.store.Database;
 import io.punctual.common.store.JobStore;
 import io.punctual.common.store.PartitionManager;

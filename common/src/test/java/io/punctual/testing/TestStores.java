@@ -2,9 +2,9 @@ package io.punctual.testing;
 
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.RedisSettings;
-import io.punctual.common.embedded.EmbeddedPostgresServer;
-import io.punctual.common.embedded.EmbeddedRedisServer;
 import io.punctual.common.store.Migrations;
+import io.punctual.embedded.EmbeddedPostgresServer;
+import io.punctual.embedded.EmbeddedRedisServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -10,13 +10,13 @@ import io.punctual.common.Stores;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
-import io.punctual.common.embedded.EmbeddedPostgresServer;
-import io.punctual.common.embedded.EmbeddedRedisServer;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.json.Json;
 import io.punctual.common.store.JobStore;
 import io.punctual.common.store.JobStore.QueueEntry;
 import io.punctual.common.store.Migrations;
+import io.punctual.embedded.EmbeddedPostgresServer;
+import io.punctual.embedded.EmbeddedRedisServer;
 import io.punctual.worker.Worker;
 import io.punctual.worker.WorkerSettings;
 import io.punctual.worker.handler.JobContext;
@@ -425,7 +425,10 @@ public final class LagBenchmark {
       if (workers == 0) {
         worker =
             new Worker(
-                stores, settings, JobHandlers.withBuiltIns(settings).register(probe), metrics);
+                stores,
+                settings,
+                JobHandlers.withBuiltIns(settings, Clock.systemUTC()).register(probe),
+                metrics);
         worker.start();
       } else {
         roles = processes.startWorkers(workers);

@@ -9,12 +9,12 @@ import io.punctual.common.Stores;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
-import io.punctual.common.embedded.EmbeddedPostgresServer;
-import io.punctual.common.embedded.EmbeddedRedisServer;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.JobId;
 import io.punctual.common.json.Json;
 import io.punctual.common.store.Migrations;
+import io.punctual.embedded.EmbeddedPostgresServer;
+import io.punctual.embedded.EmbeddedRedisServer;
 import io.punctual.planner.PlannerSettings;
 import io.punctual.planner.plan.Planner;
 import io.punctual.planner.plan.PlannerLiveness;
@@ -357,7 +357,11 @@ public final class PlannerBenchmark {
       Instant from;
       Instant to;
       try (Worker worker =
-          new Worker(stores, workerSettings, JobHandlers.withBuiltIns(workerSettings), metrics)) {
+          new Worker(
+              stores,
+              workerSettings,
+              JobHandlers.withBuiltIns(workerSettings, Clock.systemUTC()),
+              metrics)) {
         worker.start();
         planner.start();
         // The first pass plans every schedule at once (the throughput case above); the warm-up

@@ -11,12 +11,12 @@ import io.punctual.common.Stores;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
-import io.punctual.common.embedded.EmbeddedPostgresServer;
-import io.punctual.common.embedded.EmbeddedRedisServer;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.store.JobStore;
 import io.punctual.common.store.JobStore.QueueEntry;
 import io.punctual.common.store.Migrations;
+import io.punctual.embedded.EmbeddedPostgresServer;
+import io.punctual.embedded.EmbeddedRedisServer;
 import io.punctual.worker.Worker;
 import io.punctual.worker.WorkerSettings;
 import io.punctual.worker.handler.JobHandlers;
@@ -273,7 +273,8 @@ public final class ThroughputBenchmark {
       Usage before = servers.usage(THIS_JVM);
       long started = System.nanoTime();
       try (Worker worker =
-          new Worker(stores, settings, JobHandlers.withBuiltIns(settings), metrics)) {
+          new Worker(
+              stores, settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()), metrics)) {
         worker.start();
         // The meter counts results committed to PostgreSQL; polling it costs the database nothing.
         var succeeded = metrics.meter("punctual.worker.succeeded");

@@ -13,6 +13,7 @@ import io.punctual.worker.handler.JobContext;
 import io.punctual.worker.handler.JobHandler;
 import io.punctual.worker.handler.JobHandlers;
 import io.punctual.worker.handler.JobResult;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class CancelIT {
   private final WorkerHarness harness = new WorkerHarness();
   private final WorkerSettings settings = WorkerHarness.settings();
-  private final JobHandlers handlers = JobHandlers.withBuiltIns(settings);
+  private final JobHandlers handlers = JobHandlers.withBuiltIns(settings, Clock.systemUTC());
 
   @AfterEach
   void close() {

@@ -13,17 +13,18 @@ import io.punctual.common.job.Priority;
 import io.punctual.common.store.JobStore.QueueEntry;
 import io.punctual.common.store.JobStore.Rescue;
 import io.punctual.worker.complete.CompletionBatcher;
-import io.punctual.worker.complete.FinishedAttempt;
 import io.punctual.worker.complete.PendingResults;
 import io.punctual.worker.handler.JobHandlers;
 import io.punctual.worker.heartbeat.Heartbeater;
 import io.punctual.worker.heartbeat.LeaseKeeper;
 import io.punctual.worker.metrics.WorkerMetrics;
 import io.punctual.worker.run.CompletionDecider;
+import io.punctual.worker.run.FinishedAttempt;
 import io.punctual.worker.run.Outcome;
 import io.punctual.worker.run.RunningAttempt;
 import io.punctual.worker.run.RunningAttempts;
 import io.punctual.worker.run.StopReason;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -71,7 +72,7 @@ class FencingIT {
     Job stale = claimThenRescue(job, "stalled-worker");
 
     WorkerSettings settings = WorkerHarness.settings();
-    harness.start(settings, JobHandlers.withBuiltIns(settings));
+    harness.start(settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()));
     harness.stores.queue.enqueue(
         List.of(new QueueEntry(job.id(), "default", Priority.NORMAL, Instant.now())));
     Job done = harness.awaitState(job, JobState.SUCCEEDED);

@@ -99,7 +99,7 @@ class PostgresOutageIT {
         new Worker(
             workerStores,
             settings,
-            JobHandlers.withBuiltIns(settings).register(handler),
+            JobHandlers.withBuiltIns(settings, Clock.systemUTC()).register(handler),
             new MetricRegistry());
     worker.start();
   }

@@ -10,6 +10,7 @@ import io.punctual.common.job.JobState;
 import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
 import io.punctual.worker.handler.JobHandlers;
+import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,7 @@ class ShutdownIT {
   @Test
   void closeLetsARunningJobFinishWithinTheGrace() {
     settings.shutdownGrace = Duration.ofSeconds(10);
-    Worker worker = harness.start(settings, JobHandlers.withBuiltIns(settings));
+    Worker worker = harness.start(settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()));
     Job job = harness.submit(aJob().type("sleep").payload(Json.readTree("{\"ms\":700}")).build());
     await().atMost(Duration.ofSeconds(5)).until(() -> worker.running() == 1);
 
@@ -44,7 +45,7 @@ class ShutdownIT {
   @Test
   void handlersStillRunningAfterTheGraceAreInterruptedAndRetriedLater() {
     settings.shutdownGrace = Duration.ofMillis(200);
-    Worker worker = harness.start(settings, JobHandlers.withBuiltIns(settings));
+    Worker worker = harness.start(settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()));
     Job job =
         harness.submit(
             aJob().type("sleep").payload(Json.readTree("{\"ms\":60000}")).maxAttempts(3).build());

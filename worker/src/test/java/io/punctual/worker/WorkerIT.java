@@ -16,6 +16,7 @@ import io.punctual.worker.handler.JobHandlers;
 import io.punctual.worker.handler.JobResult;
 import io.punctual.worker.handler.NonRetryableException;
 import io.punctual.worker.metrics.WorkerMetrics;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class WorkerIT {
   private final WorkerHarness harness = new WorkerHarness();
   private final WorkerSettings settings = WorkerHarness.settings();
-  private final JobHandlers handlers = JobHandlers.withBuiltIns(settings);
+  private final JobHandlers handlers = JobHandlers.withBuiltIns(settings, Clock.systemUTC());
 
   @BeforeEach
   void registerTestHandlers() {

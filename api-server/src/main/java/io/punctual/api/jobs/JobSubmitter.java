@@ -6,7 +6,6 @@ import com.codahale.metrics.MetricRegistry;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.batch.GroupCommit;
 import io.punctual.common.config.QueueSettings;
-import io.punctual.common.fault.CrashPoint;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
@@ -42,6 +41,7 @@ public final class JobSubmitter {
   private final Map<Priority, Meter> submitted = new EnumMap<>(Priority.class);
   private final GroupCommit<NewJob, Submitted> singles;
   private final Histogram groupSizes;
+  private final AfterCommitHook afterCommit;
 
   public JobSubmitter(
       JobStore store,
@@ -51,7 +51,9 @@ public final class JobSubmitter {
       Clock clock,
       MetricRegistry metrics,
       int groupConcurrency,
-      int maxGroup) {
+      int maxGroup,
+      AfterCommitHook afterCommit) {
+    this.afterCommit = afterCommit;
     this.store = store;
     this.workflows = workflows;
     this.queue = queue;
@@ -101,7 +103,7 @@ public final class JobSubmitter {
   private List<Submitted> store(List<NewJob> jobs) {
     groupSizes.update(jobs.size());
     List<Submitted> result = store.submit(jobs);
-    CrashPoint.AFTER_COMMIT.reached();
+    afterCommit.afterCommit();
     return result;
   }
 
@@ -128,7 +130,7 @@ public final class JobSubmitter {
     } catch (UnknownUpstreamException e) {
       throw unknownUpstream(jobs.get(e.index()), e);
     }
-    CrashPoint.AFTER_COMMIT.reached();
+    afterCommit.afterCommit();
     enqueueDueSoon(result, now);
     return result;
   }

@@ -6,6 +6,8 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.job.Priority;
+import io.punctual.common.redis.LuaScript;
+import io.punctual.common.redis.RedisKeys;
 import io.punctual.common.store.JobStore.QueueEntry;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -76,7 +76,10 @@ final class RoleWiring {
       PunctualConfiguration config, Stores stores, Resources resources, Environment environment) {
     Worker worker =
         new Worker(
-            stores, config.worker, JobHandlers.withBuiltIns(config.worker), environment.metrics());
+            stores,
+            config.worker,
+            JobHandlers.withBuiltIns(config.worker, stores.clock),
+            environment.metrics());
     resources.addStarted("worker", worker::start, worker::close, environment);
     return worker;
   }

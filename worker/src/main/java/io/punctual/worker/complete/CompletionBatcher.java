@@ -9,6 +9,7 @@ import io.punctual.common.store.JobStore;
 import io.punctual.common.store.JobStore.QueueEntry;
 import io.punctual.worker.WorkerSettings;
 import io.punctual.worker.metrics.WorkerMetrics;
+import io.punctual.worker.run.FinishedAttempt;
 import io.punctual.worker.run.JobMdc;
 import io.punctual.worker.run.Outcome;
 import java.time.Duration;

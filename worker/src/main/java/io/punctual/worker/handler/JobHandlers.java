@@ -5,6 +5,7 @@ import io.punctual.worker.handler.builtin.FailHandler;
 import io.punctual.worker.handler.builtin.NoopHandler;
 import io.punctual.worker.handler.builtin.SleepHandler;
 import io.punctual.worker.handler.http.HttpHandler;
+import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,14 +29,15 @@ public final class JobHandlers {
 
   /**
    * The built-in handlers ({@code noop}, {@code sleep}, {@code fail}, {@code http}) plus every
-   * {@link JobHandler} found by {@link ServiceLoader} (which may replace a built-in).
+   * {@link JobHandler} found by {@link ServiceLoader} (which may replace a built-in). {@code clock}
+   * is the worker's: the {@code http} handler signs webhooks and reads {@code Retry-After} by it.
    */
-  public static JobHandlers withBuiltIns(WorkerSettings settings) {
+  public static JobHandlers withBuiltIns(WorkerSettings settings, Clock clock) {
     JobHandlers handlers = new JobHandlers();
     handlers.register(new NoopHandler());
     handlers.register(new SleepHandler());
     handlers.register(new FailHandler());
-    handlers.register(new HttpHandler(settings.http));
+    handlers.register(new HttpHandler(settings.http, clock));
     for (JobHandler handler : ServiceLoader.load(JobHandler.class)) {
       handlers.register(handler);
     }

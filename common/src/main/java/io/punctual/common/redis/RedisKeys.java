@@ -1,4 +1,4 @@
-package io.punctual.common.queue;
+package io.punctual.common.redis;
 
 import io.punctual.common.job.Priority;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package io.punctual.common.queue;
+package io.punctual.common.redis;
 
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;

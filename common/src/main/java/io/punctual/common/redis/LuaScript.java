@@ -1,4 +1,4 @@
-package io.punctual.common.queue;
+package io.punctual.common.redis;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;

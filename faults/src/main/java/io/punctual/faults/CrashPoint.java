@@ -1,4 +1,4 @@
-package io.punctual.common.fault;
+package io.punctual.faults;
 
 import java.util.concurrent.atomic.AtomicInteger;
 

@@ -62,11 +62,6 @@ public final class JobContext {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
-  /** The context of the current attempt of a claimed job, on the system clock. */
-  public static JobContext of(Job job, Instant deadline, BooleanSupplier cancelled) {
-    return of(job, deadline, cancelled, Clock.systemUTC());
-  }
-
   /**
    * The context of the current attempt of a claimed job; follow-up delays count from {@code clock}.
    */

@@ -1,4 +1,4 @@
-package io.punctual.common.embedded;
+package io.punctual.embedded;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

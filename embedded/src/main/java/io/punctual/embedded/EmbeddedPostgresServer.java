@@ -1,4 +1,4 @@
-package io.punctual.common.embedded;
+package io.punctual.embedded;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
