@@ -7,6 +7,8 @@ import io.punctual.api.context.Authorizer;
 import io.punctual.api.problem.FieldError;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.schedules.ScheduleRequestParser;
+import io.punctual.common.config.InvalidSettingsException;
+import io.punctual.common.config.SettingsErrors;
 import io.punctual.planner.PlannerSettings;
 import io.punctual.planner.plan.Planner.Declared;
 import io.punctual.planner.schedule.ScheduleDefinition;
@@ -24,30 +26,43 @@ public final class DeclaredSchedules {
   private DeclaredSchedules() {}
 
   /**
-   * The declared schedules, or an {@link IllegalArgumentException} naming the first bad field
-   * ({@code planner.schedules[1].cron: ...}).
+   * The declared schedules, or an {@link InvalidSettingsException} naming every bad field of every
+   * schedule ({@code planner.schedules[1].cron: ...}).
    */
   public static List<Declared> parse(PlannerSettings planner, ApiSettings api, Instant now) {
     ScheduleRequestParser parser = new ScheduleRequestParser(api, planner);
     List<Declared> out = new ArrayList<>();
+    SettingsErrors errors = new SettingsErrors();
     for (int i = 0; i < planner.schedules.size(); i++) {
-      String path = "planner.schedules[" + i + "]";
-      ObjectNode body = planner.schedules.get(i).deepCopy();
-      String namespace = namespace(body.remove("namespace"), api, path);
-      JsonNode key = body.get("initIdentifier");
-      if (key == null || !key.isTextual() || key.textValue().isBlank()) {
-        throw new IllegalArgumentException(
-            path + ".initIdentifier is required (it keeps restarts from creating duplicates)");
-      }
-      ScheduleDefinition definition;
       try {
-        definition = parser.parse(body, path + ".", now);
-      } catch (ProblemException e) {
-        throw new IllegalArgumentException(describe(e, path), e);
+        out.add(parseOne(parser, planner, api, i, now));
+      } catch (InvalidSettingsException e) {
+        errors.addAll(e.errors());
+      } catch (IllegalArgumentException e) {
+        errors.add(e.getMessage());
       }
-      out.add(new Declared(namespace, definition));
     }
+    errors.throwIfAny();
     return out;
+  }
+
+  private static Declared parseOne(
+      ScheduleRequestParser parser, PlannerSettings planner, ApiSettings api, int i, Instant now) {
+    String path = "planner.schedules[" + i + "]";
+    ObjectNode body = planner.schedules.get(i).deepCopy();
+    String namespace = namespace(body.remove("namespace"), api, path);
+    JsonNode key = body.get("initIdentifier");
+    if (key == null || !key.isTextual() || key.textValue().isBlank()) {
+      throw new IllegalArgumentException(
+          path + ".initIdentifier is required (it keeps restarts from creating duplicates)");
+    }
+    ScheduleDefinition definition;
+    try {
+      definition = parser.parse(body, path + ".", now);
+    } catch (ProblemException e) {
+      throw new InvalidSettingsException(describe(e, path));
+    }
+    return new Declared(namespace, definition);
   }
 
   private static String namespace(JsonNode value, ApiSettings api, String path) {
@@ -61,12 +76,13 @@ public final class DeclaredSchedules {
     return value.textValue();
   }
 
-  private static String describe(ProblemException e, String path) {
+  private static List<String> describe(ProblemException e, String path) {
     List<FieldError> errors = e.problem().errors();
     if (errors.isEmpty()) {
-      return path + ": " + e.problem().detail();
+      return List.of(path + ": " + e.problem().detail());
     }
-    FieldError first = errors.get(0);
-    return (first.field() == null ? path : first.field()) + ": " + first.message();
+    return errors.stream()
+        .map(error -> (error.field() == null ? path : error.field()) + ": " + error.message())
+        .toList();
   }
 }
