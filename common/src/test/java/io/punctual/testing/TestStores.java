@@ -37,10 +37,10 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
  *
  * Each test gets its own database (a copy of a migrated template) and its own Redis key prefix, so
  * tests never see each other's data. Every name carries this JVM's own tag ({@code
- * t_<pid>_<random>}), so runs sharing a server do not collide; the databases are dropped when their
- * {@link TestStack} closes, and whatever is left (the template, databases of other fixtures) when
- * the JVM ends, with the keys of this JVM's prefixes on a Redis the tests did not start. Nothing
- * else on a server is touched.
+ * t_<pid>_<random>}), so runs sharing a server do not collide. A {@link TestStack} drops its
+ * database when it closes; on servers named by the environment, what is left (the template, the
+ * databases of other fixtures, this JVM's Redis keys) goes when the JVM ends. Nothing else on a
+ * server is touched.
  */
 public final class TestStores {
   /** This JVM's tag: the start of every database name and Redis key prefix it creates. */
@@ -174,20 +174,26 @@ public final class TestStores {
   }
 
   /**
-   * At JVM exit: drops the databases left (the template last) and deletes the keys of this JVM's
-   * prefixes. Best effort: a server started for the tests may be stopping at the same moment.
+   * At JVM exit, on servers named by {@code PUNCTUAL_TEST_DATABASE_URL} and {@code
+   * PUNCTUAL_TEST_REDIS_URL} (those the tests started go away with them): drops the databases left
+   * (the template last) and deletes the keys of this JVM's prefixes.
    */
   private void cleanUp() {
-    List<String> left = new ArrayList<>(databases);
-    left.remove(TEMPLATE);
-    left.add(TEMPLATE);
-    for (String name : left) {
-      try {
-        execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-        databases.remove(name);
-      } catch (RuntimeException e) {
-        System.err.println("test clean-up: could not drop database " + name + ": " + e);
+    if (System.getenv("PUNCTUAL_TEST_DATABASE_URL") != null) {
+      List<String> left = new ArrayList<>(databases);
+      left.remove(TEMPLATE);
+      left.add(TEMPLATE);
+      for (String name : left) {
+        try {
+          execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+          databases.remove(name);
+        } catch (RuntimeException e) {
+          System.err.println("test clean-up: could not drop database " + name + ": " + e);
+        }
       }
+    }
+    if (System.getenv("PUNCTUAL_TEST_REDIS_URL") == null) {
+      return;
     }
     try (RedisClient client = RedisClient.create(redisUrl);
         StatefulRedisConnection<String, String> redis = client.connect()) {
