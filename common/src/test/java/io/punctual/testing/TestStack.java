@@ -1,6 +1,8 @@
 package io.punctual.testing;
 
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScanArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
@@ -48,10 +50,31 @@ public final class TestStack implements AutoCloseable {
     this(Clock.systemUTC());
   }
 
+  /**
+   * What a FLUSHALL would do to this test, and only to it: deletes every key under its own prefix
+   * (the Redis may be shared with other tests, or be a server the tests did not start).
+   */
+  public long deleteOwnRedisKeys() {
+    long deleted = 0;
+    ScanArgs match = ScanArgs.Builder.matches(keys.prefix() + ":*").limit(1_000);
+    KeyScanCursor<String> cursor = redis.sync().scan(match);
+    while (true) {
+      if (!cursor.getKeys().isEmpty()) {
+        deleted += redis.sync().del(cursor.getKeys().toArray(String[]::new));
+      }
+      if (cursor.isFinished()) {
+        return deleted;
+      }
+      cursor = redis.sync().scan(cursor, match);
+    }
+  }
+
+  /** Closes the connections and drops this test's database. */
   @Override
   public void close() {
     redis.close();
     redisClient.shutdown();
     database.close();
+    TestStores.get().dropDatabase(postgres);
   }
 }

@@ -38,6 +38,7 @@ public final class Worker implements AutoCloseable {
 
   private final Stores stores;
   private final WorkerSettings settings;
+  private final JobHandlers handlers;
   private final WorkerMetrics metrics;
   private final RunningAttempts running = new RunningAttempts();
   private final Semaphore slots;
@@ -65,6 +66,7 @@ public final class Worker implements AutoCloseable {
     settings.validate();
     this.stores = stores;
     this.settings = settings;
+    this.handlers = handlers;
     this.metrics = new WorkerMetrics(metrics);
     this.slots = new Semaphore(settings.concurrency);
     this.waiter = new Waiter(stores.clock, settings.claimAhead);
@@ -134,10 +136,11 @@ public final class Worker implements AutoCloseable {
     long promote = stores.queueSettings.promoterInterval.toNanos();
     promoting.scheduleWithFixedDelay(this::promote, 0, promote, TimeUnit.NANOSECONDS);
     log.info(
-        "worker started worker={} namespaces={} concurrency={}",
+        "worker started worker={} namespaces={} concurrency={} handlers: {}",
         settings.workerId,
         settings.namespaces,
-        settings.concurrency);
+        settings.concurrency,
+        handlers.describe());
   }
 
   private void subscribe() {

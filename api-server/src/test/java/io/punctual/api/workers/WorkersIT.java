@@ -66,6 +66,41 @@ class WorkersIT {
     assertThat(byId(after, "w-silent").get("status").asText()).isEqualTo("stopped");
   }
 
+  @Test
+  void theRunningCountIsTheNumberOfAttemptsListed() {
+    FIXTURE.stores.workers.register(
+        new Registration("w-count", "host-d", 14, List.of("counting"), 8, Duration.ofSeconds(10)));
+    FIXTURE.stores.workers.register(
+        new Registration("w-idle", "host-e", 15, List.of("counting"), 8, Duration.ofSeconds(10)));
+    Job job =
+        FIXTURE
+            .stores
+            .jobs
+            .submit(
+                List.of(
+                    Jobs.aJob()
+                        .namespace("counting")
+                        .type("report")
+                        .runAt(FIXTURE.clock.instant())
+                        .build()))
+            .get(0)
+            .job();
+    // The heartbeats say otherwise: w-count beat before it claimed, w-idle before its jobs ended.
+    FIXTURE.stores.workers.beat("w-count", 0);
+    FIXTURE.stores.workers.beat("w-idle", 3);
+    FIXTURE.stores.jobs.claim(List.of(job.id()), "w-count");
+
+    JsonNode items =
+        FIXTURE.http().namespace("counting").get("/api/v1/workers").json().get("items");
+
+    JsonNode busy = byId(items, "w-count");
+    assertThat(busy.get("jobs")).hasSize(1);
+    assertThat(busy.get("running").asInt()).isEqualTo(1);
+    JsonNode idle = byId(items, "w-idle");
+    assertThat(idle.get("jobs")).isEmpty();
+    assertThat(idle.get("running").asInt()).isZero();
+  }
+
   private static JsonNode byId(JsonNode items, String id) {
     for (JsonNode w : items) {
       if (w.get("id").asText().equals(id)) {

@@ -82,10 +82,19 @@ class PromoterIT {
     Promoter promoter = promoter("p1");
     assertThat(promoter.runOnce()).isEqualTo(2_500);
 
-    stack.redis.sync().flushall();
+    // Lost, as after a FLUSHALL; but only this test's keys go (the server may not be ours).
+    String someoneElses = "not-" + stack.keys.prefix() + ":keep";
+    stack.redis.sync().set(someoneElses, "1");
+    try {
+      assertThat(stack.deleteOwnRedisKeys()).isPositive();
+      assertThat(stack.queue.size("default", Priority.NORMAL)).isZero();
 
-    assertThat(promoter.runOnce()).isEqualTo(2_500);
-    assertThat(stack.queue.size("default", Priority.NORMAL)).isEqualTo(2_500);
+      assertThat(promoter.runOnce()).isEqualTo(2_500);
+      assertThat(stack.queue.size("default", Priority.NORMAL)).isEqualTo(2_500);
+      assertThat(stack.redis.sync().get(someoneElses)).as("a key of another prefix").isEqualTo("1");
+    } finally {
+      stack.redis.sync().del(someoneElses);
+    }
   }
 
   private Job submit(Instant runAt, Priority priority) {

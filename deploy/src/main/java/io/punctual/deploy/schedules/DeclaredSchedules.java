@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.api.ApiSettings;
 import io.punctual.api.context.Authorizer;
+import io.punctual.common.config.InvalidSettingsException;
+import io.punctual.common.config.SettingsErrors;
 import io.punctual.common.request.FieldError;
 import io.punctual.common.request.FieldTooLargeException;
 import io.punctual.common.request.InvalidFieldsException;
@@ -26,32 +28,45 @@ public final class DeclaredSchedules {
   private DeclaredSchedules() {}
 
   /**
-   * The declared schedules, or an {@link IllegalArgumentException} naming the first bad field
-   * ({@code planner.schedules[1].cron: ...}).
+   * The declared schedules, or an {@link InvalidSettingsException} naming every bad field of every
+   * schedule ({@code planner.schedules[1].cron: ...}).
    */
   public static List<DeclaredSchedule> parse(
       PlannerSettings planner, ApiSettings api, Instant now) {
     ScheduleRequestParser parser =
         new ScheduleRequestParser(api.jobFieldRules(), planner.minInterval);
     List<DeclaredSchedule> out = new ArrayList<>();
+    SettingsErrors errors = new SettingsErrors();
     for (int i = 0; i < planner.schedules.size(); i++) {
-      String path = "planner.schedules[" + i + "]";
-      ObjectNode body = planner.schedules.get(i).deepCopy();
-      String namespace = namespace(body.remove("namespace"), api, path);
-      JsonNode key = body.get("initIdentifier");
-      if (key == null || !key.isTextual() || key.textValue().isBlank()) {
-        throw new IllegalArgumentException(
-            path + ".initIdentifier is required (it keeps restarts from creating duplicates)");
-      }
-      ScheduleDefinition definition;
       try {
-        definition = parser.parse(body, path + ".", now);
-      } catch (RequestRejectedException e) {
-        throw new IllegalArgumentException(describe(e, path), e);
+        out.add(parseOne(parser, planner, api, i, now));
+      } catch (InvalidSettingsException e) {
+        errors.addAll(e.errors());
+      } catch (IllegalArgumentException e) {
+        errors.add(e.getMessage());
       }
-      out.add(new DeclaredSchedule(namespace, definition));
     }
+    errors.throwIfAny();
     return out;
+  }
+
+  private static DeclaredSchedule parseOne(
+      ScheduleRequestParser parser, PlannerSettings planner, ApiSettings api, int i, Instant now) {
+    String path = "planner.schedules[" + i + "]";
+    ObjectNode body = planner.schedules.get(i).deepCopy();
+    String namespace = namespace(body.remove("namespace"), api, path);
+    JsonNode key = body.get("initIdentifier");
+    if (key == null || !key.isTextual() || key.textValue().isBlank()) {
+      throw new IllegalArgumentException(
+          path + ".initIdentifier is required (it keeps restarts from creating duplicates)");
+    }
+    ScheduleDefinition definition;
+    try {
+      definition = parser.parse(body, path + ".", now);
+    } catch (RequestRejectedException e) {
+      throw new InvalidSettingsException(describe(e, path));
+    }
+    return new DeclaredSchedule(namespace, definition);
   }
 
   private static String namespace(JsonNode value, ApiSettings api, String path) {
@@ -65,13 +80,17 @@ public final class DeclaredSchedules {
     return value.textValue();
   }
 
-  private static String describe(RequestRejectedException rejected, String path) {
+  /** Every bad field the parser named, as {@code planner.schedules[i].field: message} lines. */
+  private static List<String> describe(RequestRejectedException rejected, String path) {
     return switch (rejected) {
       case InvalidFieldsException e -> {
-        FieldError first = e.errors().get(0);
-        yield (first.field() == null ? path : first.field()) + ": " + first.message();
+        List<String> lines = new ArrayList<>();
+        for (FieldError error : e.errors()) {
+          lines.add((error.field() == null ? path : error.field()) + ": " + error.message());
+        }
+        yield lines.isEmpty() ? List.of(path + ": invalid") : lines;
       }
-      case FieldTooLargeException e -> path + ": " + e.detail();
+      case FieldTooLargeException e -> List.of(path + ": " + e.detail());
     };
   }
 }

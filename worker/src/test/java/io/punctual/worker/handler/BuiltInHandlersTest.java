@@ -31,6 +31,43 @@ class BuiltInHandlersTest {
   }
 
   @Test
+  void theDescriptionNamesTheBuiltInsAndEachCustomHandlerWithItsOrigin() {
+    String described = handlers.describe();
+
+    assertThat(described)
+        .startsWith("built-in: fail, http, noop, sleep; custom: ")
+        .contains("echo (" + EchoHandler.class.getName() + " from file:");
+    assertThat(new JobHandlers().register(new EchoHandler()).describe())
+        .isEqualTo(
+            "built-in: none; custom: echo ("
+                + EchoHandler.class.getName()
+                + " from "
+                + EchoHandler.class.getProtectionDomain().getCodeSource().getLocation()
+                + ")");
+  }
+
+  @Test
+  void aCustomHandlerReplacingABuiltInCountsAsCustom() {
+    JobHandlers replaced = JobHandlers.withBuiltIns(new WorkerSettings(), Clock.systemUTC());
+    replaced.register(
+        new JobHandler() {
+          @Override
+          public String type() {
+            return "noop";
+          }
+
+          @Override
+          public JobResult handle(JobContext context) {
+            return JobResult.success();
+          }
+        });
+
+    assertThat(replaced.describe())
+        .startsWith("built-in: fail, http, sleep; custom: echo (")
+        .contains(", noop (");
+  }
+
+  @Test
   void noopSucceeds() throws Exception {
     assertThat(handler("noop").handle(ctx("noop", "{}", 1))).isEqualTo(JobResult.success());
   }
