@@ -49,14 +49,14 @@ public final class ApiModule {
     planner.validate();
     Json.configure(env.getObjectMapper());
 
-    QueueWriter queue = new QueueWriter(stores.queue, settings.redisTimeout);
+    QueueWriter queue = new QueueWriter(stores.queue(), settings.redisTimeout);
     JobSubmitter submitter =
         new JobSubmitter(
-            stores.jobs,
-            stores.workflows,
+            stores.submissions(),
+            stores.workflows(),
             queue,
-            stores.queueSettings,
-            stores.clock,
+            stores.queueSettings(),
+            stores.clock(),
             env.metrics(),
             settings.submitGroupConcurrency,
             settings.maxBatchSize);
@@ -66,7 +66,9 @@ public final class ApiModule {
     JerseyEnvironment jersey = env.jersey();
     jersey.register(new RequestSizeLimitFilter(settings.maxRequestBytes));
     jersey.register(authorizer);
-    jersey.register(new JobsResource(stores.jobs, submitter, queue, parser, settings));
+    jersey.register(
+        new JobsResource(
+            stores.queries(), stores.transitions(), submitter, queue, parser, settings));
     if (settings.submitFastPath) {
       env.servlets()
           .addFilter(
@@ -80,15 +82,16 @@ public final class ApiModule {
                   env.metrics()))
           .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     }
-    jersey.register(new WorkersResource(stores.workers, settings));
-    jersey.register(new WorkflowsResource(stores.workflows, submitter, queue, settings));
+    jersey.register(new WorkersResource(stores.workers(), settings));
+    jersey.register(new WorkflowsResource(stores.workflows(), submitter, queue, settings));
     jersey.register(
         new SchedulesResource(
-            new ScheduleStore(stores.database.jdbi(), stores.jobs, stores.clock),
+            new ScheduleStore(
+                stores.database().jdbi(), stores.submissions(), stores.queries(), stores.clock()),
             queue,
             new ScheduleRequestParser(settings, planner),
             settings,
-            stores.clock));
+            stores.clock()));
 
     // Registered by us, these take precedence over Dropwizard's default mappers of the same types
     // (Throwable, JsonProcessingException, JerseyViolationException, IllegalStateException,
@@ -101,7 +104,8 @@ public final class ApiModule {
     jersey.register(new EmptyOptionalExceptionMapper());
     jersey.register(new ThrowableMapper());
 
-    env.healthChecks().register("postgres", new PostgresHealthCheck(stores.database));
-    env.healthChecks().register("redis", new RedisHealthCheck(stores.redis, settings.redisTimeout));
+    env.healthChecks().register("postgres", new PostgresHealthCheck(stores.database()));
+    env.healthChecks()
+        .register("redis", new RedisHealthCheck(stores.redis(), settings.redisTimeout));
   }
 }

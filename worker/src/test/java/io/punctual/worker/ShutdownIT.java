@@ -37,7 +37,7 @@ class ShutdownIT {
     assertThat(harness.executions(job))
         .singleElement()
         .satisfies(e -> assertThat(e.status()).isEqualTo(ExecutionStatus.SUCCEEDED));
-    assertThat(harness.stores.redlock.isHeld(job.id())).isFalse();
+    assertThat(harness.stores.redlock().isHeld(job.id())).isFalse();
     worker.close(); // idempotent
   }
 
@@ -65,7 +65,7 @@ class ShutdownIT {
               assertThat(e.status()).isEqualTo(ExecutionStatus.FAILED);
               assertThat(e.error()).contains("worker shutting down");
             });
-    assertThat(harness.stores.queue.size("default", Priority.NORMAL)).isEqualTo(1);
-    assertThat(harness.stores.redlock.isHeld(job.id())).isFalse();
+    assertThat(harness.stores.queue().size("default", Priority.NORMAL)).isEqualTo(1);
+    assertThat(harness.stores.redlock().isHeld(job.id())).isFalse();
   }
 }

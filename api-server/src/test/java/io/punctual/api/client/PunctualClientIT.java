@@ -158,7 +158,7 @@ class PunctualClientIT {
 
     // a job is claimed only once it is due
     UUID running = UUID.fromString(client.submit(JobRequest.builder("a").build()).id());
-    FIXTURE.stack.store.claim(List.of(running), "w-1");
+    FIXTURE.stack.transitions.claim(List.of(running), "w-1");
     List<ExecutionView> executions = client.executions(running.toString());
     assertThat(executions).hasSize(1);
     assertThat(executions.get(0).attempt()).isEqualTo(1);

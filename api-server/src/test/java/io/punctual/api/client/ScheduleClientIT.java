@@ -39,7 +39,11 @@ class ScheduleClientIT {
   private static void plan() {
     new Planner(
             FIXTURE.stores,
-            new ScheduleStore(FIXTURE.stores.database.jdbi(), FIXTURE.stores.jobs, FIXTURE.clock),
+            new ScheduleStore(
+                FIXTURE.stores.database().jdbi(),
+                FIXTURE.stores.submissions(),
+                FIXTURE.stores.queries(),
+                FIXTURE.clock),
             new PlannerSettings(),
             new MetricRegistry())
         .runOnce();

@@ -40,7 +40,11 @@ class SchedulesIT {
   private static Planner planner() {
     return new Planner(
         FIXTURE.stores,
-        new ScheduleStore(FIXTURE.stores.database.jdbi(), FIXTURE.stores.jobs, FIXTURE.clock),
+        new ScheduleStore(
+            FIXTURE.stores.database().jdbi(),
+            FIXTURE.stores.submissions(),
+            FIXTURE.stores.queries(),
+            FIXTURE.clock),
         new PlannerSettings(),
         new MetricRegistry());
   }

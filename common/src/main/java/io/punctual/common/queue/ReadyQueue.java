@@ -6,7 +6,6 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.job.Priority;
-import io.punctual.common.store.JobStore.QueueEntry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -5,7 +5,7 @@ import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 import io.punctual.common.Stores;
-import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.common.queue.QueueEntry;
 import io.punctual.planner.PlannerSettings;
 import io.punctual.planner.schedule.ScheduleDefinition;
 import io.punctual.planner.schedule.ScheduleStore;
@@ -95,11 +95,11 @@ public final class Planner implements AutoCloseable {
     this.schedules = schedules;
     this.settings = settings;
     this.decider = new OccurrencePlanner(settings);
-    this.clock = stores.clock;
+    this.clock = stores.clock();
     this.holder = holder;
     this.misfireLine =
         new MisfireLine(
-            new PlannerLiveness(stores.database.jdbi(), settings.misfireThreshold),
+            new PlannerLiveness(stores.database().jdbi(), settings.misfireThreshold),
             settings.misfireThreshold,
             holder);
     this.declared = List.copyOf(declared);
@@ -203,13 +203,13 @@ public final class Planner implements AutoCloseable {
   private void ensurePartitions(Instant now) {
     Instant until = now.plus(settings.lookAhead);
     for (Instant day = now; day.isBefore(until); day = day.plus(Duration.ofDays(1))) {
-      stores.partitions.ensureCovers(day);
+      stores.partitions().ensureCovers(day);
     }
-    stores.partitions.ensureCovers(until);
+    stores.partitions().ensureCovers(until);
   }
 
   private List<QueueEntry> dueWithinHorizon(List<Materialised> jobs, Instant now) {
-    Instant horizon = now.plus(stores.queueSettings.horizon);
+    Instant horizon = now.plus(stores.queueSettings().horizon);
     List<QueueEntry> out = new ArrayList<>(jobs.size());
     for (Materialised m : jobs) {
       if (!m.entry().runAt().isAfter(horizon)) {
@@ -227,7 +227,7 @@ public final class Planner implements AutoCloseable {
       return true;
     }
     try {
-      stores.queue.enqueue(entries);
+      stores.queue().enqueue(entries);
       return true;
     } catch (RuntimeException e) {
       log.warn(
@@ -255,13 +255,13 @@ public final class Planner implements AutoCloseable {
       }
       for (QueueEntry e : r.cancelled()) {
         try {
-          stores.queue.remove(e.namespace(), e.priority(), e.id());
+          stores.queue().remove(e.namespace(), e.priority(), e.id());
         } catch (RuntimeException ex) {
           log.debug("redis remove failed job={}", e.id(), ex);
         }
       }
       try {
-        stores.queue.enqueue(r.released());
+        stores.queue().enqueue(r.released());
       } catch (RuntimeException ex) {
         log.debug("redis enqueue of released jobs failed; the reaper repairs it", ex);
       }

@@ -5,13 +5,14 @@ import io.punctual.common.job.JobId;
 import io.punctual.common.job.JobLinks;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
-import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
+import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.sql.SqlFiles;
+import io.punctual.common.store.JobQueries;
+import io.punctual.common.store.JobQueries.Page;
 import io.punctual.common.store.JobRowMapper;
-import io.punctual.common.store.JobStore;
-import io.punctual.common.store.JobStore.Page;
-import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.common.store.JobSubmissions;
+import io.punctual.common.store.JobTransitions;
 import io.punctual.planner.expression.WireNames;
 import io.punctual.planner.plan.Occurrence;
 import io.punctual.planner.plan.OccurrencePlanner;
@@ -50,12 +51,14 @@ public final class ScheduleStore {
   private static final SqlFiles SQL = new SqlFiles(ScheduleStore.class);
 
   private final Jdbi jdbi;
-  private final JobStore jobs;
+  private final JobSubmissions jobs;
+  private final JobQueries queries;
   private final Clock clock;
 
-  public ScheduleStore(Jdbi jdbi, JobStore jobs, Clock clock) {
+  public ScheduleStore(Jdbi jdbi, JobSubmissions jobs, JobQueries queries, Clock clock) {
     this.jdbi = jdbi;
     this.jobs = jobs;
+    this.queries = queries;
     this.clock = clock;
   }
 
@@ -370,7 +373,7 @@ public final class ScheduleStore {
                     .map(
                         s -> {
                           NewJob job = s.definition().job().toNewJob(namespace, now, links);
-                          jobs.insert(h, List.of(job), List.of(jobId), now);
+                          jobs.insertPending(h, List.of(job), List.of(jobId), now);
                           h.createUpdate(sql("recordTrigger"))
                               .bind("id", id)
                               .bind("jobId", jobId)
@@ -379,7 +382,7 @@ public final class ScheduleStore {
                         }));
     created.ifPresent(
         j -> log.info("schedule triggered schedule={} namespace={} job={}", id, namespace, j));
-    return created.flatMap(j -> jobs.find(namespace, j));
+    return created.flatMap(j -> queries.find(namespace, j));
   }
 
   /** A page of a schedule's jobs, newest scheduled first (the shape of {@code GET /jobs}). */
@@ -417,30 +420,16 @@ public final class ScheduleStore {
    * any job that waited for one of them (like every step that ends jobs).
    */
   private Cancellation cancelFutureJobs(Handle h, UUID scheduleId, Instant now, String why) {
-    List<QueueEntry> cancelled = new ArrayList<>();
+    JobTransitions.CancelledFutureJobs done =
+        JobTransitions.cancelScheduleFutureJobs(h, scheduleId, "cancelled: " + why, now);
     List<Long> fireMs = new ArrayList<>();
     List<UUID> ids = new ArrayList<>();
-    h.createQuery(sql("cancelFutureJobs"))
-        .bind("scheduleId", scheduleId)
-        .bind("now", now)
-        .bind("reason", "cancelled: " + why)
-        .map(
-            (rs, ctx) -> {
-              UUID id = rs.getObject("id", UUID.class);
-              cancelled.add(
-                  new QueueEntry(
-                      id,
-                      rs.getString("namespace"),
-                      Priority.values()[rs.getShort("priority")],
-                      JobRowMapper.instant(rs, "run_at")));
-              Instant occurrence = JobRowMapper.instant(rs, "occurrence_at");
-              if (occurrence != null) {
-                fireMs.add(occurrence.toEpochMilli());
-                ids.add(id);
-              }
-              return id;
-            })
-        .list();
+    for (JobTransitions.CancelledFutureJob c : done.cancelled()) {
+      if (c.occurrenceAt() != null) {
+        fireMs.add(c.occurrenceAt().toEpochMilli());
+        ids.add(c.entry().id());
+      }
+    }
     if (!ids.isEmpty()) {
       h.createUpdate(sql("forgetOccurrences"))
           .bind("scheduleId", scheduleId)
@@ -448,12 +437,10 @@ public final class ScheduleStore {
           .bind("jobIds", ids.toArray(UUID[]::new))
           .execute();
     }
-    if (cancelled.isEmpty()) {
+    if (done.cancelled().isEmpty()) {
       return Cancellation.NONE;
     }
-    List<QueueEntry> released =
-        jobs.afterEnded(h, cancelled.stream().map(QueueEntry::id).toList(), now);
-    return new Cancellation(cancelled, released);
+    return new Cancellation(done.entries(), done.released());
   }
 
   // --- the planner's side
@@ -655,7 +642,7 @@ public final class ScheduleStore {
               Instant.ofEpochMilli(key.fireMs()),
               new QueueEntry(jobId, job.namespace(), job.priority(), job.runAt())));
     }
-    jobs.insert(h, toInsert, toInsertIds, now);
+    jobs.insertPending(h, toInsert, toInsertIds, now);
     advance(h, plans, lastJob);
     h.createUpdate(sql("pruneOccurrences"))
         .bind("ids", due.stream().map(Schedule::id).toArray(UUID[]::new))

@@ -31,7 +31,8 @@ public final class PlannerFixture implements AutoCloseable {
     this.stack = new TestStack(clock);
     this.stores =
         new Stores(stack.postgres, stack.redisSettings, stack.queueSettings, clock, "planner");
-    this.schedules = new ScheduleStore(stores.database.jdbi(), stores.jobs, clock);
+    this.schedules =
+        new ScheduleStore(stores.database().jdbi(), stores.submissions(), stores.queries(), clock);
   }
 
   public Planner planner() {
@@ -53,7 +54,11 @@ public final class PlannerFixture implements AutoCloseable {
   public Planner planner(Stores processStores, MetricRegistry processMetrics) {
     return new Planner(
         processStores,
-        new ScheduleStore(processStores.database.jdbi(), processStores.jobs, processStores.clock),
+        new ScheduleStore(
+            processStores.database().jdbi(),
+            processStores.submissions(),
+            processStores.queries(),
+            processStores.clock()),
         settings,
         processMetrics);
   }
@@ -74,7 +79,7 @@ public final class PlannerFixture implements AutoCloseable {
                     .map((rs, ctx) -> new JobKey(rs.getString(1), rs.getObject(2, UUID.class)))
                     .list())
         .stream()
-        .map(k -> stores.jobs.find(k.namespace(), k.id()).orElseThrow())
+        .map(k -> stores.queries().find(k.namespace(), k.id()).orElseThrow())
         .toList();
   }
 

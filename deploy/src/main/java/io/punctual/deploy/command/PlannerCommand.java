@@ -97,10 +97,11 @@ final class PlannerCommand extends RoleCommand {
   static Planner planner(PunctualConfiguration config, Stores stores, MetricRegistry metrics) {
     return new Planner(
         stores,
-        new ScheduleStore(stores.database.jdbi(), stores.jobs, stores.clock),
+        new ScheduleStore(
+            stores.database().jdbi(), stores.submissions(), stores.queries(), stores.clock()),
         config.planner,
         metrics,
         "planner-" + ProcessHandle.current().pid(),
-        DeclaredSchedules.parse(config.planner, config.api, stores.clock.instant()));
+        DeclaredSchedules.parse(config.planner, config.api, stores.clock().instant()));
   }
 }
