@@ -160,7 +160,10 @@ public final class JobTransitions {
 
   /**
    * The statement of {@link #finish}: one guarded UPDATE per target state, and the execution rows.
-   * Returns the ids whose job row changed.
+   * Returns the ids whose job row changed. A completion whose next state is CANCELLED (a handler
+   * stopped because its heartbeat found the attempt no longer current) is in none of the three
+   * groups: its job is already out of RUNNING with that attempt, which no statement could pass, and
+   * only its execution row is written.
    */
   static Set<UUID> succeedRetryOrFail(
       Handle h, List<Completion> completions, String workerId, Instant now) {

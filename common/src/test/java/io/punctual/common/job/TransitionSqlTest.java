@@ -7,6 +7,7 @@ import io.punctual.common.job.StatusWrites.Pair;
 import io.punctual.common.job.StatusWrites.Report;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,6 +80,21 @@ class TransitionSqlTest {
     assertThat(covered)
         .as("every transition of the table has its statement")
         .isEqualTo(EnumSet.allOf(Transition.class));
+  }
+
+  @Test
+  void eachStatementOfJobTransitionsIsAMethodOfTheSameName() throws ClassNotFoundException {
+    Set<String> methods = new TreeSet<>();
+    for (Method m : Class.forName("io.punctual.common.store.JobTransitions").getDeclaredMethods()) {
+      methods.add(m.getName());
+    }
+    for (String file : KNOWN.keySet()) {
+      if (file.contains("/JobTransitions/")) {
+        String statement =
+            file.substring(file.lastIndexOf('/') + 1, file.length() - ".sql".length());
+        assertThat(methods).as(file).contains(statement);
+      }
+    }
   }
 
   @Test
