@@ -55,14 +55,14 @@ public final class ApiModule {
         new ScheduleRequestParser(settings.jobFieldRules(), minInterval);
     Json.configure(env.getObjectMapper());
 
-    QueueWriter queue = new QueueWriter(stores.queue, settings.redisTimeout);
+    QueueWriter queue = new QueueWriter(stores.queue(), settings.redisTimeout);
     JobSubmitter submitter =
         new JobSubmitter(
-            stores.jobs,
-            stores.workflows,
+            stores.submissions(),
+            stores.workflows(),
             queue,
-            stores.queueSettings,
-            stores.clock,
+            stores.queueSettings(),
+            stores.clock(),
             env.metrics(),
             settings.submitGroupConcurrency,
             settings.maxBatchSize,
@@ -73,7 +73,9 @@ public final class ApiModule {
     JerseyEnvironment jersey = env.jersey();
     jersey.register(new RequestSizeLimitFilter(settings.maxRequestBytes));
     jersey.register(authorizer);
-    jersey.register(new JobsResource(stores.jobs, submitter, queue, parser, settings));
+    jersey.register(
+        new JobsResource(
+            stores.queries(), stores.transitions(), submitter, queue, parser, settings));
     if (settings.submitFastPath) {
       env.servlets()
           .addFilter(
@@ -87,17 +89,19 @@ public final class ApiModule {
                   env.metrics()))
           .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     }
-    jersey.register(new WorkersResource(stores.workers, settings));
-    jersey.register(new WorkflowsResource(stores.workflows, submitter, queue, settings));
-    ScheduleJobs scheduleJobs = new ScheduleJobs(stores.database.jdbi(), stores.jobs, stores.clock);
+    jersey.register(new WorkersResource(stores.workers(), settings));
+    jersey.register(new WorkflowsResource(stores.workflows(), submitter, queue, settings));
+    ScheduleJobs scheduleJobs =
+        new ScheduleJobs(
+            stores.database().jdbi(), stores.submissions(), stores.queries(), stores.clock());
     jersey.register(
         new SchedulesResource(
-            new ScheduleDefinitions(stores.database.jdbi(), scheduleJobs, stores.clock),
+            new ScheduleDefinitions(stores.database().jdbi(), scheduleJobs, stores.clock()),
             scheduleJobs,
             queue,
             scheduleParser,
             settings,
-            stores.clock));
+            stores.clock()));
 
     // Registered by us, these take precedence over Dropwizard's default mappers of the same types
     // (Throwable, JsonProcessingException, JerseyViolationException, IllegalStateException,
@@ -111,7 +115,8 @@ public final class ApiModule {
     jersey.register(new EmptyOptionalExceptionMapper());
     jersey.register(new ThrowableMapper());
 
-    env.healthChecks().register("postgres", new PostgresHealthCheck(stores.database));
-    env.healthChecks().register("redis", new RedisHealthCheck(stores.redis, settings.redisTimeout));
+    env.healthChecks().register("postgres", new PostgresHealthCheck(stores.database()));
+    env.healthChecks()
+        .register("redis", new RedisHealthCheck(stores.redis(), settings.redisTimeout));
   }
 }

@@ -10,7 +10,9 @@ import io.punctual.common.config.RedisSettings;
 import io.punctual.common.queue.ReadyQueue;
 import io.punctual.common.redis.RedisKeys;
 import io.punctual.common.store.Database;
-import io.punctual.common.store.JobStore;
+import io.punctual.common.store.JobQueries;
+import io.punctual.common.store.JobSubmissions;
+import io.punctual.common.store.JobTransitions;
 import io.punctual.common.store.PartitionManager;
 import java.time.Clock;
 
@@ -24,7 +26,9 @@ public final class TestStack implements AutoCloseable {
   public final QueueSettings queueSettings = new QueueSettings();
   public final Database database;
   public final PartitionManager partitions;
-  public final JobStore store;
+  public final JobSubmissions submissions;
+  public final JobTransitions transitions;
+  public final JobQueries queries;
   public final RedisClient redisClient;
   public final StatefulRedisConnection<String, String> redis;
   public final RedisKeys keys;
@@ -39,7 +43,9 @@ public final class TestStack implements AutoCloseable {
     this.database = Database.connect(postgres, "test");
     this.partitions = new PartitionManager(database.jdbi(), clock, 3);
     partitions.ensureAhead();
-    this.store = new JobStore(database.jdbi(), partitions, clock);
+    this.submissions = new JobSubmissions(database.jdbi(), partitions, clock);
+    this.transitions = new JobTransitions(database.jdbi(), submissions, clock);
+    this.queries = new JobQueries(database.jdbi());
     this.redisClient = RedisClient.create(redisSettings.url);
     this.redis = redisClient.connect();
     this.keys = new RedisKeys(redisSettings.keyPrefix);

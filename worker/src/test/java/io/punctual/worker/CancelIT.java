@@ -8,7 +8,7 @@ import io.punctual.common.job.ExecutionStatus;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.json.Json;
-import io.punctual.common.store.JobStore.CancelResult;
+import io.punctual.common.store.JobTransitions.CancelResult;
 import io.punctual.worker.handler.JobContext;
 import io.punctual.worker.handler.JobHandler;
 import io.punctual.worker.handler.JobHandlers;
@@ -66,7 +66,7 @@ class CancelIT {
     harness.awaitState(job, JobState.RUNNING);
     await().until(() -> worker.running() == 1);
 
-    assertThat(harness.stores.jobs.cancel("default", job.id()))
+    assertThat(harness.stores.transitions().cancel("default", job.id()))
         .isInstanceOf(CancelResult.Cancelled.class);
 
     await().atMost(Duration.ofSeconds(3)).until(() -> harness.meter("cancelled") == 1);
@@ -90,7 +90,7 @@ class CancelIT {
     Job job = harness.submit(aJob().type("stubborn").build());
     assertThat(stubborn.started.await(5, TimeUnit.SECONDS)).isTrue();
 
-    harness.stores.jobs.cancel("default", job.id());
+    harness.stores.transitions().cancel("default", job.id());
     await().atMost(Duration.ofSeconds(3)).untilTrue(stubborn.interrupted);
     assertThat(stubborn.sawCancel).isTrue();
     stubborn.release.countDown();

@@ -38,7 +38,7 @@ class ShutdownIT {
     assertThat(harness.executions(job))
         .singleElement()
         .satisfies(e -> assertThat(e.status()).isEqualTo(ExecutionStatus.SUCCEEDED));
-    assertThat(harness.stores.redlock.isHeld(job.id())).isFalse();
+    assertThat(harness.stores.redlock().isHeld(job.id())).isFalse();
     worker.close(); // idempotent
   }
 
@@ -66,7 +66,7 @@ class ShutdownIT {
               assertThat(e.status()).isEqualTo(ExecutionStatus.FAILED);
               assertThat(e.error()).contains("worker shutting down");
             });
-    assertThat(harness.stores.queue.size("default", Priority.NORMAL)).isEqualTo(1);
-    assertThat(harness.stores.redlock.isHeld(job.id())).isFalse();
+    assertThat(harness.stores.queue().size("default", Priority.NORMAL)).isEqualTo(1);
+    assertThat(harness.stores.redlock().isHeld(job.id())).isFalse();
   }
 }

@@ -56,8 +56,9 @@ class WorkerIT {
     await().atMost(Duration.ofSeconds(5)).until(() -> rebuilds() >= 1);
     long before = rebuilds();
     // As after a FLUSHALL: the cursor is gone, and a due job is in PostgreSQL only.
-    Job job = harness.stores.jobs.submit(List.of(aJob().type("noop").build())).get(0).job();
-    harness.stores.redis.sync().del(harness.stores.keys.promoterCursor());
+    Job job =
+        harness.stores.submissions().submit(List.of(aJob().type("noop").build())).get(0).job();
+    harness.stores.redis().sync().del(harness.stores.keys().promoterCursor());
 
     harness.awaitState(job, JobState.SUCCEEDED);
     assertThat(rebuilds()).isGreaterThan(before);

@@ -10,10 +10,10 @@ import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
+import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.store.IdempotencyConflictException;
-import io.punctual.common.store.JobStore;
-import io.punctual.common.store.JobStore.QueueEntry;
-import io.punctual.common.store.JobStore.Submitted;
+import io.punctual.common.store.JobSubmissions;
+import io.punctual.common.store.JobSubmissions.Submitted;
 import io.punctual.common.store.UnknownUpstreamException;
 import io.punctual.common.store.WorkflowStore;
 import java.time.Clock;
@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
 public final class JobSubmitter {
   private static final Logger LOG = LoggerFactory.getLogger(JobSubmitter.class);
 
-  private final JobStore store;
+  private final JobSubmissions store;
   private final WorkflowStore workflows;
   private final QueueWriter queue;
   private final QueueSettings queueSettings;
@@ -44,7 +44,7 @@ public final class JobSubmitter {
   private final AfterCommitHook afterCommit;
 
   public JobSubmitter(
-      JobStore store,
+      JobSubmissions store,
       WorkflowStore workflows,
       QueueWriter queue,
       QueueSettings queueSettings,

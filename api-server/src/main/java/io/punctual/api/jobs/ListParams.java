@@ -5,7 +5,7 @@ import io.punctual.api.problem.Problems;
 import io.punctual.common.job.JobId;
 import io.punctual.common.job.JobState;
 import io.punctual.common.request.Fields;
-import io.punctual.common.store.JobStore.JobQuery;
+import io.punctual.common.store.JobQueries.JobQuery;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.UUID;

@@ -11,7 +11,7 @@ import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.ProblemResponses;
 import io.punctual.api.problem.ServerErrors;
 import io.punctual.common.request.RequestRejectedException;
-import io.punctual.common.store.JobStore.Submitted;
+import io.punctual.common.store.JobSubmissions.Submitted;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

@@ -169,7 +169,7 @@ class PunctualClientIT {
 
     // a job is claimed only once it is due
     UUID running = UUID.fromString(client.submit(JobRequest.builder("a").build()).id());
-    FIXTURE.stack.store.claim(List.of(running), "w-1");
+    FIXTURE.stack.transitions.claim(List.of(running), "w-1");
     List<ExecutionView> executions = client.executions(running.toString());
     assertThat(executions).hasSize(1);
     assertThat(executions.get(0).attempt()).isEqualTo(1);
@@ -257,8 +257,8 @@ class PunctualClientIT {
       // As a worker would, 300 ms from now: claim the job and record its success.
       worker.schedule(
           () -> {
-            FIXTURE.stack.store.claim(List.of(id), "w-await");
-            FIXTURE.stack.store.finish(
+            FIXTURE.stack.transitions.claim(List.of(id), "w-await");
+            FIXTURE.stack.transitions.finish(
                 List.of(
                     new Completion(
                         id,

@@ -62,20 +62,23 @@ class WorkflowsIT {
   /** Runs a job to its end through the store, as a worker would. */
   private static void end(String id, JobState end) {
     UUID jobId = UUID.fromString(id);
-    assertThat(FIXTURE.stores.jobs.claim(List.of(jobId), "w")).hasSize(1);
-    FIXTURE.stores.jobs.finish(
-        List.of(
-            new Completion(
-                jobId,
-                1,
-                end,
-                null,
-                end == JobState.SUCCEEDED ? ExecutionStatus.SUCCEEDED : ExecutionStatus.FAILED,
-                FIXTURE.clock.instant(),
-                1,
-                end == JobState.SUCCEEDED ? null : "boom",
-                null,
-                null)));
+    assertThat(FIXTURE.stores.transitions().claim(List.of(jobId), "w")).hasSize(1);
+    FIXTURE
+        .stores
+        .transitions()
+        .finish(
+            List.of(
+                new Completion(
+                    jobId,
+                    1,
+                    end,
+                    null,
+                    end == JobState.SUCCEEDED ? ExecutionStatus.SUCCEEDED : ExecutionStatus.FAILED,
+                    FIXTURE.clock.instant(),
+                    1,
+                    end == JobState.SUCCEEDED ? null : "boom",
+                    null,
+                    null)));
   }
 
   @Test

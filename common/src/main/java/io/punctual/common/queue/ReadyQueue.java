@@ -8,7 +8,6 @@ import io.punctual.common.config.QueueSettings;
 import io.punctual.common.job.Priority;
 import io.punctual.common.redis.LuaScript;
 import io.punctual.common.redis.RedisKeys;
-import io.punctual.common.store.JobStore.QueueEntry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

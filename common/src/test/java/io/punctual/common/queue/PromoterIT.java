@@ -25,7 +25,8 @@ class PromoterIT {
   }
 
   private Promoter promoter(String holder) {
-    return new Promoter(stack.store, stack.queue, stack.redis, stack.queueSettings, clock, holder);
+    return new Promoter(
+        stack.queries::pendingDue, stack.queue, stack.redis, stack.queueSettings, clock, holder);
   }
 
   @Test
@@ -98,6 +99,10 @@ class PromoterIT {
   }
 
   private Job submit(Instant runAt, Priority priority) {
-    return stack.store.submit(List.of(aJob().runAt(runAt).priority(priority).build())).get(0).job();
+    return stack
+        .submissions
+        .submit(List.of(aJob().runAt(runAt).priority(priority).build()))
+        .get(0)
+        .job();
   }
 }

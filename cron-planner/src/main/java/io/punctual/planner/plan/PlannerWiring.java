@@ -26,15 +26,17 @@ public final class PlannerWiring {
       MetricRegistry metrics,
       String holder,
       List<DeclaredSchedule> declared) {
-    ScheduleJobs jobs = new ScheduleJobs(stores.database.jdbi(), stores.jobs, stores.clock);
+    ScheduleJobs jobs =
+        new ScheduleJobs(
+            stores.database().jdbi(), stores.submissions(), stores.queries(), stores.clock());
     return new Planner(
-        new ScheduleDefinitions(stores.database.jdbi(), jobs, stores.clock),
-        new OccurrenceWriter(stores.database.jdbi(), jobs),
-        new PlannerLiveness(stores.database.jdbi(), settings.misfireThreshold),
-        stores.partitions,
-        stores.queue,
-        stores.queueSettings.horizon,
-        stores.clock,
+        new ScheduleDefinitions(stores.database().jdbi(), jobs, stores.clock()),
+        new OccurrenceWriter(stores.database().jdbi(), jobs),
+        new PlannerLiveness(stores.database().jdbi(), settings.misfireThreshold),
+        stores.partitions(),
+        stores.queue(),
+        stores.queueSettings().horizon,
+        stores.clock(),
         settings,
         metrics,
         holder,

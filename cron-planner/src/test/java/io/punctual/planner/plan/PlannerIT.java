@@ -373,7 +373,7 @@ class PlannerIT {
 
     assertThat(planner.runOnce().jobs()).isEqualTo(1); // only 10:00:00, due now
     Job first = fx.jobsOf(s.id()).get(0);
-    fx.stores.jobs.claim(List.of(first.id()), "w-1"); // slow: still running 10 s later
+    fx.stores.transitions().claim(List.of(first.id()), "w-1"); // slow: still running 10 s later
     clock.advance(Duration.ofSeconds(10));
 
     Planner.Pass busy = planner.runOnce();
@@ -381,19 +381,21 @@ class PlannerIT {
     assertThat(busy.skipped()).isEqualTo(1);
     assertThat(fx.recorded(s.id(), "skipped_overlap")).containsExactly(MONDAY_TEN.plusSeconds(10));
 
-    fx.stores.jobs.finish(
-        List.of(
-            new Completion(
-                first.id(),
-                1,
-                JobState.SUCCEEDED,
-                null,
-                ExecutionStatus.SUCCEEDED,
-                clock.instant(),
-                10_000,
-                null,
-                null,
-                null)));
+    fx.stores
+        .transitions()
+        .finish(
+            List.of(
+                new Completion(
+                    first.id(),
+                    1,
+                    JobState.SUCCEEDED,
+                    null,
+                    ExecutionStatus.SUCCEEDED,
+                    clock.instant(),
+                    10_000,
+                    null,
+                    null,
+                    null)));
     clock.advance(Duration.ofSeconds(10));
     assertThat(planner.runOnce().jobs()).isEqualTo(1);
     assertThat(fx.occurrencesOf(s.id(), null))
@@ -407,20 +409,22 @@ class PlannerIT {
     Planner planner = fx.planner();
     planner.runOnce();
     Job first = fx.jobsOf(s.id()).get(0);
-    fx.stores.jobs.claim(List.of(first.id()), "w-1");
-    fx.stores.jobs.finish(
-        List.of(
-            new Completion(
-                first.id(),
-                1,
-                JobState.FAILED,
-                null,
-                ExecutionStatus.FAILED,
-                clock.instant(),
-                5,
-                "boom",
-                null,
-                null)));
+    fx.stores.transitions().claim(List.of(first.id()), "w-1");
+    fx.stores
+        .transitions()
+        .finish(
+            List.of(
+                new Completion(
+                    first.id(),
+                    1,
+                    JobState.FAILED,
+                    null,
+                    ExecutionStatus.FAILED,
+                    clock.instant(),
+                    5,
+                    "boom",
+                    null,
+                    null)));
 
     clock.advance(Duration.ofSeconds(60));
     planner.runOnce();
@@ -766,7 +770,7 @@ class PlannerIT {
     Job future = fx.jobsOf(s.id()).get(fx.jobsOf(s.id()).size() - 1);
     Job optional =
         fx.stores
-            .jobs
+            .submissions()
             .submit(
                 List.of(
                     aJob()
@@ -780,7 +784,7 @@ class PlannerIT {
     Changed paused = fx.schedules.pause("default", s.id()).orElseThrow();
 
     assertThat(paused.released()).extracting(e -> e.id()).containsExactly(optional.id());
-    assertThat(fx.stores.jobs.find("default", optional.id()).orElseThrow().status())
+    assertThat(fx.stores.queries().find("default", optional.id()).orElseThrow().status())
         .isEqualTo(JobState.PENDING);
   }
 }

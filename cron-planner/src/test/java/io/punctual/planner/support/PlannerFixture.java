@@ -36,8 +36,9 @@ public final class PlannerFixture implements AutoCloseable {
         new Stores(stack.postgres, stack.redisSettings, stack.queueSettings, clock, "planner");
     this.schedules =
         new ScheduleDefinitions(
-            stores.database.jdbi(),
-            new ScheduleJobs(stores.database.jdbi(), stores.jobs, clock),
+            stores.database().jdbi(),
+            new ScheduleJobs(
+                stores.database().jdbi(), stores.submissions(), stores.queries(), clock),
             clock);
   }
 
@@ -77,7 +78,7 @@ public final class PlannerFixture implements AutoCloseable {
                     .map((rs, ctx) -> new JobKey(rs.getString(1), rs.getObject(2, UUID.class)))
                     .list())
         .stream()
-        .map(k -> stores.jobs.find(k.namespace(), k.id()).orElseThrow())
+        .map(k -> stores.queries().find(k.namespace(), k.id()).orElseThrow())
         .toList();
   }
 

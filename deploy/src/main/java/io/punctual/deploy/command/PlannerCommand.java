@@ -100,6 +100,6 @@ final class PlannerCommand extends RoleCommand {
         config.planner,
         metrics,
         "planner-" + ProcessHandle.current().pid(),
-        DeclaredSchedules.parse(config.planner, config.api, stores.clock.instant()));
+        DeclaredSchedules.parse(config.planner, config.api, stores.clock().instant()));
   }
 }

@@ -7,15 +7,4 @@ public final class IllegalStateTransitionException extends IllegalStateException
   public IllegalStateTransitionException(JobState current, JobState target) {
     super("no transition leads from " + current + " to " + target);
   }
-
-  public IllegalStateTransitionException(JobState current, JobState.Transition transition) {
-    super(
-        "cannot "
-            + transition
-            + " a job in state "
-            + current
-            + " (only from "
-            + transition.from()
-            + ")");
-  }
 }

@@ -6,10 +6,13 @@ import java.util.Set;
 /**
  * Every state a job can be in, and the only place that says which moves between them are legal.
  *
- * <p>The same rule is enforced by PostgreSQL: every transition in {@code JobStore} is one
- * conditional UPDATE guarded by the current status (and, for a running job, by the attempt number),
- * and the {@code jobs_status_check} constraint lists these names. {@code docs/state-machine.md}
- * draws it.
+ * <p>The {@link Transition} table is the single source of truth: every write of a job's status is
+ * one of its named transitions, a conditional statement of {@code
+ * io.punctual.common.store.JobTransitions} guarded by the current status (and, for a running job,
+ * by the attempt number) whose source and target states are literals. A test of the build reads
+ * every SQL resource that writes a job's status and fails on a (from, to) pair not in the table;
+ * the {@code jobs_status_check} constraint lists these names. {@code docs/state-machine.md} draws
+ * it.
  */
 public enum JobState {
   /**
@@ -99,13 +102,5 @@ public enum JobState {
       }
     }
     return false;
-  }
-
-  /** The states from which {@code transition} may be taken (used to build SQL guards). */
-  public static JobState requireFrom(Transition transition, JobState current) {
-    if (transition.from != current) {
-      throw new IllegalStateTransitionException(current, transition);
-    }
-    return transition.to;
   }
 }

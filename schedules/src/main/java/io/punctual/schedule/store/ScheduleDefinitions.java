@@ -1,8 +1,8 @@
 package io.punctual.schedule.store;
 
 import io.punctual.common.job.JobId;
+import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.sql.SqlFiles;
-import io.punctual.common.store.JobStore.QueueEntry;
 import io.punctual.schedule.Schedule;
 import io.punctual.schedule.ScheduleDefinition;
 import io.punctual.schedule.ScheduleNameTakenException;

@@ -5,12 +5,13 @@ import io.punctual.common.job.JobId;
 import io.punctual.common.job.JobLinks;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
-import io.punctual.common.job.Priority;
+import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.sql.SqlFiles;
+import io.punctual.common.store.JobQueries;
+import io.punctual.common.store.JobQueries.Page;
 import io.punctual.common.store.JobRowMapper;
-import io.punctual.common.store.JobStore;
-import io.punctual.common.store.JobStore.Page;
-import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.common.store.JobSubmissions;
+import io.punctual.common.store.JobTransitions;
 import io.punctual.schedule.Schedule;
 import java.time.Clock;
 import java.time.Instant;
@@ -36,12 +37,14 @@ public final class ScheduleJobs {
   private static final SqlFiles SQL = new SqlFiles(ScheduleJobs.class);
 
   private final Jdbi jdbi;
-  private final JobStore jobs;
+  private final JobSubmissions submissions;
+  private final JobQueries queries;
   private final Clock clock;
 
-  public ScheduleJobs(Jdbi jdbi, JobStore jobs, Clock clock) {
+  public ScheduleJobs(Jdbi jdbi, JobSubmissions submissions, JobQueries queries, Clock clock) {
     this.jdbi = jdbi;
-    this.jobs = jobs;
+    this.submissions = submissions;
+    this.queries = queries;
     this.clock = clock;
   }
 
@@ -63,14 +66,14 @@ public final class ScheduleJobs {
    * before the transaction (partition DDL never runs inside one).
    */
   public UUID newId(NewJob job, Instant now) {
-    return jobs.newId(job, now);
+    return submissions.newId(job, now);
   }
 
   /**
    * Inserts a schedule's jobs with the ids chosen by {@link #newId}, in the caller's transaction.
    */
   public void insert(Handle h, List<NewJob> newJobs, List<UUID> ids, Instant now) {
-    jobs.insert(h, newJobs, ids, now);
+    submissions.insertPending(h, newJobs, ids, now);
   }
 
   /**
@@ -80,30 +83,16 @@ public final class ScheduleJobs {
    * step that ends jobs). The caller removes the cancelled entries from Redis after the commit.
    */
   public Cancellation cancelFuture(Handle h, UUID scheduleId, Instant now, String why) {
-    List<QueueEntry> cancelled = new ArrayList<>();
+    JobTransitions.CancelledFutureJobs done =
+        JobTransitions.cancelScheduleFutureJobs(h, scheduleId, "cancelled: " + why, now);
     List<Long> fireMs = new ArrayList<>();
     List<UUID> ids = new ArrayList<>();
-    h.createQuery(SQL.get("cancelFutureJobs"))
-        .bind("scheduleId", scheduleId)
-        .bind("now", now)
-        .bind("reason", "cancelled: " + why)
-        .map(
-            (rs, ctx) -> {
-              UUID id = rs.getObject("id", UUID.class);
-              cancelled.add(
-                  new QueueEntry(
-                      id,
-                      rs.getString("namespace"),
-                      Priority.values()[rs.getShort("priority")],
-                      JobRowMapper.instant(rs, "run_at")));
-              Instant occurrence = JobRowMapper.instant(rs, "occurrence_at");
-              if (occurrence != null) {
-                fireMs.add(occurrence.toEpochMilli());
-                ids.add(id);
-              }
-              return id;
-            })
-        .list();
+    for (JobTransitions.CancelledFutureJob c : done.cancelled()) {
+      if (c.occurrenceAt() != null) {
+        fireMs.add(c.occurrenceAt().toEpochMilli());
+        ids.add(c.entry().id());
+      }
+    }
     if (!ids.isEmpty()) {
       h.createUpdate(SQL.get("forgetOccurrences"))
           .bind("scheduleId", scheduleId)
@@ -111,12 +100,10 @@ public final class ScheduleJobs {
           .bind("jobIds", ids.toArray(UUID[]::new))
           .execute();
     }
-    if (cancelled.isEmpty()) {
+    if (done.cancelled().isEmpty()) {
       return Cancellation.NONE;
     }
-    List<QueueEntry> released =
-        jobs.afterEnded(h, cancelled.stream().map(QueueEntry::id).toList(), now);
-    return new Cancellation(cancelled, released);
+    return new Cancellation(done.entries(), done.released());
   }
 
   /**
@@ -150,7 +137,7 @@ public final class ScheduleJobs {
                         }));
     created.ifPresent(
         j -> log.info("schedule triggered schedule={} namespace={} job={}", id, namespace, j));
-    return created.flatMap(j -> jobs.find(namespace, j));
+    return created.flatMap(j -> queries.find(namespace, j));
   }
 
   /** A page of a schedule's jobs, newest scheduled first (the shape of {@code GET /jobs}). */

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 class ScheduleDefinitionsIT {
   private final TestClock clock = new TestClock(Instant.parse("2030-01-07T10:00:00Z"));
   private final TestStack stack = new TestStack(clock);
-  private final ScheduleJobs jobs = new ScheduleJobs(stack.database.jdbi(), stack.store, clock);
+  private final ScheduleJobs jobs =
+      new ScheduleJobs(stack.database.jdbi(), stack.submissions, stack.queries, clock);
   private final ScheduleDefinitions schedules =
       new ScheduleDefinitions(stack.database.jdbi(), jobs, clock);
 

@@ -11,7 +11,7 @@ import io.punctual.common.job.Job;
 import io.punctual.common.job.JobId;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
-import io.punctual.common.store.JobStore.CancelResult;
+import io.punctual.common.store.JobTransitions.CancelResult;
 import io.punctual.testing.TestClock;
 import io.punctual.testing.TestStack;
 import java.time.Duration;
@@ -22,10 +22,12 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class JobStoreIT {
+class JobTransitionsIT {
   private final TestClock clock = new TestClock(Instant.now());
   private final TestStack stack = new TestStack(clock);
-  private final JobStore store = stack.store;
+  private final JobSubmissions submissions = stack.submissions;
+  private final JobTransitions transitions = stack.transitions;
+  private final JobQueries queries = stack.queries;
 
   @AfterEach
   void close() {
@@ -35,23 +37,23 @@ class JobStoreIT {
   @Test
   void submitStoresPendingJobWithIdCarryingScheduledTime() {
     Instant runAt = clock.instant().plusSeconds(3600);
-    Job job = store.submit(List.of(aJob().runAt(runAt).tags("a", "b").build())).get(0).job();
+    Job job = submissions.submit(List.of(aJob().runAt(runAt).tags("a", "b").build())).get(0).job();
 
     assertThat(job.status()).isEqualTo(JobState.PENDING);
     assertThat(job.attempt()).isZero();
     assertThat(job.scheduledAt())
         .isEqualTo(runAt.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
     assertThat(job.tags()).containsExactly("a", "b");
-    assertThat(store.find("default", job.id())).contains(job);
-    assertThat(store.find("other", job.id())).isEmpty();
+    assertThat(queries.find("default", job.id())).contains(job);
+    assertThat(queries.find("other", job.id())).isEmpty();
   }
 
   @Test
   void claimBumpsAttemptAndOpensExecutionOnlyOnce() {
-    Job job = store.submit(List.of(aJob().runAt(clock.instant()).build())).get(0).job();
+    Job job = submissions.submit(List.of(aJob().runAt(clock.instant()).build())).get(0).job();
 
-    List<Job> first = store.claim(List.of(job.id()), "w1");
-    List<Job> second = store.claim(List.of(job.id()), "w2");
+    List<Job> first = transitions.claim(List.of(job.id()), "w1");
+    List<Job> second = transitions.claim(List.of(job.id()), "w2");
 
     assertThat(first)
         .singleElement()
@@ -62,7 +64,7 @@ class JobStoreIT {
               assertThat(j.workerId()).isEqualTo("w1");
             });
     assertThat(second).isEmpty();
-    assertThat(store.executions("default", job.id()))
+    assertThat(queries.executions("default", job.id()))
         .singleElement()
         .satisfies(
             e -> {
@@ -73,18 +75,18 @@ class JobStoreIT {
 
   @Test
   void staleAttemptCannotOverwriteNewerResult() {
-    Job job = store.submit(List.of(aJob().runAt(clock.instant()).build())).get(0).job();
-    store.claim(List.of(job.id()), "w1");
+    Job job = submissions.submit(List.of(aJob().runAt(clock.instant()).build())).get(0).job();
+    transitions.claim(List.of(job.id()), "w1");
     // attempt 1 fails and is retried; attempt 2 is claimed by another worker
-    assertThat(store.finish(List.of(retry(job.id(), 1))).applied()).containsExactly(job.id());
-    store.claim(List.of(job.id()), "w2");
+    assertThat(transitions.finish(List.of(retry(job.id(), 1))).applied()).containsExactly(job.id());
+    transitions.claim(List.of(job.id()), "w2");
 
-    Set<UUID> staleAccepted = store.finish(List.of(success(job.id(), 1))).applied();
-    Set<UUID> currentAccepted = store.finish(List.of(success(job.id(), 2))).applied();
+    Set<UUID> staleAccepted = transitions.finish(List.of(success(job.id(), 1))).applied();
+    Set<UUID> currentAccepted = transitions.finish(List.of(success(job.id(), 2))).applied();
 
     assertThat(staleAccepted).isEmpty();
     assertThat(currentAccepted).containsExactly(job.id());
-    Job done = store.find("default", job.id()).orElseThrow();
+    Job done = queries.find("default", job.id()).orElseThrow();
     assertThat(done.status()).isEqualTo(JobState.SUCCEEDED);
     assertThat(done.attempt()).isEqualTo(2);
     assertThat(done.finishedAt()).isNotNull();
@@ -92,41 +94,46 @@ class JobStoreIT {
 
   @Test
   void idempotencyKeyReturnsExistingJobAndConflictsOnDifferentBody() {
-    var first = store.submit(List.of(aJob().idempotencyKey("k1", "hash-a").build())).get(0);
-    var again = store.submit(List.of(aJob().idempotencyKey("k1", "hash-a").build())).get(0);
+    var first = submissions.submit(List.of(aJob().idempotencyKey("k1", "hash-a").build())).get(0);
+    var again = submissions.submit(List.of(aJob().idempotencyKey("k1", "hash-a").build())).get(0);
 
     assertThat(first.created()).isTrue();
     assertThat(again.created()).isFalse();
     assertThat(again.job().id()).isEqualTo(first.job().id());
-    assertThatThrownBy(() -> store.submit(List.of(aJob().idempotencyKey("k1", "hash-b").build())))
+    assertThatThrownBy(
+            () -> submissions.submit(List.of(aJob().idempotencyKey("k1", "hash-b").build())))
         .isInstanceOf(IdempotencyConflictException.class);
   }
 
   @Test
   void cancelPendingThenRefuseSecondCancel() {
     Job job =
-        store.submit(List.of(aJob().runAt(clock.instant().plusSeconds(60)).build())).get(0).job();
+        submissions
+            .submit(List.of(aJob().runAt(clock.instant().plusSeconds(60)).build()))
+            .get(0)
+            .job();
 
-    assertThat(store.cancel("default", job.id())).isInstanceOf(CancelResult.Cancelled.class);
-    assertThat(store.cancel("default", job.id())).isInstanceOf(CancelResult.AlreadyFinal.class);
-    assertThat(store.cancel("default", UUID.randomUUID()))
+    assertThat(transitions.cancel("default", job.id())).isInstanceOf(CancelResult.Cancelled.class);
+    assertThat(transitions.cancel("default", job.id()))
+        .isInstanceOf(CancelResult.AlreadyFinal.class);
+    assertThat(transitions.cancel("default", UUID.randomUUID()))
         .isInstanceOf(CancelResult.NotFound.class);
-    assertThat(store.claim(List.of(job.id()), "w1")).isEmpty();
+    assertThat(transitions.claim(List.of(job.id()), "w1")).isEmpty();
   }
 
   @Test
   void heartbeatSkipsRowsLockedElsewhereInsteadOfWaitingAndStillCountsThemAlive() {
     List<Job> jobs =
-        store
+        submissions
             .submit(
                 List.of(
                     aJob().runAt(clock.instant()).build(), aJob().runAt(clock.instant()).build()))
             .stream()
-            .map(JobStore.Submitted::job)
+            .map(JobSubmissions.Submitted::job)
             .toList();
     Job locked = jobs.get(0);
     Job free = jobs.get(1);
-    store.claim(List.of(locked.id(), free.id()), "w1");
+    transitions.claim(List.of(locked.id(), free.id()), "w1");
     Instant beatAt =
         clock.instant().plusSeconds(5).truncatedTo(java.time.temporal.ChronoUnit.MICROS);
     clock.set(beatAt);
@@ -139,10 +146,10 @@ class JobStoreIT {
           assertTimeoutPreemptively(
               Duration.ofSeconds(5),
               () ->
-                  store.heartbeat(
+                  transitions.heartbeat(
                       List.of(
-                          new JobStore.Attempt(locked.id(), 1),
-                          new JobStore.Attempt(free.id(), 1))));
+                          new JobTransitions.Attempt(locked.id(), 1),
+                          new JobTransitions.Attempt(free.id(), 1))));
 
       assertThat(alive).containsExactlyInAnyOrder(locked.id(), free.id());
       other.rollback();
@@ -165,16 +172,16 @@ class JobStoreIT {
 
   @Test
   void heartbeatTellsWorkerItsAttemptWasCancelled() {
-    Job job = store.submit(List.of(aJob().runAt(clock.instant()).build())).get(0).job();
-    store.claim(List.of(job.id()), "w1");
-    assertThat(store.heartbeat(List.of(new JobStore.Attempt(job.id(), 1))))
+    Job job = submissions.submit(List.of(aJob().runAt(clock.instant()).build())).get(0).job();
+    transitions.claim(List.of(job.id()), "w1");
+    assertThat(transitions.heartbeat(List.of(new JobTransitions.Attempt(job.id(), 1))))
         .containsExactly(job.id());
 
-    store.cancel("default", job.id());
+    transitions.cancel("default", job.id());
 
-    assertThat(store.heartbeat(List.of(new JobStore.Attempt(job.id(), 1)))).isEmpty();
-    assertThat(store.finish(List.of(success(job.id(), 1))).applied()).isEmpty();
-    assertThat(store.find("default", job.id()).orElseThrow().status())
+    assertThat(transitions.heartbeat(List.of(new JobTransitions.Attempt(job.id(), 1)))).isEmpty();
+    assertThat(transitions.finish(List.of(success(job.id(), 1))).applied()).isEmpty();
+    assertThat(queries.find("default", job.id()).orElseThrow().status())
         .isEqualTo(JobState.CANCELLED);
   }
 
@@ -182,7 +189,7 @@ class JobStoreIT {
   void lookupByIdTouchesOnePartition() {
     stack.partitions.ensureCovers(clock.instant().plus(Duration.ofDays(2)));
     Job job =
-        store
+        submissions
             .submit(List.of(aJob().runAt(clock.instant().plus(Duration.ofDays(1))).build()))
             .get(0)
             .job();
@@ -221,7 +228,7 @@ class JobStoreIT {
     for (int i = 0; i < 5_000; i++) {
       many.add(aJob().runAt(clock.instant().plusMillis(i % 3)).build());
     }
-    List<UUID> ids = store.submit(many).stream().map(s -> s.job().id()).toList();
+    List<UUID> ids = submissions.submit(many).stream().map(s -> s.job().id()).toList();
     List<UUID> batch = ids.subList(0, 256);
     String claim = resource("claim.sql");
     String keyLookupsOnly = resource("keyLookupsOnly.sql");
@@ -250,7 +257,7 @@ class JobStoreIT {
   }
 
   private static String resource(String name) throws java.io.IOException {
-    try (var in = JobStore.class.getResourceAsStream("JobStore/" + name)) {
+    try (var in = JobTransitions.class.getResourceAsStream("JobTransitions/" + name)) {
       return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     }
   }

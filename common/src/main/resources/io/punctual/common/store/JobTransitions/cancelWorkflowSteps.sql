@@ -1,4 +1,5 @@
--- CANCEL_BLOCKED, CANCEL_PENDING, CANCEL_RUNNING for every step of a workflow not final yet; a
+-- transition: CANCEL_BLOCKED, CANCEL_PENDING, CANCEL_RUNNING
+-- For every step of a workflow not final yet; a
 -- running attempt learns it at its next heartbeat. Returns what was cancelled.
 UPDATE jobs j
 SET status = 'CANCELLED', finished_at = :now, updated_at = :now,

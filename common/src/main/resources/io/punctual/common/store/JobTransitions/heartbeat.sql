@@ -1,7 +1,7 @@
 -- Marks running attempts alive; returns those still RUNNING with that attempt. A job missing from
 -- the answer was cancelled or rescued: its worker must stop the handler.
 -- Rows another transaction holds locked are skipped, not waited for: most often they are this
--- worker's own results being written (finish.sql), which lock the same rows in another order, and
+-- worker's own results being written (succeedRetryOrFail.sql), which lock the same rows in another order, and
 -- waiting would let the two statements deadlock (PostgreSQL then aborts one of them after
 -- deadlock_timeout, a second during which results wait). A skipped row counts as alive when it is
 -- RUNNING with that attempt in this statement's snapshot; its heartbeat_at is written at the next

@@ -1,6 +1,7 @@
+-- transition: CLAIM
 -- Confirms Redis claims: PENDING -> RUNNING with attempt + 1 (the fencing token), worker and start
 -- time on the job row. Jobs no longer PENDING (cancelled, or claimed by someone else) are simply
--- not returned. The attempt's execution row is written when it ends (finish.sql); until then the
+-- not returned. The attempt's execution row is written when it ends (succeedRetryOrFail.sql); until then the
 -- job row is the record of the running attempt. The BETWEEN bounds (the batch's earliest and
 -- latest scheduled times) let the planner keep only the partitions involved; id = ANY(...) makes
 -- the primary key the way in (one probe per job, see keyLookupsOnly.sql). A job is claimed at most

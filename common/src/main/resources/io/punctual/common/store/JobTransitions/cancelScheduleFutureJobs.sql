@@ -1,4 +1,5 @@
--- The transition CANCEL_PENDING (see JobState) for a schedule's jobs that have not started and are
+-- transition: CANCEL_PENDING
+-- For a schedule's jobs that have not started and are
 -- due after :now: what a change, a pause or a deletion of the schedule takes back. Guarded like
 -- every transition: only PENDING rows move, so a job a worker claims meanwhile keeps running (and
 -- keeps its occurrence). attempt = 0 leaves jobs waiting for a retry alone: they did start.
