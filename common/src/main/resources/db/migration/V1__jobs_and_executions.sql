@@ -98,34 +98,8 @@ CREATE TABLE idempotency_keys (
     CONSTRAINT idempotency_keys_pkey PRIMARY KEY (namespace, key)
 );
 
--- Creates the daily partitions of jobs and job_executions covering [p_from, p_to] (UTC days) that
--- do not exist yet; returns how many tables it created. Safe to call concurrently.
-CREATE FUNCTION punctual_ensure_partitions(p_from date, p_to date) RETURNS integer
-    LANGUAGE plpgsql AS
-$$
-DECLARE
-    d       date := p_from;
-    parent  text;
-    child   text;
-    created integer := 0;
-BEGIN
-    PERFORM pg_advisory_xact_lock(hashtext('punctual_ensure_partitions'));
-    WHILE d <= p_to LOOP
-        FOREACH parent IN ARRAY ARRAY['jobs', 'job_executions'] LOOP
-            child := parent || '_p' || to_char(d, 'YYYYMMDD');
-            IF to_regclass(child) IS NULL THEN
-                EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR VALUES FROM (%L) TO (%L)',
-                               child, parent,
-                               (d::timestamp AT TIME ZONE 'UTC'),
-                               ((d + 1)::timestamp AT TIME ZONE 'UTC'));
-                created := created + 1;
-            END IF;
-        END LOOP;
-        d := d + 1;
-    END LOOP;
-    RETURN created;
-END
-$$;
+-- punctual_ensure_partitions(p_from, p_to), which creates the daily partitions, is defined in
+-- R__partition_functions.sql (the current definition of every partition function).
 
 -- Epoch milliseconds to timestamptz (batched statements pass times as bigint[]). The body must be
 -- immutable itself so that PostgreSQL inlines it (an interval addition on timestamptz is only

@@ -6,6 +6,7 @@ import io.punctual.api.context.Authorizer;
 import io.punctual.api.health.PostgresHealthCheck;
 import io.punctual.api.health.RedisHealthCheck;
 import io.punctual.api.http.RequestSizeLimitFilter;
+import io.punctual.api.jobs.AfterCommitHook;
 import io.punctual.api.jobs.JobRequestParser;
 import io.punctual.api.jobs.JobSubmitter;
 import io.punctual.api.jobs.JobsResource;
@@ -15,18 +16,20 @@ import io.punctual.api.problem.EmptyOptionalExceptionMapper;
 import io.punctual.api.problem.IllegalStateExceptionMapper;
 import io.punctual.api.problem.JsonProcessingExceptionMapper;
 import io.punctual.api.problem.ProblemExceptionMapper;
+import io.punctual.api.problem.RequestRejectedExceptionMapper;
 import io.punctual.api.problem.ThrowableMapper;
 import io.punctual.api.problem.ViolationExceptionMapper;
 import io.punctual.api.problem.WebApplicationExceptionMapper;
-import io.punctual.api.schedules.ScheduleRequestParser;
 import io.punctual.api.schedules.SchedulesResource;
 import io.punctual.api.workers.WorkersResource;
 import io.punctual.api.workflows.WorkflowsResource;
 import io.punctual.common.Stores;
 import io.punctual.common.json.Json;
-import io.punctual.planner.PlannerSettings;
-import io.punctual.planner.schedule.ScheduleStore;
+import io.punctual.schedule.request.ScheduleRequestParser;
+import io.punctual.schedule.store.ScheduleDefinitions;
+import io.punctual.schedule.store.ScheduleJobs;
 import jakarta.servlet.DispatcherType;
+import java.time.Duration;
 import java.util.EnumSet;
 
 /**
@@ -37,36 +40,42 @@ import java.util.EnumSet;
 public final class ApiModule {
   private ApiModule() {}
 
-  /** The API with the planner's default settings (schedules' smallest {@code every}: PT1S). */
+  /** The API with schedules' smallest {@code every} at its default, PT1S. */
   public static void register(Environment env, Stores stores, ApiSettings settings) {
-    register(env, stores, settings, new PlannerSettings());
+    register(env, stores, settings, ScheduleRequestParser.DEFAULT_MIN_INTERVAL);
   }
 
-  /** {@code planner} gives the limits schedules are validated against. */
+  /**
+   * {@code minInterval}: the smallest {@code every} of a schedule ({@code planner.minInterval}).
+   */
   public static void register(
-      Environment env, Stores stores, ApiSettings settings, PlannerSettings planner) {
+      Environment env, Stores stores, ApiSettings settings, Duration minInterval) {
     settings.validate();
-    planner.validate();
+    ScheduleRequestParser scheduleParser =
+        new ScheduleRequestParser(settings.jobFieldRules(), minInterval);
     Json.configure(env.getObjectMapper());
 
-    QueueWriter queue = new QueueWriter(stores.queue, settings.redisTimeout);
+    QueueWriter queue = new QueueWriter(stores.queue(), settings.redisTimeout);
     JobSubmitter submitter =
         new JobSubmitter(
-            stores.jobs,
-            stores.workflows,
+            stores.submissions(),
+            stores.workflows(),
             queue,
-            stores.queueSettings,
-            stores.clock,
+            stores.queueSettings(),
+            stores.clock(),
             env.metrics(),
             settings.submitGroupConcurrency,
-            settings.maxBatchSize);
+            settings.maxBatchSize,
+            AfterCommitHook.installed());
 
     Authorizer authorizer = new Authorizer(settings.defaultNamespace);
     JobRequestParser parser = new JobRequestParser(settings);
     JerseyEnvironment jersey = env.jersey();
     jersey.register(new RequestSizeLimitFilter(settings.maxRequestBytes));
     jersey.register(authorizer);
-    jersey.register(new JobsResource(stores.jobs, submitter, queue, parser, settings));
+    jersey.register(
+        new JobsResource(
+            stores.queries(), stores.transitions(), submitter, queue, parser, settings));
     if (settings.submitFastPath) {
       env.servlets()
           .addFilter(
@@ -80,20 +89,25 @@ public final class ApiModule {
                   env.metrics()))
           .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     }
-    jersey.register(new WorkersResource(stores.workers, settings));
-    jersey.register(new WorkflowsResource(stores.workflows, submitter, queue, settings));
+    jersey.register(new WorkersResource(stores.workers(), settings));
+    jersey.register(new WorkflowsResource(stores.workflows(), submitter, queue, settings));
+    ScheduleJobs scheduleJobs =
+        new ScheduleJobs(
+            stores.database().jdbi(), stores.submissions(), stores.queries(), stores.clock());
     jersey.register(
         new SchedulesResource(
-            new ScheduleStore(stores.database.jdbi(), stores.jobs, stores.clock),
+            new ScheduleDefinitions(stores.database().jdbi(), scheduleJobs, stores.clock()),
+            scheduleJobs,
             queue,
-            new ScheduleRequestParser(settings, planner),
+            scheduleParser,
             settings,
-            stores.clock));
+            stores.clock()));
 
     // Registered by us, these take precedence over Dropwizard's default mappers of the same types
     // (Throwable, JsonProcessingException, JerseyViolationException, IllegalStateException,
     // EmptyOptionalException), so every error leaves as application/problem+json.
     jersey.register(new ProblemExceptionMapper());
+    jersey.register(new RequestRejectedExceptionMapper());
     jersey.register(new JsonProcessingExceptionMapper());
     jersey.register(new WebApplicationExceptionMapper());
     jersey.register(new ViolationExceptionMapper());
@@ -101,7 +115,8 @@ public final class ApiModule {
     jersey.register(new EmptyOptionalExceptionMapper());
     jersey.register(new ThrowableMapper());
 
-    env.healthChecks().register("postgres", new PostgresHealthCheck(stores.database));
-    env.healthChecks().register("redis", new RedisHealthCheck(stores.redis, settings.redisTimeout));
+    env.healthChecks().register("postgres", new PostgresHealthCheck(stores.database()));
+    env.healthChecks()
+        .register("redis", new RedisHealthCheck(stores.redis(), settings.redisTimeout));
   }
 }

@@ -2,9 +2,12 @@ package io.punctual.api;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.punctual.common.config.InvalidSettingsException;
+import io.punctual.common.config.SettingsErrors;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
+import io.punctual.common.request.JobFields;
 import java.time.Duration;
 
 /**
@@ -80,32 +83,40 @@ public final class ApiSettings {
             .orElseThrow(() -> new IllegalArgumentException("unknown priority: " + name));
   }
 
-  /** Checks the settings make sense together; throws {@link IllegalArgumentException} if not. */
-  public void validate() {
-    require(maxPayloadBytes > 0, "api.maxPayloadBytes must be positive");
-    require(maxRequestBytes > 0, "api.maxRequestBytes must be positive");
-    require(maxBatchSize > 0, "api.maxBatchSize must be positive");
-    require(maxWorkflowJobs > 0, "api.maxWorkflowJobs must be positive");
-    require(maxMaxAttempts >= 1, "api.maxMaxAttempts must be >= 1");
-    require(
-        defaultMaxAttempts >= 1 && defaultMaxAttempts <= maxMaxAttempts,
-        "api.defaultMaxAttempts must be between 1 and api.maxMaxAttempts");
-    require(maxListLimit >= 1, "api.maxListLimit must be >= 1");
-    require(
-        defaultListLimit >= 1 && defaultListLimit <= maxListLimit,
-        "api.defaultListLimit must be between 1 and api.maxListLimit");
-    require(defaultPriority != null, "api.defaultPriority is required");
-    require(defaultBackoff != null, "api.defaultBackoff is required");
-    require(
-        defaultNamespace != null && !defaultNamespace.isBlank(),
-        "api.defaultNamespace is required");
-    require(submitGroupConcurrency >= 0, "api.submitGroupConcurrency must be >= 0");
-    require(redisTimeout != null && redisTimeout.isPositive(), "api.redisTimeout must be positive");
+  /** The limits and defaults of a job's fields, wherever a job is described (jobs, schedules). */
+  public JobFields.Rules jobFieldRules() {
+    return new JobFields.Rules(
+        maxPayloadBytes, defaultPriority, defaultMaxAttempts, maxMaxAttempts, defaultBackoff);
   }
 
-  private static void require(boolean condition, String message) {
-    if (!condition) {
-      throw new IllegalArgumentException(message);
-    }
+  /** Throws {@link InvalidSettingsException} naming every setting that makes no sense. */
+  public void validate() {
+    SettingsErrors errors = new SettingsErrors();
+    validate(errors);
+    errors.throwIfAny();
+  }
+
+  /** Adds every setting that makes no sense to {@code errors}. */
+  public void validate(SettingsErrors errors) {
+    errors.require(maxPayloadBytes > 0, "api.maxPayloadBytes must be positive");
+    errors.require(maxRequestBytes > 0, "api.maxRequestBytes must be positive");
+    errors.require(maxBatchSize > 0, "api.maxBatchSize must be positive");
+    errors.require(maxWorkflowJobs > 0, "api.maxWorkflowJobs must be positive");
+    errors.require(maxMaxAttempts >= 1, "api.maxMaxAttempts must be >= 1");
+    errors.require(
+        defaultMaxAttempts >= 1 && defaultMaxAttempts <= maxMaxAttempts,
+        "api.defaultMaxAttempts must be between 1 and api.maxMaxAttempts");
+    errors.require(maxListLimit >= 1, "api.maxListLimit must be >= 1");
+    errors.require(
+        defaultListLimit >= 1 && defaultListLimit <= maxListLimit,
+        "api.defaultListLimit must be between 1 and api.maxListLimit");
+    errors.require(defaultPriority != null, "api.defaultPriority is required");
+    errors.require(defaultBackoff != null, "api.defaultBackoff is required");
+    errors.require(
+        defaultNamespace != null && !defaultNamespace.isBlank(),
+        "api.defaultNamespace is required");
+    errors.require(submitGroupConcurrency >= 0, "api.submitGroupConcurrency must be >= 0");
+    errors.require(
+        redisTimeout != null && redisTimeout.isPositive(), "api.redisTimeout must be positive");
   }
 }

@@ -29,6 +29,8 @@ public final class PunctualClient {
   public static final String DEFAULT_NAMESPACE = "default";
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
   private static final ObjectMapper JSON = ClientJson.MAPPER;
+  private static final Duration AWAIT_FIRST_PAUSE = Duration.ofMillis(50);
+  private static final Duration AWAIT_LONGEST_PAUSE = Duration.ofSeconds(2);
 
   private final HttpClient http;
   private final String apiUrl;
@@ -94,6 +96,67 @@ public final class PunctualClient {
     return send(request(jobUrl(id)).GET(), type(JobView.class));
   }
 
+  /**
+   * Waits until the job is final (SUCCEEDED, FAILED, CANCELLED or SKIPPED) and returns it as it
+   * ended. Reads it at once, then again after 50 ms, the pause growing by half each time up to 2 s
+   * (never past the deadline, where it reads it one last time).
+   *
+   * @throws JobWaitTimeoutException when the job is not final after {@code timeout} (it goes on
+   *     running; the exception carries the job as last read)
+   * @throws InterruptedException when the waiting thread is interrupted (its interrupt status is
+   *     cleared, as usual)
+   * @throws PunctualApiException for an error response, e.g. 404 when there is no such job
+   */
+  public JobView awaitFinal(String id, Duration timeout)
+      throws InterruptedException, JobWaitTimeoutException {
+    Objects.requireNonNull(id, "id");
+    if (Objects.requireNonNull(timeout, "timeout").isNegative()) {
+      throw new IllegalArgumentException("timeout must not be negative: " + timeout);
+    }
+    long start = System.nanoTime();
+    long deadline = start + saturatedNanos(timeout);
+    long pauseNanos = AWAIT_FIRST_PAUSE.toNanos();
+    while (true) {
+      JobView job = getInterruptibly(id);
+      if (job.status() != null && job.status().isFinal()) {
+        return job;
+      }
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new JobWaitTimeoutException(job, Duration.ofNanos(System.nanoTime() - start));
+      }
+      long pause = Math.min(pauseNanos, left);
+      Thread.sleep(pause / 1_000_000, (int) (pause % 1_000_000));
+      pauseNanos = Math.min(pauseNanos + pauseNanos / 2, AWAIT_LONGEST_PAUSE.toNanos());
+    }
+  }
+
+  private static long saturatedNanos(Duration d) {
+    try {
+      return d.toNanos();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE / 2;
+    }
+  }
+
+  /** {@link #get}, with an interrupt during the request surfacing as InterruptedException. */
+  private JobView getInterruptibly(String id) throws InterruptedException {
+    if (Thread.interrupted()) {
+      throw new InterruptedException();
+    }
+    try {
+      return get(id);
+    } catch (UncheckedIOException e) {
+      if (e.getCause() instanceof InterruptedIOException && Thread.interrupted()) {
+        InterruptedException interrupted =
+            new InterruptedException("interrupted while reading a job");
+        interrupted.initCause(e);
+        throw interrupted;
+      }
+      throw e;
+    }
+  }
+
   /** One page of jobs, newest scheduled first. */
   public JobPage list(ListQuery query) {
     String qs = query.toQueryString();
@@ -116,7 +179,10 @@ public final class PunctualClient {
     return send(request(workflowsUrl + "/" + encode(id)).GET(), type(WorkflowView.class));
   }
 
-  /** Cancels every step of a workflow that is not final yet. */
+  /**
+   * Cancels every step of a workflow that is not final yet; a workflow whose steps are all final
+   * yields a 409 {@link PunctualApiException}.
+   */
   public WorkflowView cancelWorkflow(String id) {
     return send(
         request(workflowsUrl + "/" + encode(id) + "/cancel")

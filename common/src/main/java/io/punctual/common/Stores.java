@@ -9,10 +9,12 @@ import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
 import io.punctual.common.lease.Redlock;
 import io.punctual.common.queue.ReadyQueue;
-import io.punctual.common.queue.RedisKeys;
+import io.punctual.common.redis.RedisKeys;
 import io.punctual.common.registry.WorkerRegistry;
 import io.punctual.common.store.Database;
-import io.punctual.common.store.JobStore;
+import io.punctual.common.store.JobQueries;
+import io.punctual.common.store.JobSubmissions;
+import io.punctual.common.store.JobTransitions;
 import io.punctual.common.store.PartitionManager;
 import io.punctual.common.store.WorkflowStore;
 import java.time.Clock;
@@ -32,19 +34,21 @@ import org.slf4j.LoggerFactory;
 public final class Stores implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Stores.class);
 
-  public final Clock clock;
-  public final QueueSettings queueSettings;
-  public final Database database;
-  public final PartitionManager partitions;
-  public final JobStore jobs;
-  public final WorkflowStore workflows;
-  public final RedisClient redisClient;
-  public final StatefulRedisConnection<String, String> redis;
-  public final RedisKeys keys;
-  public final ReadyQueue queue;
+  private final Clock clock;
+  private final QueueSettings queueSettings;
+  private final Database database;
+  private final PartitionManager partitions;
+  private final JobSubmissions submissions;
+  private final JobTransitions transitions;
+  private final JobQueries queries;
+  private final WorkflowStore workflows;
+  private final RedisClient redisClient;
+  private final StatefulRedisConnection<String, String> redis;
+  private final RedisKeys keys;
+  private final ReadyQueue queue;
   private final List<RedisClient> leaseClients = new ArrayList<>();
-  public final Redlock redlock;
-  public final WorkerRegistry workers;
+  private final Redlock redlock;
+  private final WorkerRegistry workers;
 
   public Stores(
       PostgresSettings postgres,
@@ -58,8 +62,10 @@ public final class Stores implements AutoCloseable {
     this.database = Database.connect(postgres, name);
     this.partitions =
         new PartitionManager(database.jdbi(), clock, Math.max(1, postgres.partitionDaysAhead));
-    this.jobs = new JobStore(database.jdbi(), partitions, clock);
-    this.workflows = new WorkflowStore(jobs);
+    this.submissions = new JobSubmissions(database.jdbi(), partitions, clock);
+    this.transitions = new JobTransitions(database.jdbi(), submissions, clock);
+    this.queries = new JobQueries(database.jdbi());
+    this.workflows = new WorkflowStore(submissions);
     this.redisClient = redisClient(redisSettings.url);
     this.redis = redisClient.connect();
     this.keys = new RedisKeys(redisSettings.keyPrefix);
@@ -76,6 +82,65 @@ public final class Stores implements AutoCloseable {
     }
     this.redlock = new Redlock(leaseNodes, keys);
     this.workers = new WorkerRegistry(database.jdbi(), clock);
+  }
+
+  public Clock clock() {
+    return clock;
+  }
+
+  public QueueSettings queueSettings() {
+    return queueSettings;
+  }
+
+  public Database database() {
+    return database;
+  }
+
+  public PartitionManager partitions() {
+    return partitions;
+  }
+
+  /** New jobs and their idempotency keys. */
+  public JobSubmissions submissions() {
+    return submissions;
+  }
+
+  /** Every change of a job's status (claim, finish, cancel, rescue...). */
+  public JobTransitions transitions() {
+    return transitions;
+  }
+
+  /** Every read of jobs. */
+  public JobQueries queries() {
+    return queries;
+  }
+
+  public WorkflowStore workflows() {
+    return workflows;
+  }
+
+  public RedisClient redisClient() {
+    return redisClient;
+  }
+
+  public StatefulRedisConnection<String, String> redis() {
+    return redis;
+  }
+
+  public RedisKeys keys() {
+    return keys;
+  }
+
+  public ReadyQueue queue() {
+    return queue;
+  }
+
+  public Redlock redlock() {
+    return redlock;
+  }
+
+  public WorkerRegistry workers() {
+    return workers;
   }
 
   /**

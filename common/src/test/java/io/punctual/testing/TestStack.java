@@ -1,14 +1,18 @@
 package io.punctual.testing;
 
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScanArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
 import io.punctual.common.queue.ReadyQueue;
-import io.punctual.common.queue.RedisKeys;
+import io.punctual.common.redis.RedisKeys;
 import io.punctual.common.store.Database;
-import io.punctual.common.store.JobStore;
+import io.punctual.common.store.JobQueries;
+import io.punctual.common.store.JobSubmissions;
+import io.punctual.common.store.JobTransitions;
 import io.punctual.common.store.PartitionManager;
 import java.time.Clock;
 
@@ -22,7 +26,9 @@ public final class TestStack implements AutoCloseable {
   public final QueueSettings queueSettings = new QueueSettings();
   public final Database database;
   public final PartitionManager partitions;
-  public final JobStore store;
+  public final JobSubmissions submissions;
+  public final JobTransitions transitions;
+  public final JobQueries queries;
   public final RedisClient redisClient;
   public final StatefulRedisConnection<String, String> redis;
   public final RedisKeys keys;
@@ -37,7 +43,9 @@ public final class TestStack implements AutoCloseable {
     this.database = Database.connect(postgres, "test");
     this.partitions = new PartitionManager(database.jdbi(), clock, 3);
     partitions.ensureAhead();
-    this.store = new JobStore(database.jdbi(), partitions, clock);
+    this.submissions = new JobSubmissions(database.jdbi(), partitions, clock);
+    this.transitions = new JobTransitions(database.jdbi(), submissions, clock);
+    this.queries = new JobQueries(database.jdbi());
     this.redisClient = RedisClient.create(redisSettings.url);
     this.redis = redisClient.connect();
     this.keys = new RedisKeys(redisSettings.keyPrefix);
@@ -48,10 +56,31 @@ public final class TestStack implements AutoCloseable {
     this(Clock.systemUTC());
   }
 
+  /**
+   * What a FLUSHALL would do to this test, and only to it: deletes every key under its own prefix
+   * (the Redis may be shared with other tests, or be a server the tests did not start).
+   */
+  public long deleteOwnRedisKeys() {
+    long deleted = 0;
+    ScanArgs match = ScanArgs.Builder.matches(keys.prefix() + ":*").limit(1_000);
+    KeyScanCursor<String> cursor = redis.sync().scan(match);
+    while (true) {
+      if (!cursor.getKeys().isEmpty()) {
+        deleted += redis.sync().del(cursor.getKeys().toArray(String[]::new));
+      }
+      if (cursor.isFinished()) {
+        return deleted;
+      }
+      cursor = redis.sync().scan(cursor, match);
+    }
+  }
+
+  /** Closes the connections and drops this test's database. */
   @Override
   public void close() {
     redis.close();
     redisClient.shutdown();
     database.close();
+    TestStores.get().dropDatabase(postgres);
   }
 }

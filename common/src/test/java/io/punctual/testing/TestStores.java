@@ -1,15 +1,23 @@
 package io.punctual.testing;
 
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.RedisSettings;
-import io.punctual.common.embedded.EmbeddedPostgresServer;
-import io.punctual.common.embedded.EmbeddedRedisServer;
 import io.punctual.common.store.Migrations;
+import io.punctual.embedded.EmbeddedPostgresServer;
+import io.punctual.embedded.EmbeddedRedisServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.testcontainers.DockerClientFactory;
@@ -28,10 +36,18 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
  * </ol>
  *
  * Each test gets its own database (a copy of a migrated template) and its own Redis key prefix, so
- * tests never see each other's data.
+ * tests never see each other's data. Every name carries this JVM's own tag ({@code
+ * t_<pid>_<random>}), so runs sharing a server do not collide. A {@link TestStack} drops its
+ * database when it closes; on servers named by the environment, what is left (the template, the
+ * databases of other fixtures, this JVM's Redis keys) goes when the JVM ends. Nothing else on a
+ * server is touched.
  */
 public final class TestStores {
-  private static final String TEMPLATE = "punctual_template";
+  /** This JVM's tag: the start of every database name and Redis key prefix it creates. */
+  private static final String RUN =
+      "t_" + ProcessHandle.current().pid() + "_" + UUID.randomUUID().toString().substring(0, 6);
+
+  private static final String TEMPLATE = RUN + "_template";
   private static final AtomicInteger COUNTER = new AtomicInteger();
   private static TestStores instance;
 
@@ -39,6 +55,9 @@ public final class TestStores {
   private final String user;
   private final String password;
   private final String redisUrl;
+
+  /** The databases this JVM created and has not dropped yet (the template among them). */
+  private final Set<String> databases = ConcurrentHashMap.newKeySet();
 
   private TestStores(String adminUrl, String user, String password, String redisUrl) {
     this.adminUrl = adminUrl;
@@ -50,6 +69,7 @@ public final class TestStores {
   public static synchronized TestStores get() {
     if (instance == null) {
       instance = start();
+      Runtime.getRuntime().addShutdownHook(new Thread(instance::cleanUp, "test-stores-clean-up"));
       instance.createTemplate();
     }
     return instance;
@@ -102,7 +122,7 @@ public final class TestStores {
   }
 
   private void createTemplate() {
-    execute("DROP DATABASE IF EXISTS " + TEMPLATE);
+    databases.add(TEMPLATE);
     execute("CREATE DATABASE " + TEMPLATE);
     PGSimpleDataSource ds = new PGSimpleDataSource();
     ds.setUrl(urlOf(TEMPLATE));
@@ -113,16 +133,84 @@ public final class TestStores {
 
   /** A fresh, migrated database of its own. */
   public PostgresSettings newDatabase() {
-    String name = "t_" + ProcessHandle.current().pid() + "_" + COUNTER.incrementAndGet();
+    String name = RUN + "_" + COUNTER.incrementAndGet();
+    databases.add(name);
     execute("CREATE DATABASE " + name + " TEMPLATE " + TEMPLATE);
     PostgresSettings settings = new PostgresSettings(urlOf(name), user, password);
     settings.maxPoolSize = 8;
     return settings;
   }
 
+  /**
+   * Drops a database {@link #newDatabase} created (closing any connection still open to it); a
+   * database this JVM did not create is left alone.
+   */
+  public void dropDatabase(PostgresSettings database) {
+    String url = database.url;
+    int slash = url.lastIndexOf('/');
+    int query = url.indexOf('?', slash);
+    String name = url.substring(slash + 1, query < 0 ? url.length() : query);
+    if (databases.remove(name)) {
+      execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+    }
+  }
+
+  /** Whether the server holds a database of that name. */
+  public boolean databaseExists(String name) {
+    try (Connection c = DriverManager.getConnection(adminUrl, user, password);
+        var s = c.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
+      s.setString(1, name);
+      try (var rs = s.executeQuery()) {
+        return rs.next();
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot list databases", e);
+    }
+  }
+
   /** The Redis server, with a key prefix no other test uses. */
   public RedisSettings newRedis() {
-    return new RedisSettings(redisUrl, "t" + UUID.randomUUID().toString().substring(0, 8));
+    return new RedisSettings(redisUrl, RUN + "_" + COUNTER.incrementAndGet());
+  }
+
+  /**
+   * At JVM exit, on servers named by {@code PUNCTUAL_TEST_DATABASE_URL} and {@code
+   * PUNCTUAL_TEST_REDIS_URL} (those the tests started go away with them): drops the databases left
+   * (the template last) and deletes the keys of this JVM's prefixes.
+   */
+  private void cleanUp() {
+    if (System.getenv("PUNCTUAL_TEST_DATABASE_URL") != null) {
+      List<String> left = new ArrayList<>(databases);
+      left.remove(TEMPLATE);
+      left.add(TEMPLATE);
+      for (String name : left) {
+        try {
+          execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+          databases.remove(name);
+        } catch (RuntimeException e) {
+          System.err.println("test clean-up: could not drop database " + name + ": " + e);
+        }
+      }
+    }
+    if (System.getenv("PUNCTUAL_TEST_REDIS_URL") == null) {
+      return;
+    }
+    try (RedisClient client = RedisClient.create(redisUrl);
+        StatefulRedisConnection<String, String> redis = client.connect()) {
+      ScanArgs match = ScanArgs.Builder.matches(RUN + "_*").limit(1_000);
+      KeyScanCursor<String> cursor = redis.sync().scan(match);
+      while (true) {
+        if (!cursor.getKeys().isEmpty()) {
+          redis.sync().del(cursor.getKeys().toArray(String[]::new));
+        }
+        if (cursor.isFinished()) {
+          break;
+        }
+        cursor = redis.sync().scan(cursor, match);
+      }
+    } catch (RuntimeException e) {
+      System.err.println("test clean-up: could not delete this run's Redis keys: " + e);
+    }
   }
 
   public String redisUrl() {

@@ -2,6 +2,9 @@ package io.punctual.planner;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.punctual.common.config.InvalidSettingsException;
+import io.punctual.common.config.SettingsErrors;
+import io.punctual.schedule.request.ScheduleRequestParser;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +29,7 @@ public class PlannerSettings {
   @JsonProperty public int batchSize = 500;
 
   /** Smallest {@code every} a schedule may have. */
-  @JsonProperty public Duration minInterval = Duration.ofSeconds(1);
+  @JsonProperty public Duration minInterval = ScheduleRequestParser.DEFAULT_MIN_INTERVAL;
 
   /**
    * How long every planner must have been silent (all down, or PostgreSQL away) for an outage: fire
@@ -49,37 +52,42 @@ public class PlannerSettings {
    */
   @JsonProperty public List<ObjectNode> schedules = new ArrayList<>();
 
-  /** Throws {@link IllegalArgumentException} naming the first setting that makes no sense. */
+  /** Throws {@link InvalidSettingsException} naming every setting that makes no sense. */
   public void validate() {
-    positive(interval, "planner.interval");
-    positive(lookAhead, "planner.lookAhead");
-    positive(minInterval, "planner.minInterval");
-    positive(misfireThreshold, "planner.misfireThreshold");
-    positive(occurrenceRetention, "planner.occurrenceRetention");
-    require(batchSize >= 1 && batchSize <= 10_000, "planner.batchSize must be between 1 and 10000");
-    require(
+    SettingsErrors errors = new SettingsErrors();
+    validate(errors);
+    errors.throwIfAny();
+  }
+
+  /** Adds every setting that makes no sense to {@code errors}. */
+  public void validate(SettingsErrors errors) {
+    errors.positive(interval, "planner.interval");
+    errors.positive(lookAhead, "planner.lookAhead");
+    errors.positive(minInterval, "planner.minInterval");
+    errors.positive(misfireThreshold, "planner.misfireThreshold");
+    errors.positive(occurrenceRetention, "planner.occurrenceRetention");
+    errors.require(
+        batchSize >= 1 && batchSize <= 10_000, "planner.batchSize must be between 1 and 10000");
+    errors.require(
         fireAllCap >= 1 && fireAllCap <= 10_000, "planner.fireAllCap must be between 1 and 10000");
-    require(
-        minInterval.toMillis() >= 1,
-        "planner.minInterval must be at least a millisecond (PT0.001S)");
-    require(
-        occurrenceRetention.compareTo(lookAhead.plus(misfireThreshold).multipliedBy(2)) >= 0,
-        "planner.occurrenceRetention must be at least twice planner.lookAhead +"
-            + " planner.misfireThreshold");
-    require(
-        misfireThreshold.compareTo(interval.multipliedBy(2)) >= 0,
-        "planner.misfireThreshold must be at least twice planner.interval (a planner shows it is"
-            + " alive from its passes; waiting longer between them would look like an outage)");
-    require(schedules != null, "planner.schedules must be a list (or left out)");
-  }
-
-  private static void positive(Duration d, String name) {
-    require(d != null && d.isPositive(), name + " must be positive");
-  }
-
-  private static void require(boolean ok, String message) {
-    if (!ok) {
-      throw new IllegalArgumentException(message);
+    if (minInterval != null && minInterval.isPositive()) {
+      errors.require(
+          minInterval.toMillis() >= 1,
+          "planner.minInterval must be at least a millisecond (PT0.001S)");
     }
+    if (occurrenceRetention != null && lookAhead != null && misfireThreshold != null) {
+      errors.require(
+          occurrenceRetention.compareTo(lookAhead.plus(misfireThreshold).multipliedBy(2)) >= 0,
+          "planner.occurrenceRetention must be at least twice planner.lookAhead +"
+              + " planner.misfireThreshold");
+    }
+    if (misfireThreshold != null && interval != null) {
+      errors.require(
+          misfireThreshold.compareTo(interval.multipliedBy(2)) >= 0,
+          "planner.misfireThreshold must be at least twice planner.interval (a planner shows it"
+              + " is alive from its passes; waiting longer between them would look like an"
+              + " outage)");
+    }
+    errors.require(schedules != null, "planner.schedules must be a list (or left out)");
   }
 }

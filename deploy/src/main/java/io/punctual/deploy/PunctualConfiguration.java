@@ -3,15 +3,19 @@ package io.punctual.deploy;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
 import io.punctual.api.ApiSettings;
+import io.punctual.common.config.InvalidSettingsException;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
+import io.punctual.common.config.SettingsErrors;
 import io.punctual.deploy.schedules.DeclaredSchedules;
 import io.punctual.planner.PlannerSettings;
 import io.punctual.reaper.ReaperSettings;
 import io.punctual.worker.WorkerSettings;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * Everything one Punctual process reads at start-up: Dropwizard's own sections ({@code server},
@@ -39,37 +43,75 @@ public class PunctualConfiguration extends Configuration {
   }
 
   /**
-   * Checks every section before anything starts; throws {@link IllegalArgumentException} naming the
-   * first setting that makes no sense.
+   * Checks every section before anything starts; throws {@link InvalidSettingsException} naming
+   * every setting that makes no sense (each section's own rules, then those across sections).
    */
   public void validate() {
-    require(postgres != null, "postgres section is missing");
-    require(redis != null, "redis section is missing");
-    require(queue != null, "queue section is missing");
-    require(api != null, "api section is missing");
-    require(worker != null, "worker section is missing");
-    require(reaper != null, "reaper section is missing");
-    require(planner != null, "planner section is missing");
-    require(postgres.url != null && !postgres.url.isBlank(), "postgres.url is required");
-    require(postgres.maxPoolSize >= 1, "postgres.maxPoolSize must be >= 1");
-    require(
-        postgres.idleInTransactionTimeout == null
-            || !postgres.idleInTransactionTimeout.isNegative(),
-        "postgres.idleInTransactionTimeout must not be negative (PT0S turns it off)");
-    require(redis.url != null && !redis.url.isBlank(), "redis.url is required");
-    require(redis.keyPrefix != null && !redis.keyPrefix.isBlank(), "redis.keyPrefix is required");
-    require(dataDir != null && !dataDir.isBlank(), "dataDir is required");
-    queue.validate();
-    api.validate();
-    worker.validate();
-    reaper.validate();
-    planner.validate();
-    DeclaredSchedules.parse(planner, api, Clock.systemUTC().instant());
+    SettingsErrors errors = new SettingsErrors();
+    if (postgres == null) {
+      errors.add("postgres section is missing");
+    } else {
+      errors.require(postgres.url != null && !postgres.url.isBlank(), "postgres.url is required");
+      errors.require(postgres.maxPoolSize >= 1, "postgres.maxPoolSize must be >= 1");
+      errors.require(
+          postgres.idleInTransactionTimeout == null
+              || !postgres.idleInTransactionTimeout.isNegative(),
+          "postgres.idleInTransactionTimeout must not be negative (PT0S turns it off)");
+    }
+    section(errors, redis, "redis", r -> r.validate(errors));
+    section(errors, queue, "queue", q -> q.validate(errors));
+    section(errors, api, "api", a -> a.validate(errors));
+    section(errors, worker, "worker", w -> w.validate(errors));
+    section(errors, reaper, "reaper", r -> r.validate(errors));
+    section(errors, planner, "planner", p -> p.validate(errors));
+    errors.require(dataDir != null && !dataDir.isBlank(), "dataDir is required");
+    rescueAfterOutlastsTheWorkers(errors);
+    if (api != null && planner != null && planner.schedules != null) {
+      try {
+        DeclaredSchedules.parse(planner, api, Clock.systemUTC().instant());
+      } catch (InvalidSettingsException e) {
+        errors.addAll(e.errors());
+      } catch (IllegalArgumentException e) {
+        errors.add(e.getMessage());
+      }
+    }
+    errors.throwIfAny();
   }
 
-  private static void require(boolean ok, String message) {
-    if (!ok) {
-      throw new IllegalArgumentException(message);
+  /**
+   * The reaper takes a RUNNING attempt back once its worker has been silent for {@code
+   * rescueAfter}: at or below a heartbeat interval or a lease, it would take the jobs of workers
+   * that are alive. (Checked against this file's {@code worker} section: give the reaper the
+   * workers' values.)
+   */
+  private void rescueAfterOutlastsTheWorkers(SettingsErrors errors) {
+    if (reaper == null || worker == null) {
+      return;
+    }
+    Duration rescueAfter = reaper.rescueAfter;
+    Duration beat = worker.heartbeatInterval;
+    Duration lease = worker.leaseTtl;
+    if (rescueAfter == null || beat == null || lease == null || !rescueAfter.isPositive()) {
+      return;
+    }
+    if (rescueAfter.compareTo(beat) <= 0 || rescueAfter.compareTo(lease) <= 0) {
+      errors.add(
+          "reaper.rescueAfter ("
+              + rescueAfter
+              + ") must be longer than worker.heartbeatInterval ("
+              + beat
+              + ") and worker.leaseTtl ("
+              + lease
+              + "), or the reaper would take back the jobs of workers that are alive");
+    }
+  }
+
+  private static <T> void section(
+      SettingsErrors errors, T section, String name, Consumer<T> validate) {
+    if (section == null) {
+      errors.add(name + " section is missing");
+    } else {
+      validate.accept(section);
     }
   }
 }

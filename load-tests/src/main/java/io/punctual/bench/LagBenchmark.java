@@ -10,13 +10,13 @@ import io.punctual.common.Stores;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
-import io.punctual.common.embedded.EmbeddedPostgresServer;
-import io.punctual.common.embedded.EmbeddedRedisServer;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.json.Json;
-import io.punctual.common.store.JobStore;
-import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.store.JobSubmissions;
 import io.punctual.common.store.Migrations;
+import io.punctual.embedded.EmbeddedPostgresServer;
+import io.punctual.embedded.EmbeddedRedisServer;
 import io.punctual.worker.Worker;
 import io.punctual.worker.WorkerSettings;
 import io.punctual.worker.handler.JobContext;
@@ -405,7 +405,7 @@ public final class LagBenchmark {
                 Clock.systemUTC(),
                 "bench");
         PunctualProcesses processes = new PunctualProcesses(url, redisUrl)) {
-      stores.partitions.ensureAhead();
+      stores.partitions().ensureAhead();
       WorkerSettings settings = new WorkerSettings();
       if (claimAhead != null) {
         settings.claimAhead = claimAhead;
@@ -425,7 +425,10 @@ public final class LagBenchmark {
       if (workers == 0) {
         worker =
             new Worker(
-                stores, settings, JobHandlers.withBuiltIns(settings).register(probe), metrics);
+                stores,
+                settings,
+                JobHandlers.withBuiltIns(settings, Clock.systemUTC()).register(probe),
+                metrics);
         worker.start();
       } else {
         roles = processes.startWorkers(workers);
@@ -445,7 +448,7 @@ public final class LagBenchmark {
               }
               // the API's path: one transaction, then the Redis enqueue
               List<QueueEntry> entries = new ArrayList<>(count);
-              for (JobStore.Submitted s : stores.jobs.submit(jobs)) {
+              for (JobSubmissions.Submitted s : stores.submissions().submit(jobs)) {
                 if (counted) {
                   probe.expect(s.job().id(), s.job().runAt());
                 }
@@ -453,7 +456,7 @@ public final class LagBenchmark {
                     new QueueEntry(
                         s.job().id(), s.job().namespace(), s.job().priority(), s.job().runAt()));
               }
-              stores.queue.enqueue(entries);
+              stores.queue().enqueue(entries);
               if (counted) {
                 measured.addAndGet(count);
               }
@@ -497,7 +500,7 @@ public final class LagBenchmark {
         }
       }
       return stores
-          .database
+          .database()
           .jdbi()
           .withHandle(
               h ->
@@ -515,7 +518,7 @@ public final class LagBenchmark {
   }
 
   private static long count(Stores stores, String sql) {
-    return stores.database.jdbi().withHandle(h -> h.createQuery(sql).mapTo(Long.class).one());
+    return stores.database().jdbi().withHandle(h -> h.createQuery(sql).mapTo(Long.class).one());
   }
 
   private static long[] dbScheduler(String url, int rate, int seconds, int warmup, int leadMs)

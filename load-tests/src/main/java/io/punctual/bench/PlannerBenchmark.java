@@ -9,18 +9,18 @@ import io.punctual.common.Stores;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
-import io.punctual.common.embedded.EmbeddedPostgresServer;
-import io.punctual.common.embedded.EmbeddedRedisServer;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.JobId;
 import io.punctual.common.json.Json;
 import io.punctual.common.store.Migrations;
+import io.punctual.embedded.EmbeddedPostgresServer;
+import io.punctual.embedded.EmbeddedRedisServer;
 import io.punctual.planner.PlannerSettings;
-import io.punctual.planner.expression.DstPolicy;
 import io.punctual.planner.plan.Planner;
 import io.punctual.planner.plan.PlannerLiveness;
-import io.punctual.planner.schedule.ScheduleDefinition;
-import io.punctual.planner.schedule.ScheduleStore;
+import io.punctual.planner.plan.PlannerWiring;
+import io.punctual.schedule.ScheduleDefinition;
+import io.punctual.schedule.expression.DstPolicy;
 import io.punctual.worker.Worker;
 import io.punctual.worker.WorkerSettings;
 import io.punctual.worker.handler.JobHandlers;
@@ -265,7 +265,7 @@ public final class PlannerBenchmark {
         stores.add(new Stores(db, redis, new QueueSettings(), Clock.systemUTC(), "bench-" + i));
       }
       Stores first = stores.get(0);
-      first.partitions.ensureAhead();
+      first.partitions().ensureAhead();
       List<Planner> all = new ArrayList<>();
       for (Stores s : stores) {
         all.add(planner(s, settings, new MetricRegistry()));
@@ -274,13 +274,14 @@ public final class PlannerBenchmark {
       // cores the JIT compiler alone takes a core for the first seconds.
       int warm = Math.max(1_000, schedules / 5);
       System.out.printf(Locale.ROOT, "warm-up: planning %,d schedules...%n", warm);
-      PlannerLiveness alive = new PlannerLiveness(first.database.jdbi(), settings.misfireThreshold);
+      PlannerLiveness alive =
+          new PlannerLiveness(first.database().jdbi(), settings.misfireThreshold);
       insertSchedules(first, alive, warm, 0, Instant.now().truncatedTo(ChronoUnit.MILLIS));
       for (Planner p : all) {
         p.runOnce();
       }
-      first.database.jdbi().useHandle(h -> h.execute("TRUNCATE jobs, schedules CASCADE"));
-      first.redis.sync().flushall();
+      first.database().jdbi().useHandle(h -> h.execute("TRUNCATE jobs, schedules CASCADE"));
+      first.redis().sync().flushall();
 
       System.out.printf(Locale.ROOT, "inserting %,d schedules...%n", schedules);
       insertSchedules(first, alive, schedules, 0, Instant.now().truncatedTo(ChronoUnit.MILLIS));
@@ -345,11 +346,11 @@ public final class PlannerBenchmark {
     try (Stores stores = new Stores(db, redis, new QueueSettings(), Clock.systemUTC(), "lag")) {
       System.out.printf(
           Locale.ROOT, "%nstarting over: %,d schedules + %d every second...%n", schedules, PROBES);
-      stores.database.jdbi().useHandle(h -> h.execute("TRUNCATE jobs, schedules CASCADE"));
-      stores.redis.sync().flushall();
+      stores.database().jdbi().useHandle(h -> h.execute("TRUNCATE jobs, schedules CASCADE"));
+      stores.redis().sync().flushall();
       Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
       PlannerLiveness alive =
-          new PlannerLiveness(stores.database.jdbi(), settings.misfireThreshold);
+          new PlannerLiveness(stores.database().jdbi(), settings.misfireThreshold);
       int minute = insertSchedules(stores, alive, schedules, PROBES, now);
       MetricRegistry metrics = new MetricRegistry();
       WorkerSettings workerSettings = new WorkerSettings();
@@ -357,7 +358,11 @@ public final class PlannerBenchmark {
       Instant from;
       Instant to;
       try (Worker worker =
-          new Worker(stores, workerSettings, JobHandlers.withBuiltIns(workerSettings), metrics)) {
+          new Worker(
+              stores,
+              workerSettings,
+              JobHandlers.withBuiltIns(workerSettings, Clock.systemUTC()),
+              metrics)) {
         worker.start();
         planner.start();
         // The first pass plans every schedule at once (the throughput case above); the warm-up
@@ -401,17 +406,13 @@ public final class PlannerBenchmark {
   }
 
   private static Planner planner(Stores stores, PlannerSettings settings, MetricRegistry metrics) {
-    return new Planner(
-        stores,
-        new ScheduleStore(stores.database.jdbi(), stores.jobs, stores.clock),
-        settings,
-        metrics);
+    return PlannerWiring.planner(stores, settings, metrics);
   }
 
   private static Lags lags(Stores stores, String tag, Instant from, Instant to) {
     long[] lags =
         stores
-            .database
+            .database()
             .jdbi()
             .withHandle(
                 h ->
@@ -485,7 +486,7 @@ public final class PlannerBenchmark {
                 .toEpochMilli();
       }
       stores
-          .database
+          .database()
           .jdbi()
           .useHandle(
               h ->
@@ -555,7 +556,7 @@ public final class PlannerBenchmark {
   /** Jobs of the window created after their fire time: occurrences the planner was late for. */
   private static long lateMaterialised(Stores stores, Instant from, Instant to) {
     return stores
-        .database
+        .database()
         .jdbi()
         .withHandle(
             h ->
@@ -570,7 +571,7 @@ public final class PlannerBenchmark {
 
   private static long pendingUntil(Stores stores, Instant to) {
     return stores
-        .database
+        .database()
         .jdbi()
         .withHandle(
             h ->

@@ -2,8 +2,8 @@ package io.punctual.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.common.embedded.FreePorts;
 import io.punctual.common.json.Json;
+import io.punctual.embedded.FreePorts;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

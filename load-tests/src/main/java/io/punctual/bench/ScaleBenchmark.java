@@ -9,17 +9,17 @@ import io.punctual.common.Stores;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
-import io.punctual.common.embedded.EmbeddedPostgresServer;
-import io.punctual.common.embedded.EmbeddedRedisServer;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
+import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.queue.ReadyQueue;
-import io.punctual.common.queue.RedisKeys;
-import io.punctual.common.store.JobStore;
-import io.punctual.common.store.JobStore.JobQuery;
-import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.common.redis.RedisKeys;
+import io.punctual.common.store.JobQueries;
+import io.punctual.common.store.JobQueries.JobQuery;
 import io.punctual.common.store.Migrations;
+import io.punctual.embedded.EmbeddedPostgresServer;
+import io.punctual.embedded.EmbeddedRedisServer;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -47,7 +47,7 @@ import java.util.concurrent.Callable;
  * next 3 (50 namespaces = tenants, 20 types; about 94% SUCCEEDED, 5% FAILED after 3 attempts, 1%
  * CANCELLED, the future ones PENDING, one in 100,000 still RUNNING), with one {@code
  * job_executions} row per finished attempt; then the queries users run, the way the API runs them
- * ({@code GET /jobs} goes through {@link JobStore#list}, the same prepared statement) or, for an
+ * ({@code GET /jobs} goes through {@link JobQueries#list}, the same prepared statement) or, for an
  * aggregate the API has no endpoint for, as plain SQL. Each query is timed (its first run, then the
  * best and median of the next five) and explained ({@code EXPLAIN (ANALYZE, BUFFERS)}: the
  * partitions it read, the indexes it used). Then the Redis memory one queued job costs, measured
@@ -101,12 +101,12 @@ public final class ScaleBenchmark {
               new QueueSettings(),
               Clock.systemUTC(),
               "scale")) {
-        Migrations.migrate(stores.database.dataSource());
+        Migrations.migrate(stores.database().dataSource());
         out.set("load", load(stores, jobs));
         out.set("queries", queries(stores));
         // Gigabytes of dirty pages would make the server's shutdown checkpoint outlast the
         // embedded server's stop timeout (and leave its directory behind): drop them first.
-        try (Connection c = stores.database.dataSource().getConnection();
+        try (Connection c = stores.database().dataSource().getConnection();
             Statement s = c.createStatement()) {
           s.execute("DROP TABLE jobs, job_executions");
           s.execute("CHECKPOINT");
@@ -120,7 +120,7 @@ public final class ScaleBenchmark {
   private static ObjectNode load(Stores stores, long jobs) throws Exception {
     ObjectNode result = Json.mapper().createObjectNode();
     long t0 = System.nanoTime();
-    try (Connection c = stores.database.dataSource().getConnection();
+    try (Connection c = stores.database().dataSource().getConnection();
         Statement s = c.createStatement()) {
       s.execute(
           "SELECT punctual_ensure_partitions(CURRENT_DATE - "
@@ -167,7 +167,7 @@ public final class ScaleBenchmark {
           FROM (SELECT g, ? + (g * 7919 % ?) * ? / ? AS ms FROM generate_series(?, ?) g) x
         ) y
         """;
-    try (Connection c = stores.database.dataSource().getConnection();
+    try (Connection c = stores.database().dataSource().getConnection();
         PreparedStatement p = c.prepareStatement(insertJobs)) {
       for (long start = 1; start <= jobs; start += chunk) {
         long end = Math.min(jobs, start + chunk - 1);
@@ -201,7 +201,7 @@ public final class ScaleBenchmark {
           AND j.status IN ('SUCCEEDED', 'FAILED', 'CANCELLED')
         """;
     long executions = 0;
-    try (Connection c = stores.database.dataSource().getConnection();
+    try (Connection c = stores.database().dataSource().getConnection();
         PreparedStatement p = c.prepareStatement(insertExecutions)) {
       for (LocalDate d = today.minusDays(DAYS_BACK); !d.isAfter(today); d = d.plusDays(1)) {
         p.setObject(1, d.atStartOfDay(ZoneOffset.UTC).toOffsetDateTime());
@@ -214,14 +214,14 @@ public final class ScaleBenchmark {
         "  %,d execution rows (%.0f s)%n",
         executions,
         (System.nanoTime() - jobsDone) / 1e9);
-    try (Connection c = stores.database.dataSource().getConnection();
+    try (Connection c = stores.database().dataSource().getConnection();
         Statement s = c.createStatement()) {
       s.execute("VACUUM ANALYZE jobs");
       s.execute("VACUUM ANALYZE job_executions");
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
     String sizes;
-    try (Connection c = stores.database.dataSource().getConnection();
+    try (Connection c = stores.database().dataSource().getConnection();
         Statement s = c.createStatement();
         ResultSet rs =
             s.executeQuery(
@@ -281,12 +281,12 @@ public final class ScaleBenchmark {
             new UserQuery(
                 "failed jobs from yesterday (tenant)",
                 "GET /jobs?status=FAILED&from=<yesterday>&to=<today>",
-                () -> stores.jobs.list(failedYesterday).items().size(),
+                () -> stores.queries().list(failedYesterday).items().size(),
                 listExplain(failedYesterday)),
             new UserQuery(
                 "pending jobs of type X for tenant Y",
                 "GET /jobs?status=PENDING&type=type-7",
-                () -> stores.jobs.list(pendingOfType).items().size(),
+                () -> stores.queries().list(pendingOfType).items().size(),
                 listExplain(pendingOfType)),
             new UserQuery(
                 "success rate by type over 7 days (tenant)",
@@ -306,7 +306,7 @@ public final class ScaleBenchmark {
             new UserQuery(
                 "running jobs (tenant)",
                 "GET /jobs?status=RUNNING",
-                () -> stores.jobs.list(running).items().size(),
+                () -> stores.queries().list(running).items().size(),
                 listExplain(running)));
     ArrayNode results = Json.mapper().createArrayNode();
     StringBuilder plans = new StringBuilder();
@@ -321,7 +321,9 @@ public final class ScaleBenchmark {
         "rows");
     // Warms the client side (statement preparation, row mapping) on a namespace with no jobs, so
     // that the first run of each query measures the database, not class loading.
-    stores.jobs.list(new JobQuery("nobody", JobState.FAILED, null, null, null, null, null, 50));
+    stores
+        .queries()
+        .list(new JobQuery("nobody", JobState.FAILED, null, null, null, null, null, 50));
     count(stores, "SELECT 1");
     for (UserQuery q : queries) {
       double first = time(q.run());
@@ -370,17 +372,17 @@ public final class ScaleBenchmark {
   }
 
   private static int count(Stores stores, String sql) {
-    return stores.database.jdbi().withHandle(h -> h.createQuery(sql).mapToMap().list().size());
+    return stores.database().jdbi().withHandle(h -> h.createQuery(sql).mapToMap().list().size());
   }
 
   /**
-   * The API's list statement ({@code JobStore/list.sql}) with this query's values, the way the
+   * The API's list statement ({@code JobQueries/list.sql}) with this query's values, the way the
    * server plans it for a prepared statement's first executions (a custom plan).
    */
   private static String listExplain(JobQuery q) throws Exception {
     String sql;
     try (InputStream in =
-        JobStore.class.getResourceAsStream("/io/punctual/common/store/JobStore/list.sql")) {
+        JobQueries.class.getResourceAsStream("/io/punctual/common/store/JobQueries/list.sql")) {
       sql = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
     Instant from = q.from() == null ? Instant.EPOCH : q.from();
@@ -410,7 +412,7 @@ public final class ScaleBenchmark {
    */
   private static String explain(Stores stores, UserQuery q, StringBuilder plans, ObjectNode r)
       throws Exception {
-    try (Connection c = stores.database.dataSource().getConnection();
+    try (Connection c = stores.database().dataSource().getConnection();
         Statement s = c.createStatement()) {
       plans.append("== ").append(q.name()).append(" (").append(q.how()).append(")\n");
       plans.append(q.explain()).append("\n\n");

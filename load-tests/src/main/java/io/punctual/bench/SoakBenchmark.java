@@ -7,13 +7,13 @@ import io.punctual.common.Stores;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
-import io.punctual.common.embedded.EmbeddedPostgresServer;
-import io.punctual.common.embedded.EmbeddedRedisServer;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.json.Json;
-import io.punctual.common.store.JobStore;
-import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.store.JobSubmissions;
 import io.punctual.common.store.Migrations;
+import io.punctual.embedded.EmbeddedPostgresServer;
+import io.punctual.embedded.EmbeddedRedisServer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -94,7 +94,7 @@ public final class SoakBenchmark {
                   Clock.systemUTC(),
                   "bench");
           PunctualProcesses processes = new PunctualProcesses(url, redis.url())) {
-        stores.partitions.ensureAhead();
+        stores.partitions().ensureAhead();
         PunctualProcesses.Role worker = processes.startWorkers(1).get(0);
         long t0 = System.nanoTime();
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
@@ -129,7 +129,7 @@ public final class SoakBenchmark {
         sampler.awaitTermination(1, TimeUnit.MINUTES);
         long[] lags =
             stores
-                .database
+                .database()
                 .jdbi()
                 .withHandle(
                     h ->
@@ -176,12 +176,12 @@ public final class SoakBenchmark {
             jobs.add(BenchSupport.noop(runAt, List.of()));
           }
           List<QueueEntry> entries = new ArrayList<>(n);
-          for (JobStore.Submitted s : stores.jobs.submit(jobs)) {
+          for (JobSubmissions.Submitted s : stores.submissions().submit(jobs)) {
             entries.add(
                 new QueueEntry(
                     s.job().id(), s.job().namespace(), s.job().priority(), s.job().runAt()));
           }
-          stores.queue.enqueue(entries);
+          stores.queue().enqueue(entries);
           submitted.addAndGet(n);
         });
     return submitted.get();

@@ -1,9 +1,9 @@
 package io.punctual.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.common.embedded.EmbeddedPostgresServer;
-import io.punctual.common.embedded.EmbeddedRedisServer;
 import io.punctual.common.json.Json;
+import io.punctual.embedded.EmbeddedPostgresServer;
+import io.punctual.embedded.EmbeddedRedisServer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

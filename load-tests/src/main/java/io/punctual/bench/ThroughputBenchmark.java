@@ -11,12 +11,12 @@ import io.punctual.common.Stores;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
-import io.punctual.common.embedded.EmbeddedPostgresServer;
-import io.punctual.common.embedded.EmbeddedRedisServer;
 import io.punctual.common.job.NewJob;
-import io.punctual.common.store.JobStore;
-import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.store.JobSubmissions;
 import io.punctual.common.store.Migrations;
+import io.punctual.embedded.EmbeddedPostgresServer;
+import io.punctual.embedded.EmbeddedRedisServer;
 import io.punctual.worker.Worker;
 import io.punctual.worker.WorkerSettings;
 import io.punctual.worker.handler.JobHandlers;
@@ -248,19 +248,19 @@ public final class ThroughputBenchmark {
     RedisSettings redisSettings = new RedisSettings(redisUrl, "bench");
     try (Stores stores =
         new Stores(db, redisSettings, new QueueSettings(), Clock.systemUTC(), "bench")) {
-      stores.partitions.ensureAhead();
+      stores.partitions().ensureAhead();
       Instant now = Instant.now();
       List<NewJob> batch = new ArrayList<>(1_000);
       for (int i = 0; i < jobs; i++) {
         batch.add(BenchSupport.noop(now, List.of()));
         if (batch.size() == 1_000 || i == jobs - 1) {
           List<QueueEntry> entries = new ArrayList<>(batch.size());
-          for (JobStore.Submitted s : stores.jobs.submit(batch)) {
+          for (JobSubmissions.Submitted s : stores.submissions().submit(batch)) {
             entries.add(
                 new QueueEntry(
                     s.job().id(), s.job().namespace(), s.job().priority(), s.job().runAt()));
           }
-          stores.queue.enqueue(entries);
+          stores.queue().enqueue(entries);
           batch.clear();
         }
       }
@@ -273,7 +273,8 @@ public final class ThroughputBenchmark {
       Usage before = servers.usage(THIS_JVM);
       long started = System.nanoTime();
       try (Worker worker =
-          new Worker(stores, settings, JobHandlers.withBuiltIns(settings), metrics)) {
+          new Worker(
+              stores, settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()), metrics)) {
         worker.start();
         // The meter counts results committed to PostgreSQL; polling it costs the database nothing.
         var succeeded = metrics.meter("punctual.worker.succeeded");
@@ -309,18 +310,18 @@ public final class ThroughputBenchmark {
             new QueueSettings(),
             Clock.systemUTC(),
             "bench")) {
-      try (Connection c = stores.database.dataSource().getConnection();
+      try (Connection c = stores.database().dataSource().getConnection();
           Statement s = c.createStatement()) {
         s.execute("TRUNCATE jobs, job_executions, idempotency_keys");
       }
-      stores.partitions.ensureAhead();
+      stores.partitions().ensureAhead();
       Instant now = Instant.now();
       List<QueueEntry> entries = new ArrayList<>(jobs);
       List<NewJob> batch = new ArrayList<>(1_000);
       for (int i = 0; i < jobs; i++) {
         batch.add(BenchSupport.noop(now, List.of()));
         if (batch.size() == 1_000 || i == jobs - 1) {
-          for (JobStore.Submitted s : stores.jobs.submit(batch)) {
+          for (JobSubmissions.Submitted s : stores.submissions().submit(batch)) {
             entries.add(
                 new QueueEntry(
                     s.job().id(), s.job().namespace(), s.job().priority(), s.job().runAt()));
@@ -334,7 +335,7 @@ public final class ThroughputBenchmark {
       Usage usageBefore = servers.usage(pids);
       Instant started = Instant.now();
       for (int i = 0; i < entries.size(); i += 1_000) {
-        stores.queue.enqueue(entries.subList(i, Math.min(entries.size(), i + 1_000)));
+        stores.queue().enqueue(entries.subList(i, Math.min(entries.size(), i + 1_000)));
       }
       BenchSupport.waitFor(
           () -> {
@@ -349,7 +350,7 @@ public final class ThroughputBenchmark {
       verify(stores, jobs);
       Instant last =
           stores
-              .database
+              .database()
               .jdbi()
               .withHandle(
                   h ->
@@ -363,7 +364,7 @@ public final class ThroughputBenchmark {
   private static void verify(Stores stores, int jobs) {
     long[] counts =
         stores
-            .database
+            .database()
             .jdbi()
             .withHandle(
                 h ->

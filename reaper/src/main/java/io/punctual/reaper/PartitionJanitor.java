@@ -38,14 +38,14 @@ public final class PartitionJanitor {
       int workflowsForgotten) {}
 
   public Upkeep runOnce() {
-    int created = stores.partitions.ensureAhead();
-    LocalDate today = LocalDate.ofInstant(stores.clock.instant(), ZoneOffset.UTC);
+    int created = stores.partitions().ensureAhead();
+    LocalDate today = LocalDate.ofInstant(stores.clock().instant(), ZoneOffset.UTC);
     LocalDate jobsBefore = today.minusDays(settings.jobRetention.toDays());
     LocalDate executionsBefore = today.minusDays(settings.executionRetention.toDays());
     List<String> dropped = new ArrayList<>();
     List<String> kept = new ArrayList<>();
     stores
-        .database
+        .database()
         .jdbi()
         .useHandle(
             h ->
@@ -62,7 +62,7 @@ public final class PartitionJanitor {
     int forgotten = forget("forgetKeys", jobsBefore);
     int edges = forget("forgetEdges", jobsBefore);
     int workflows = forget("forgetWorkflows", jobsBefore);
-    int pruned = stores.workers.prune(stores.clock.instant().minus(settings.workerRetention));
+    int pruned = stores.workers().prune(stores.clock().instant().minus(settings.workerRetention));
     if (!dropped.isEmpty()) {
       log.info("dropped partitions past retention: {}", dropped);
     }
@@ -79,7 +79,7 @@ public final class PartitionJanitor {
     while (true) {
       int n =
           stores
-              .database
+              .database()
               .jdbi()
               .withHandle(
                   h ->

@@ -53,7 +53,12 @@ public final class Reaper implements AutoCloseable {
     this.holder = holder;
     this.promoter =
         new Promoter(
-            stores.jobs, stores.queue, stores.redis, stores.queueSettings, stores.clock, holder);
+            stores.queries()::pendingDue,
+            stores.queue(),
+            stores.redis(),
+            stores.queueSettings(),
+            stores.clock(),
+            holder);
     this.rescuer = new Rescuer(stores, settings, PerThreadRandom.INSTANCE);
     this.reconciler = new Reconciler(stores, settings);
     this.janitor = new PartitionJanitor(stores, settings);
@@ -89,7 +94,7 @@ public final class Reaper implements AutoCloseable {
     executor =
         Executors.newScheduledThreadPool(
             2, Thread.ofPlatform().daemon().name("punctual-reaper").factory());
-    every(stores.queueSettings.promoterInterval, this::promote);
+    every(stores.queueSettings().promoterInterval, this::promote);
     every(settings.interval, this::repair);
     every(settings.partitionInterval, this::upkeep);
     log.info(

@@ -1,6 +1,8 @@
 package io.punctual.reaper;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.punctual.common.config.InvalidSettingsException;
+import io.punctual.common.config.SettingsErrors;
 import java.time.Duration;
 
 /**
@@ -44,29 +46,30 @@ public class ReaperSettings {
   /** Rows of workers not heard of for this long leave the worker registry. */
   @JsonProperty public Duration workerRetention = Duration.ofDays(1);
 
-  /** Throws IllegalArgumentException naming the first setting that makes no sense. */
+  /** Throws {@link InvalidSettingsException} naming every setting that makes no sense. */
   public void validate() {
-    positive(interval, "reaper.interval");
-    positive(rescueAfter, "reaper.rescueAfter");
-    positive(reconcileAfter, "reaper.reconcileAfter");
-    positive(partitionInterval, "reaper.partitionInterval");
-    positive(workerRetention, "reaper.workerRetention");
-    require(maxPerPass >= 1, "reaper.maxPerPass must be >= 1");
-    require(
+    SettingsErrors errors = new SettingsErrors();
+    validate(errors);
+    errors.throwIfAny();
+  }
+
+  /**
+   * Adds every setting that makes no sense to {@code errors}. ({@code rescueAfter} against the
+   * workers' heartbeat and lease is checked where both sections are known, in the configuration.)
+   */
+  public void validate(SettingsErrors errors) {
+    errors.positive(interval, "reaper.interval");
+    errors.positive(rescueAfter, "reaper.rescueAfter");
+    errors.positive(reconcileAfter, "reaper.reconcileAfter");
+    errors.positive(partitionInterval, "reaper.partitionInterval");
+    errors.positive(workerRetention, "reaper.workerRetention");
+    errors.require(maxPerPass >= 1, "reaper.maxPerPass must be >= 1");
+    errors.require(
         executionRetention != null && executionRetention.toDays() >= 2,
         "reaper.executionRetention must be at least 2 days");
-    require(
-        jobRetention != null && jobRetention.compareTo(executionRetention) >= 0,
+    errors.require(
+        jobRetention != null
+            && (executionRetention == null || jobRetention.compareTo(executionRetention) >= 0),
         "reaper.jobRetention must be at least reaper.executionRetention");
-  }
-
-  private static void positive(Duration d, String name) {
-    require(d != null && d.isPositive(), name + " must be positive");
-  }
-
-  private static void require(boolean ok, String message) {
-    if (!ok) {
-      throw new IllegalArgumentException(message);
-    }
   }
 }

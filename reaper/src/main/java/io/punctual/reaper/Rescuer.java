@@ -4,9 +4,9 @@ import io.punctual.common.Stores;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
-import io.punctual.common.store.JobStore;
-import io.punctual.common.store.JobStore.QueueEntry;
-import io.punctual.common.store.JobStore.Rescue;
+import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.store.JobTransitions;
+import io.punctual.common.store.JobTransitions.Rescue;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,7 +53,7 @@ public final class Rescuer {
    * (heartbeat, id), past those whose lease is still held, up to {@code maxPerPass} of them.
    */
   public int runOnce() {
-    Instant now = stores.clock.instant();
+    Instant now = stores.clock().instant();
     Instant staleBefore = now.minus(settings.rescueAfter);
     int rescued = 0;
     int seen = 0;
@@ -61,7 +61,7 @@ public final class Rescuer {
     UUID afterId = new UUID(0, 0);
     while (seen < settings.maxPerPass) {
       int limit = Math.min(pageSize, settings.maxPerPass - seen);
-      List<Job> stale = stores.jobs.staleRunning(staleBefore, afterHeartbeat, afterId, limit);
+      List<Job> stale = stores.queries().staleRunning(staleBefore, afterHeartbeat, afterId, limit);
       if (stale.isEmpty()) {
         break;
       }
@@ -69,7 +69,7 @@ public final class Rescuer {
       Job last = stale.get(stale.size() - 1);
       afterHeartbeat = last.heartbeatAt();
       afterId = last.id();
-      Set<UUID> leased = stores.redlock.heldAmong(stale.stream().map(Job::id).toList());
+      Set<UUID> leased = stores.redlock().heldAmong(stale.stream().map(Job::id).toList());
       List<Rescue> rescues = new ArrayList<>();
       Map<UUID, Job> byId = new HashMap<>();
       for (Job job : stale) {
@@ -81,7 +81,7 @@ public final class Rescuer {
         rescues.add(decide(job, now));
       }
       if (!rescues.isEmpty()) {
-        JobStore.Ended ended = stores.jobs.rescue(rescues, staleBefore);
+        JobTransitions.Ended ended = stores.transitions().rescue(rescues, staleBefore);
         Set<UUID> done = ended.applied();
         rescued += done.size();
         requeue(rescues, byId, done, ended.released(), now);
@@ -118,7 +118,7 @@ public final class Rescuer {
       Set<UUID> done,
       List<QueueEntry> released,
       Instant now) {
-    Instant horizon = now.plus(stores.queueSettings.horizon);
+    Instant horizon = now.plus(stores.queueSettings().horizon);
     List<QueueEntry> entries = new ArrayList<>();
     for (QueueEntry r : released) {
       if (!r.runAt().isAfter(horizon)) {
@@ -134,7 +134,7 @@ public final class Rescuer {
       }
     }
     try {
-      stores.queue.enqueue(entries);
+      stores.queue().enqueue(entries);
     } catch (RuntimeException e) {
       // PostgreSQL holds them as PENDING: the reconciliation or the promoter enqueues them later.
       log.warn("could not enqueue {} rescued jobs: {}", entries.size(), e.toString());

@@ -53,7 +53,7 @@ class PartitionJanitorIT {
 
   private boolean exists(String table) {
     return f.stores
-        .database
+        .database()
         .jdbi()
         .withHandle(
             h ->
@@ -66,7 +66,7 @@ class PartitionJanitorIT {
   @Test
   void aDayDroppedByAnotherProcessIsCreatedAgainWhenAJobGoesThere() {
     Job old = jobFrom(100);
-    f.stores.jobs.cancel("default", old.id());
+    f.stores.transitions().cancel("default", old.id());
     // Another reaper (its own process, its own cache of known days) drops the day.
     try (Stores other =
         new Stores(
@@ -84,7 +84,7 @@ class PartitionJanitorIT {
 
   private long sessionsWaitingForALock() {
     return f.stores
-        .database
+        .database()
         .jdbi()
         .withHandle(
             h ->
@@ -98,11 +98,11 @@ class PartitionJanitorIT {
   @Test
   void aWriteInFlightIntoADayBeingDroppedKeepsTheDay() throws Exception {
     Job old = jobFrom(100);
-    f.stores.jobs.cancel("default", old.id());
+    f.stores.transitions().cancel("default", old.id());
     Instant at = now.minus(Duration.ofDays(100));
     UUID late = JobId.forScheduledTime(at);
     ExecutorService janitor = Executors.newSingleThreadExecutor();
-    try (Handle h = f.stores.database.jdbi().open()) {
+    try (Handle h = f.stores.database().jdbi().open()) {
       h.begin();
       h.createUpdate(
               "INSERT INTO jobs (id, scheduled_at, type, run_at, max_attempts, backoff,"
@@ -125,7 +125,7 @@ class PartitionJanitorIT {
     assertThat(exists("jobs_p" + day(100))).isTrue();
     long rows =
         f.stores
-            .database
+            .database()
             .jdbi()
             .withHandle(
                 h ->
@@ -141,10 +141,10 @@ class PartitionJanitorIT {
     f.settings.executionRetention = Duration.ofDays(30);
     f.settings.jobRetention = Duration.ofDays(90);
     Job finalOld = jobFrom(100);
-    f.stores.jobs.cancel("default", finalOld.id());
+    f.stores.transitions().cancel("default", finalOld.id());
     Job pendingOld = jobFrom(95);
     Job finalMiddle = jobFrom(40);
-    f.stores.jobs.cancel("default", finalMiddle.id());
+    f.stores.transitions().cancel("default", finalMiddle.id());
     Job recent = jobFrom(5);
 
     PartitionJanitor.Upkeep upkeep = new PartitionJanitor(f.stores, f.settings).runOnce();
@@ -165,9 +165,9 @@ class PartitionJanitorIT {
     assertThat(upkeep.partitionsDropped())
         .containsExactlyInAnyOrder(
             "jobs_p" + day(100), "job_executions_p" + day(100), "job_executions_p" + day(40));
-    assertThat(f.stores.jobs.find("default", pendingOld.id())).isPresent();
-    assertThat(f.stores.jobs.find("default", finalMiddle.id())).isPresent();
-    assertThat(f.stores.jobs.find("default", recent.id())).isPresent();
+    assertThat(f.stores.queries().find("default", pendingOld.id())).isPresent();
+    assertThat(f.stores.queries().find("default", finalMiddle.id())).isPresent();
+    assertThat(f.stores.queries().find("default", recent.id())).isPresent();
 
     PartitionJanitor.Upkeep again = new PartitionJanitor(f.stores, f.settings).runOnce();
     assertThat(again.partitionsDropped()).as("idempotent").isEmpty();
@@ -185,7 +185,7 @@ class PartitionJanitorIT {
     assertThat(upkeep.keysForgotten()).isEqualTo(1);
     List<String> keys =
         f.stores
-            .database
+            .database()
             .jdbi()
             .withHandle(
                 h -> h.createQuery("SELECT key FROM idempotency_keys").mapTo(String.class).list());
@@ -195,16 +195,18 @@ class PartitionJanitorIT {
   @Test
   void prunesWorkersGoneLongerThanTheirRetention() {
     f.clock.set(now.minus(Duration.ofDays(2)));
-    f.stores.workers.register(
-        new Registration("gone", "h", 1, List.of("default"), 4, Duration.ofSeconds(10)));
+    f.stores
+        .workers()
+        .register(new Registration("gone", "h", 1, List.of("default"), 4, Duration.ofSeconds(10)));
     f.clock.set(now);
-    f.stores.workers.register(
-        new Registration("alive", "h", 2, List.of("default"), 4, Duration.ofSeconds(10)));
+    f.stores
+        .workers()
+        .register(new Registration("alive", "h", 2, List.of("default"), 4, Duration.ofSeconds(10)));
 
     PartitionJanitor.Upkeep upkeep = new PartitionJanitor(f.stores, f.settings).runOnce();
 
     assertThat(upkeep.workersPruned()).isEqualTo(1);
-    assertThat(f.stores.workers.list("default", 10))
+    assertThat(f.stores.workers().list("default", 10))
         .extracting(w -> w.id())
         .containsExactly("alive");
   }
@@ -215,19 +217,21 @@ class PartitionJanitorIT {
     f.settings.jobRetention = Duration.ofDays(90);
     f.clock.set(now.minus(Duration.ofDays(100)));
     var old =
-        f.stores.workflows.create(
-            "default",
-            List.of(
-                new WorkflowStore.NewStep("a", aJob().runAt(f.clock.instant()).build()),
-                new WorkflowStore.NewStep(
-                    "b",
-                    aJob()
-                        .runAt(f.clock.instant())
-                        .waitsFor(Upstream.inBatch(0, RunCondition.ON_SUCCESS))
-                        .build())),
-            null,
-            null);
-    f.stores.workflows.cancel("default", old.workflow().id());
+        f.stores
+            .workflows()
+            .create(
+                "default",
+                List.of(
+                    new WorkflowStore.NewStep("a", aJob().runAt(f.clock.instant()).build()),
+                    new WorkflowStore.NewStep(
+                        "b",
+                        aJob()
+                            .runAt(f.clock.instant())
+                            .waitsFor(Upstream.inBatch(0, RunCondition.ON_SUCCESS))
+                            .build())),
+                null,
+                null);
+    f.stores.workflows().cancel("default", old.workflow().id());
     f.clock.set(now.minus(Duration.ofDays(95)));
     List<Job> waiting =
         f.store(
@@ -255,6 +259,6 @@ class PartitionJanitorIT {
   }
 
   private long count(String sql) {
-    return f.stores.database.jdbi().withHandle(h -> h.createQuery(sql).mapTo(Long.class).one());
+    return f.stores.database().jdbi().withHandle(h -> h.createQuery(sql).mapTo(Long.class).one());
   }
 }

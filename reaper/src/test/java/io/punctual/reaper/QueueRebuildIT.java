@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.punctual.common.Stores;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
-import io.punctual.common.embedded.EmbeddedRedisServer;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
 import io.punctual.common.queue.Promoter;
+import io.punctual.embedded.EmbeddedRedisServer;
 import io.punctual.testing.TestClock;
 import io.punctual.testing.TestStores;
 import java.time.Duration;
@@ -24,7 +24,7 @@ class QueueRebuildIT {
   private static long queued(Stores stores) {
     long n = 0;
     for (Priority p : Priority.values()) {
-      n += stores.queue.size("default", p);
+      n += stores.queue().size("default", p);
     }
     return n;
   }
@@ -51,8 +51,8 @@ class QueueRebuildIT {
       assertThat(queued(f.stores)).isEqualTo(2_500);
 
       // FLUSHALL, limited to this test's keys (other tests may share the server)
-      List<String> keys = f.stores.redis.sync().keys(f.stores.keys.prefix() + ":*");
-      f.stores.redis.sync().del(keys.toArray(String[]::new));
+      List<String> keys = f.stores.redis().sync().keys(f.stores.keys().prefix() + ":*");
+      f.stores.redis().sync().del(keys.toArray(String[]::new));
       assertThat(queued(f.stores)).isZero();
       promoter.runOnce();
 
@@ -74,8 +74,8 @@ class QueueRebuildIT {
             new QueueSettings(),
             clock,
             "t")) {
-      stores.partitions.ensureAhead();
-      stores.jobs.submit(jobsWithin(clock, 300));
+      stores.partitions().ensureAhead();
+      stores.submissions().submit(jobsWithin(clock, 300));
       Promoter promoter = promoter(stores, clock);
       promoter.runOnce();
       assertThat(queued(stores)).isEqualTo(300);
@@ -101,14 +101,14 @@ class QueueRebuildIT {
       f.submit(jobsWithin(f.clock, 100));
       Promoter promoter = promoter(f.stores, f.clock);
       promoter.runOnce();
-      String cursorKey = f.stores.keys.promoterCursor();
-      String cursor = f.stores.redis.sync().get(cursorKey);
+      String cursorKey = f.stores.keys().promoterCursor();
+      String cursor = f.stores.redis().sync().get(cursorKey);
       f.stores
-          .redis
+          .redis()
           .sync()
           .set(cursorKey, "another-server" + cursor.substring(cursor.indexOf('/')));
       for (Priority p : Priority.values()) {
-        f.stores.redis.sync().del(f.stores.keys.queue("default", p));
+        f.stores.redis().sync().del(f.stores.keys().queue("default", p));
       }
 
       promoter.runOnce();
@@ -120,14 +120,19 @@ class QueueRebuildIT {
 
   private static Promoter promoter(Stores stores, TestClock clock) {
     return new Promoter(
-        stores.jobs, stores.queue, stores.redis, stores.queueSettings, clock, "test-reaper");
+        stores.queries()::pendingDue,
+        stores.queue(),
+        stores.redis(),
+        stores.queueSettings(),
+        clock,
+        "test-reaper");
   }
 
   private static void awaitReconnect(Stores stores) {
     long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
     while (true) {
       try {
-        stores.redis.sync().ping();
+        stores.redis().sync().ping();
         return;
       } catch (RuntimeException e) {
         if (System.nanoTime() > deadline) {

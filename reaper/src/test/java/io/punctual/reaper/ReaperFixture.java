@@ -5,8 +5,8 @@ import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.NewJob;
-import io.punctual.common.store.JobStore.QueueEntry;
-import io.punctual.common.store.JobStore.Submitted;
+import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.store.JobSubmissions.Submitted;
 import io.punctual.testing.TestClock;
 import io.punctual.testing.TestStores;
 import java.time.Duration;
@@ -27,34 +27,36 @@ final class ReaperFixture implements AutoCloseable {
     settings.reconcileAfter = Duration.ofSeconds(10);
     postgres = servers.newDatabase();
     stores = new Stores(postgres, servers.newRedis(), new QueueSettings(), clock, "t");
-    stores.partitions.ensureAhead();
+    stores.partitions().ensureAhead();
   }
 
   /** Stores jobs in PostgreSQL only (as if the API died before its enqueue). */
   List<Job> store(List<NewJob> jobs) {
-    return stores.jobs.submit(jobs).stream().map(Submitted::job).toList();
+    return stores.submissions().submit(jobs).stream().map(Submitted::job).toList();
   }
 
   /** Stores jobs and enqueues them, the way the API does. */
   List<Job> submit(List<NewJob> jobs) {
     List<Job> stored = store(jobs);
-    stores.queue.enqueue(
-        stored.stream()
-            .map(j -> new QueueEntry(j.id(), j.namespace(), j.priority(), j.runAt()))
-            .toList());
+    stores
+        .queue()
+        .enqueue(
+            stored.stream()
+                .map(j -> new QueueEntry(j.id(), j.namespace(), j.priority(), j.runAt()))
+                .toList());
     return stored;
   }
 
   Job find(Job job) {
-    return stores.jobs.find(job.namespace(), job.id()).orElseThrow();
+    return stores.queries().find(job.namespace(), job.id()).orElseThrow();
   }
 
   /** Whether a job is in its Redis queue. */
   boolean queued(Job job) {
     return stores
-            .redis
+            .redis()
             .sync()
-            .zscore(stores.keys.queue(job.namespace(), job.priority()), job.id().toString())
+            .zscore(stores.keys().queue(job.namespace(), job.priority()), job.id().toString())
         != null;
   }
 

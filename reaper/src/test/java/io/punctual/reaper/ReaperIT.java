@@ -15,7 +15,7 @@ class ReaperIT {
   }
 
   private long promoterLeases() {
-    return f.stores.redis.sync().exists(f.stores.keys.promoterLease());
+    return f.stores.redis().sync().exists(f.stores.keys().promoterLease());
   }
 
   @Test

@@ -34,9 +34,9 @@ class ReconcilerIT {
     assertThat(f.queued(job)).isTrue();
     assertThat(
             f.stores
-                .redis
+                .redis()
                 .sync()
-                .zscore(f.stores.keys.queue("default", Priority.HIGH), job.id().toString()))
+                .zscore(f.stores.keys().queue("default", Priority.HIGH), job.id().toString()))
         .isEqualTo((double) job.runAt().toEpochMilli());
 
     assertThat(reconciler.runOnce().enqueued()).as("idempotent").isZero();
@@ -56,7 +56,7 @@ class ReconcilerIT {
     Job cancelled = f.submit(List.of(aJob().runAt(f.clock.instant()).build())).get(0);
     Job pending = f.submit(List.of(aJob().runAt(f.clock.instant()).build())).get(0);
     // cancelled in PostgreSQL, but the API's removal from Redis failed
-    f.stores.jobs.cancel("default", cancelled.id());
+    f.stores.transitions().cancel("default", cancelled.id());
     f.clock.advance(Duration.ofSeconds(11));
 
     assertThat(reconciler.runOnce().removed()).isEqualTo(1);
@@ -67,12 +67,12 @@ class ReconcilerIT {
   @Test
   void removalTakesOnlyAnEntryThatStillHasTheScoreRead() {
     Job job = f.submit(List.of(aJob().runAt(f.clock.instant()).build())).get(0);
-    f.stores.jobs.cancel("default", job.id());
+    f.stores.transitions().cancel("default", job.id());
     f.clock.advance(Duration.ofSeconds(11));
-    String queue = f.stores.keys.queue("default", job.priority());
+    String queue = f.stores.keys().queue("default", job.priority());
     long readScore = job.runAt().toEpochMilli();
     // between the reaper's read and its removal, a retry re-added the member with a later score
-    f.stores.redis.sync().zadd(queue, readScore + 5_000, job.id().toString());
+    f.stores.redis().sync().zadd(queue, readScore + 5_000, job.id().toString());
 
     assertThat(reconciler.removeIfUnchanged(queue, java.util.Map.of(job.id(), readScore))).isZero();
     assertThat(reconciler.removeIfUnchanged(queue, java.util.Map.of(job.id(), readScore + 5_000)))

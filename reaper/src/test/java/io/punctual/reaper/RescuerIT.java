@@ -39,7 +39,7 @@ class RescuerIT {
 
   private Job claimed(NewJob job, String worker) {
     Job stored = f.store(List.of(job)).get(0);
-    return f.stores.jobs.claim(List.of(stored.id()), worker).get(0);
+    return f.stores.transitions().claim(List.of(stored.id()), worker).get(0);
   }
 
   private NewJob due() {
@@ -64,7 +64,7 @@ class RescuerIT {
     assertThat(after.runAt()).isEqualTo(f.clock.instant().plusSeconds(5));
     assertThat(after.lastError()).contains("attempt 1 lost", "dead-worker");
     assertThat(f.queued(after)).as("a retry inside the horizon goes back into Redis").isTrue();
-    List<Execution> history = f.stores.jobs.executions(after.namespace(), after.id());
+    List<Execution> history = f.stores.queries().executions(after.namespace(), after.id());
     assertThat(history).hasSize(1);
     assertThat(history.get(0).status()).isEqualTo(ExecutionStatus.LOST);
     assertThat(history.get(0).workerId()).isEqualTo("dead-worker");
@@ -79,7 +79,7 @@ class RescuerIT {
 
     Set<UUID> applied =
         f.stores
-            .jobs
+            .transitions()
             .finish(
                 List.of(
                     new Completion(
@@ -98,7 +98,7 @@ class RescuerIT {
 
     assertThat(applied).isEmpty();
     assertThat(f.find(running).status()).isEqualTo(JobState.PENDING);
-    assertThat(f.stores.jobs.executions(running.namespace(), running.id()))
+    assertThat(f.stores.queries().executions(running.namespace(), running.id()))
         .singleElement()
         .extracting(Execution::status)
         .isEqualTo(ExecutionStatus.LOST);
@@ -120,7 +120,7 @@ class RescuerIT {
   @Test
   void anAttemptWhoseLeaseIsAliveIsLeftAlone() {
     Job running = claimed(due(), "slow-db-worker");
-    f.stores.redlock.acquire(List.of(running.id()), "slow-db-worker", Duration.ofMinutes(5));
+    f.stores.redlock().acquire(List.of(running.id()), "slow-db-worker", Duration.ofMinutes(5));
     f.clock.advance(Duration.ofMinutes(2));
 
     assertThat(rescuer.runOnce()).isZero();
@@ -133,8 +133,9 @@ class RescuerIT {
     for (int i = 0; i < 5; i++) {
       leased.add(claimed(due(), "slow-worker"));
     }
-    f.stores.redlock.acquire(
-        leased.stream().map(Job::id).toList(), "slow-worker", Duration.ofMinutes(5));
+    f.stores
+        .redlock()
+        .acquire(leased.stream().map(Job::id).toList(), "slow-worker", Duration.ofMinutes(5));
     f.clock.advance(Duration.ofMillis(1));
     Job lost = claimed(due(), "dead-worker");
     f.clock.advance(Duration.ofSeconds(61));
@@ -166,15 +167,16 @@ class RescuerIT {
     Job running = claimed(due(), "late-worker");
     f.clock.advance(Duration.ofMinutes(2));
     // The reaper read the attempt as stale; then the worker reported in before the update ran.
-    f.stores.jobs.heartbeat(
-        List.of(new io.punctual.common.store.JobStore.Attempt(running.id(), 1)));
+    f.stores
+        .transitions()
+        .heartbeat(List.of(new io.punctual.common.store.JobTransitions.Attempt(running.id(), 1)));
 
     Set<UUID> rescued =
         f.stores
-            .jobs
+            .transitions()
             .rescue(
                 List.of(
-                    new io.punctual.common.store.JobStore.Rescue(
+                    new io.punctual.common.store.JobTransitions.Rescue(
                         running.id(), 1, JobState.PENDING, f.clock.instant(), "lost")),
                 f.clock.instant().minus(f.settings.rescueAfter))
             .applied();
@@ -190,7 +192,7 @@ class RescuerIT {
       jobs.add(due());
     }
     List<UUID> ids = f.store(jobs).stream().map(Job::id).toList();
-    f.stores.jobs.claim(ids, "dead-worker");
+    f.stores.transitions().claim(ids, "dead-worker");
     f.clock.advance(Duration.ofMinutes(2));
 
     ExecutorService pool = Executors.newFixedThreadPool(3);
@@ -208,7 +210,7 @@ class RescuerIT {
     assertThat(total).isEqualTo(300);
     Integer lostRows =
         f.stores
-            .database
+            .database()
             .jdbi()
             .withHandle(
                 h ->

@@ -49,7 +49,7 @@ class WorkflowRecoveryIT {
   void theChainCompletesAfterTheReaperRevivesTheDependencyItsWorkerLost() {
     List<Job> jobs = chain(3);
     Job first = jobs.get(0);
-    f.stores.jobs.claim(List.of(first.id()), "killed-worker");
+    f.stores.transitions().claim(List.of(first.id()), "killed-worker");
     f.clock.advance(Duration.ofSeconds(61));
 
     assertThat(rescuer.runOnce()).isEqualTo(1);
@@ -57,21 +57,23 @@ class WorkflowRecoveryIT {
     assertThat(f.find(jobs.get(1)).status()).as("still waiting").isEqualTo(JobState.BLOCKED);
 
     f.clock.advance(Duration.ofSeconds(2));
-    assertThat(f.stores.jobs.claim(List.of(first.id()), "other-worker")).hasSize(1);
+    assertThat(f.stores.transitions().claim(List.of(first.id()), "other-worker")).hasSize(1);
     var ended =
-        f.stores.jobs.finish(
-            List.of(
-                new Completion(
-                    first.id(),
-                    2,
-                    JobState.SUCCEEDED,
-                    null,
-                    ExecutionStatus.SUCCEEDED,
-                    f.clock.instant(),
-                    5,
-                    null,
-                    null,
-                    null)));
+        f.stores
+            .transitions()
+            .finish(
+                List.of(
+                    new Completion(
+                        first.id(),
+                        2,
+                        JobState.SUCCEEDED,
+                        null,
+                        ExecutionStatus.SUCCEEDED,
+                        f.clock.instant(),
+                        5,
+                        null,
+                        null,
+                        null)));
 
     assertThat(ended.released()).extracting(e -> e.id()).containsExactly(jobs.get(1).id());
     assertThat(f.find(jobs.get(1)).status()).isEqualTo(JobState.PENDING);
@@ -81,7 +83,7 @@ class WorkflowRecoveryIT {
   @Test
   void aDependencyLostOnItsLastAttemptFailsAndTheReaperMovesTheChainOn() {
     List<Job> jobs = chain(1);
-    f.stores.jobs.claim(List.of(jobs.get(0).id()), "killed-worker");
+    f.stores.transitions().claim(List.of(jobs.get(0).id()), "killed-worker");
     f.clock.advance(Duration.ofSeconds(61));
 
     assertThat(rescuer.runOnce()).isEqualTo(1);

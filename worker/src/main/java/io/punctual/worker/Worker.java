@@ -38,6 +38,7 @@ public final class Worker implements AutoCloseable {
 
   private final Stores stores;
   private final WorkerSettings settings;
+  private final JobHandlers handlers;
   private final WorkerMetrics metrics;
   private final RunningAttempts running = new RunningAttempts();
   private final Semaphore slots;
@@ -65,9 +66,10 @@ public final class Worker implements AutoCloseable {
     settings.validate();
     this.stores = stores;
     this.settings = settings;
+    this.handlers = handlers;
     this.metrics = new WorkerMetrics(metrics);
     this.slots = new Semaphore(settings.concurrency);
-    this.waiter = new Waiter(stores.clock, settings.claimAhead);
+    this.waiter = new Waiter(stores.clock(), settings.claimAhead);
     this.completions = new CompletionBatcher(stores, settings, this.metrics);
     this.timeouts = new ScheduledThreadPoolExecutor(1, daemon("punctual-timeouts"));
     timeouts.setRemoveOnCancelPolicy(true);
@@ -77,7 +79,7 @@ public final class Worker implements AutoCloseable {
     JobExecutor executor =
         new JobExecutor(
             handlers,
-            new CompletionDecider(stores.clock, PerThreadRandom.INSTANCE),
+            new CompletionDecider(stores.clock(), PerThreadRandom.INSTANCE),
             running,
             timeouts,
             completions::add,
@@ -85,17 +87,17 @@ public final class Worker implements AutoCloseable {
             this.metrics,
             settings.workerId,
             settings.defaultTimeout,
-            stores.clock);
+            stores.clock());
     this.claimLoop = new ClaimLoop(stores, settings, waiter, slots, executor::start, this.metrics);
     this.leaseKeeper = new LeaseKeeper(stores, running, completions.pendingResults(), settings);
     this.heartbeater = new Heartbeater(stores, running, leaseKeeper, settings);
     this.promoter =
         new Promoter(
-            stores.jobs,
-            stores.queue,
-            stores.redis,
-            stores.queueSettings,
-            stores.clock,
+            stores.queries()::pendingDue,
+            stores.queue(),
+            stores.redis(),
+            stores.queueSettings(),
+            stores.clock(),
             settings.workerId);
     this.claimThread = Thread.ofPlatform().daemon().name("punctual-claim").unstarted(claimLoop);
   }
@@ -122,7 +124,7 @@ public final class Worker implements AutoCloseable {
     if (!state.compareAndSet(NEW, STARTED)) {
       throw new IllegalStateException("worker already started or closed");
     }
-    metrics.registerGauges(running::size, stores.queue, settings.namespaces);
+    metrics.registerGauges(running::size, stores.queue(), settings.namespaces);
     metrics.registerQueueRebuilds(promoter::rebuilds);
     register();
     subscribe();
@@ -131,13 +133,14 @@ public final class Worker implements AutoCloseable {
     long beat = settings.heartbeatInterval.toNanos();
     heartbeats.scheduleWithFixedDelay(this::beat, beat, beat, TimeUnit.NANOSECONDS);
     leaseRenewals.scheduleWithFixedDelay(this::renewLeases, beat, beat, TimeUnit.NANOSECONDS);
-    long promote = stores.queueSettings.promoterInterval.toNanos();
+    long promote = stores.queueSettings().promoterInterval.toNanos();
     promoting.scheduleWithFixedDelay(this::promote, 0, promote, TimeUnit.NANOSECONDS);
     log.info(
-        "worker started worker={} namespaces={} concurrency={}",
+        "worker started worker={} namespaces={} concurrency={} handlers: {}",
         settings.workerId,
         settings.namespaces,
-        settings.concurrency);
+        settings.concurrency,
+        handlers.describe());
   }
 
   private void subscribe() {
@@ -147,8 +150,8 @@ public final class Worker implements AutoCloseable {
     try {
       wakeListener =
           WakeListener.subscribe(
-              stores.redisClient,
-              stores.keys,
+              stores.redisClient(),
+              stores.keys(),
               settings.namespaces,
               (ns, dueAt) -> waiter.announce(dueAt));
     } catch (RuntimeException e) {
@@ -180,21 +183,23 @@ public final class Worker implements AutoCloseable {
 
   /** Writes this worker's row in the registry (again, if the reaper pruned it meanwhile). */
   private void reportIn() {
-    if (!registered || !stores.workers.beat(settings.workerId, running.size())) {
+    if (!registered || !stores.workers().beat(settings.workerId, running.size())) {
       register();
     }
   }
 
   private void register() {
     try {
-      stores.workers.register(
-          new WorkerRegistry.Registration(
-              settings.workerId,
-              hostName(),
-              ProcessHandle.current().pid(),
-              settings.namespaces,
-              settings.concurrency,
-              settings.heartbeatInterval));
+      stores
+          .workers()
+          .register(
+              new WorkerRegistry.Registration(
+                  settings.workerId,
+                  hostName(),
+                  ProcessHandle.current().pid(),
+                  settings.namespaces,
+                  settings.concurrency,
+                  settings.heartbeatInterval));
       registered = true;
     } catch (RuntimeException e) {
       log.warn("worker registration failed worker={}: {}", settings.workerId, e.toString());
@@ -264,7 +269,7 @@ public final class Worker implements AutoCloseable {
     }
     metrics.close();
     try {
-      stores.workers.stop(settings.workerId);
+      stores.workers().stop(settings.workerId);
     } catch (RuntimeException e) {
       log.warn("could not mark the worker stopped worker={}: {}", settings.workerId, e.toString());
     }

@@ -1,6 +1,8 @@
 package io.punctual.worker;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.punctual.common.config.InvalidSettingsException;
+import io.punctual.common.config.SettingsErrors;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -96,47 +98,51 @@ public class WorkerSettings {
     @JsonProperty public Duration requestTimeout = Duration.ofSeconds(30);
   }
 
-  /** Throws IllegalArgumentException naming the first setting that makes no sense. */
+  /** Throws {@link InvalidSettingsException} naming every setting that makes no sense. */
   public void validate() {
-    require(workerId != null && !workerId.isBlank(), "worker.workerId must not be blank");
-    require(namespaces != null && !namespaces.isEmpty(), "worker.namespaces must not be empty");
-    require(concurrency >= 1, "worker.concurrency must be >= 1");
-    require(claimBatchSize >= 1, "worker.claimBatchSize must be >= 1");
-    require(claimsInFlight >= 1 && claimsInFlight <= 16, "worker.claimsInFlight must be 1 to 16");
-    require(completionBatchSize >= 1, "worker.completionBatchSize must be >= 1");
-    requirePositive(leaseTtl, "worker.leaseTtl");
-    requirePositive(heartbeatInterval, "worker.heartbeatInterval");
-    requirePositive(maxIdleWait, "worker.maxIdleWait");
-    requirePositive(completionFlushInterval, "worker.completionFlushInterval");
-    requireUpToASecond(claimAhead, "worker.claimAhead");
-    requireUpToASecond(claimGather, "worker.claimGather");
-    require(
+    SettingsErrors errors = new SettingsErrors();
+    validate(errors);
+    errors.throwIfAny();
+  }
+
+  /** Adds every setting that makes no sense to {@code errors}. */
+  public void validate(SettingsErrors errors) {
+    errors.require(workerId != null && !workerId.isBlank(), "worker.workerId must not be blank");
+    errors.require(
+        namespaces != null && !namespaces.isEmpty(), "worker.namespaces must not be empty");
+    errors.require(concurrency >= 1, "worker.concurrency must be >= 1");
+    errors.require(claimBatchSize >= 1, "worker.claimBatchSize must be >= 1");
+    errors.require(
+        claimsInFlight >= 1 && claimsInFlight <= 16, "worker.claimsInFlight must be 1 to 16");
+    errors.require(completionBatchSize >= 1, "worker.completionBatchSize must be >= 1");
+    errors.positive(leaseTtl, "worker.leaseTtl");
+    errors.positive(heartbeatInterval, "worker.heartbeatInterval");
+    errors.positive(maxIdleWait, "worker.maxIdleWait");
+    errors.positive(completionFlushInterval, "worker.completionFlushInterval");
+    requireUpToASecond(errors, claimAhead, "worker.claimAhead");
+    requireUpToASecond(errors, claimGather, "worker.claimGather");
+    errors.require(
         shutdownGrace != null && !shutdownGrace.isNegative(), "worker.shutdownGrace must be >= 0");
-    require(
-        heartbeatInterval.compareTo(leaseTtl) < 0,
-        "worker.heartbeatInterval must be shorter than worker.leaseTtl");
-    require(
+    if (heartbeatInterval != null && leaseTtl != null) {
+      errors.require(
+          heartbeatInterval.compareTo(leaseTtl) < 0,
+          "worker.heartbeatInterval must be shorter than worker.leaseTtl");
+    }
+    errors.require(
         defaultTimeout == null || defaultTimeout.isPositive(),
         "worker.defaultTimeout must be positive (or absent)");
-    require(http != null, "worker.http must be set");
-    requirePositive(http.connectTimeout, "worker.http.connectTimeout");
-    requirePositive(http.requestTimeout, "worker.http.requestTimeout");
+    if (http == null) {
+      errors.add("worker.http must be set");
+    } else {
+      errors.positive(http.connectTimeout, "worker.http.connectTimeout");
+      errors.positive(http.requestTimeout, "worker.http.requestTimeout");
+    }
   }
 
-  private static void requirePositive(Duration d, String name) {
-    require(d != null && d.isPositive(), name + " must be positive");
-  }
-
-  private static void requireUpToASecond(Duration d, String name) {
-    require(
+  private static void requireUpToASecond(SettingsErrors errors, Duration d, String name) {
+    errors.require(
         d != null && !d.isNegative() && d.compareTo(Duration.ofSeconds(1)) <= 0,
         name + " must be between PT0S and PT1S");
-  }
-
-  private static void require(boolean ok, String message) {
-    if (!ok) {
-      throw new IllegalArgumentException(message);
-    }
   }
 
   /** {@code <hostname>-<pid>-<6 random hex digits>}. */

@@ -8,11 +8,12 @@ import io.punctual.common.job.ExecutionStatus;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.json.Json;
-import io.punctual.common.store.JobStore.CancelResult;
+import io.punctual.common.store.JobTransitions.CancelResult;
 import io.punctual.worker.handler.JobContext;
 import io.punctual.worker.handler.JobHandler;
 import io.punctual.worker.handler.JobHandlers;
 import io.punctual.worker.handler.JobResult;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class CancelIT {
   private final WorkerHarness harness = new WorkerHarness();
   private final WorkerSettings settings = WorkerHarness.settings();
-  private final JobHandlers handlers = JobHandlers.withBuiltIns(settings);
+  private final JobHandlers handlers = JobHandlers.withBuiltIns(settings, Clock.systemUTC());
 
   @AfterEach
   void close() {
@@ -65,7 +66,7 @@ class CancelIT {
     harness.awaitState(job, JobState.RUNNING);
     await().until(() -> worker.running() == 1);
 
-    assertThat(harness.stores.jobs.cancel("default", job.id()))
+    assertThat(harness.stores.transitions().cancel("default", job.id()))
         .isInstanceOf(CancelResult.Cancelled.class);
 
     await().atMost(Duration.ofSeconds(3)).until(() -> harness.meter("cancelled") == 1);
@@ -89,7 +90,7 @@ class CancelIT {
     Job job = harness.submit(aJob().type("stubborn").build());
     assertThat(stubborn.started.await(5, TimeUnit.SECONDS)).isTrue();
 
-    harness.stores.jobs.cancel("default", job.id());
+    harness.stores.transitions().cancel("default", job.id());
     await().atMost(Duration.ofSeconds(3)).untilTrue(stubborn.interrupted);
     assertThat(stubborn.sawCancel).isTrue();
     stubborn.release.countDown();

@@ -10,20 +10,21 @@ import io.punctual.common.job.ExecutionStatus;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.Priority;
-import io.punctual.common.store.JobStore.QueueEntry;
-import io.punctual.common.store.JobStore.Rescue;
+import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.store.JobTransitions.Rescue;
 import io.punctual.worker.complete.CompletionBatcher;
-import io.punctual.worker.complete.FinishedAttempt;
 import io.punctual.worker.complete.PendingResults;
 import io.punctual.worker.handler.JobHandlers;
 import io.punctual.worker.heartbeat.Heartbeater;
 import io.punctual.worker.heartbeat.LeaseKeeper;
 import io.punctual.worker.metrics.WorkerMetrics;
 import io.punctual.worker.run.CompletionDecider;
+import io.punctual.worker.run.FinishedAttempt;
 import io.punctual.worker.run.Outcome;
 import io.punctual.worker.run.RunningAttempt;
 import io.punctual.worker.run.RunningAttempts;
 import io.punctual.worker.run.StopReason;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -44,14 +45,14 @@ class FencingIT {
    * reaper's own tests cover when it decides to): back to PENDING, the attempt recorded LOST.
    */
   private Job claimThenRescue(Job job, String staleWorker) {
-    harness.stores.queue.claim("default", 10, Instant.now());
-    Job attempt1 = harness.stores.jobs.claim(List.of(job.id()), staleWorker).get(0);
+    harness.stores.queue().claim("default", 10, Instant.now());
+    Job attempt1 = harness.stores.transitions().claim(List.of(job.id()), staleWorker).get(0);
     assertThat(attempt1.attempt()).isEqualTo(1);
     Instant now = Instant.now();
     assertThat(
             harness
                 .stores
-                .jobs
+                .transitions()
                 .rescue(
                     List.of(new Rescue(job.id(), 1, JobState.PENDING, now, "attempt 1 lost")),
                     now.plusSeconds(1))
@@ -71,9 +72,11 @@ class FencingIT {
     Job stale = claimThenRescue(job, "stalled-worker");
 
     WorkerSettings settings = WorkerHarness.settings();
-    harness.start(settings, JobHandlers.withBuiltIns(settings));
-    harness.stores.queue.enqueue(
-        List.of(new QueueEntry(job.id(), "default", Priority.NORMAL, Instant.now())));
+    harness.start(settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()));
+    harness
+        .stores
+        .queue()
+        .enqueue(List.of(new QueueEntry(job.id(), "default", Priority.NORMAL, Instant.now())));
     Job done = harness.awaitState(job, JobState.SUCCEEDED);
     assertThat(done.attempt()).isEqualTo(2);
 
@@ -82,7 +85,8 @@ class FencingIT {
     staleSettings.workerId = "stalled-worker";
     CompletionBatcher batcher =
         new CompletionBatcher(harness.stores, staleSettings, new WorkerMetrics(staleMetrics));
-    CompletionDecider decider = new CompletionDecider(harness.stores.clock, new SplittableRandom());
+    CompletionDecider decider =
+        new CompletionDecider(harness.stores.clock(), new SplittableRandom());
     Outcome failed = Outcome.Failed.retryable("finally gave up");
     Completion retry = decider.decide(stale, failed, 5);
     assertThat(retry.nextState()).isEqualTo(JobState.PENDING);
@@ -95,7 +99,7 @@ class FencingIT {
     assertThat(after.status()).isEqualTo(JobState.SUCCEEDED);
     assertThat(after.attempt()).isEqualTo(2);
     assertThat(after.lastError()).isNull();
-    assertThat(harness.stores.queue.size("default", Priority.NORMAL)).isZero();
+    assertThat(harness.stores.queue().size("default", Priority.NORMAL)).isZero();
     assertThat(harness.executions(job))
         .extracting(Execution::status)
         .containsExactly(ExecutionStatus.LOST, ExecutionStatus.SUCCEEDED);
@@ -120,7 +124,8 @@ class FencingIT {
     MetricRegistry staleMetrics = new MetricRegistry();
     CompletionBatcher batcher =
         new CompletionBatcher(harness.stores, settings, new WorkerMetrics(staleMetrics));
-    CompletionDecider decider = new CompletionDecider(harness.stores.clock, new SplittableRandom());
+    CompletionDecider decider =
+        new CompletionDecider(harness.stores.clock(), new SplittableRandom());
     Outcome cancelled = new Outcome.Cancelled();
     Completion completion = decider.decide(stale, cancelled, 5);
     assertThat(batcher.flush(List.of(new FinishedAttempt(stale, cancelled, completion)))).isEmpty();
@@ -136,10 +141,10 @@ class FencingIT {
   @Test
   void aHeartbeatKeepsCurrentAttemptsAliveAndTheirLeasesHeld() {
     Job job = harness.submit(aJob().type("noop").build());
-    harness.stores.queue.claim("default", 10, Instant.now());
+    harness.stores.queue().claim("default", 10, Instant.now());
     WorkerSettings settings = WorkerHarness.settings();
-    harness.stores.redlock.acquire(List.of(job.id()), settings.workerId, settings.leaseTtl);
-    Job claimed = harness.stores.jobs.claim(List.of(job.id()), settings.workerId).get(0);
+    harness.stores.redlock().acquire(List.of(job.id()), settings.workerId, settings.leaseTtl);
+    Job claimed = harness.stores.transitions().claim(List.of(job.id()), settings.workerId).get(0);
     RunningAttempts running = new RunningAttempts();
     RunningAttempt attempt = new RunningAttempt(claimed, Instant.now(), null);
     running.add(attempt);
@@ -148,6 +153,6 @@ class FencingIT {
 
     assertThat(attempt.isStopped()).isFalse();
     assertThat(harness.find(job).heartbeatAt()).isAfterOrEqualTo(claimed.heartbeatAt());
-    assertThat(harness.stores.redlock.isHeld(job.id())).isTrue();
+    assertThat(harness.stores.redlock().isHeld(job.id())).isTrue();
   }
 }

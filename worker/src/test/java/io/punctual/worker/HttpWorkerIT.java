@@ -13,6 +13,7 @@ import io.punctual.worker.CallbackServer.Request;
 import io.punctual.worker.CallbackServer.Response;
 import io.punctual.worker.handler.JobHandlers;
 import io.punctual.worker.handler.http.WebhookSignature;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -27,7 +28,7 @@ class HttpWorkerIT {
 
   HttpWorkerIT() {
     settings.http.signingSecret = SECRET;
-    harness.start(settings, JobHandlers.withBuiltIns(settings));
+    harness.start(settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()));
   }
 
   @AfterEach

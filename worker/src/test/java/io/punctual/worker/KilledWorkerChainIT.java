@@ -16,8 +16,8 @@ import io.punctual.common.job.ExecutionStatus;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.Upstream;
-import io.punctual.common.store.JobStore.QueueEntry;
-import io.punctual.common.store.JobStore.Submitted;
+import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.store.JobSubmissions.Submitted;
 import io.punctual.reaper.ReaperSettings;
 import io.punctual.reaper.Rescuer;
 import io.punctual.testing.TestStores;
@@ -71,11 +71,11 @@ class KilledWorkerChainIT {
   private record Run(UUID jobId, Instant started, Instant ended) {}
 
   private Job find(Job job) {
-    return stores.jobs.find(job.namespace(), job.id()).orElseThrow();
+    return stores.queries().find(job.namespace(), job.id()).orElseThrow();
   }
 
   private List<Execution> executions(Job job) {
-    return stores.jobs.executions(job.namespace(), job.id());
+    return stores.queries().executions(job.namespace(), job.id());
   }
 
   private Process startDoomedWorker(String workerId, Path log) throws IOException {
@@ -114,10 +114,10 @@ class KilledWorkerChainIT {
 
   @Test
   void aChainWhoseRunningDependencyIsKilledCompletesAfterTheReaperRevivesIt() throws Exception {
-    stores.partitions.ensureAhead();
+    stores.partitions().ensureAhead();
     List<Job> chain =
         stores
-            .jobs
+            .submissions()
             .submit(
                 List.of(
                     aJob()
@@ -134,10 +134,12 @@ class KilledWorkerChainIT {
     Job extract = chain.get(0);
     Job compile = chain.get(1);
     Job publish = chain.get(2);
-    stores.queue.enqueue(
-        List.of(
-            new QueueEntry(
-                extract.id(), extract.namespace(), extract.priority(), extract.runAt())));
+    stores
+        .queue()
+        .enqueue(
+            List.of(
+                new QueueEntry(
+                    extract.id(), extract.namespace(), extract.priority(), extract.runAt())));
 
     // 1. A real worker process takes extract and is killed in the middle of its handler.
     String doomedId = "doomed-" + UUID.randomUUID().toString().substring(0, 8);

@@ -99,7 +99,7 @@ class PostgresOutageIT {
         new Worker(
             workerStores,
             settings,
-            JobHandlers.withBuiltIns(settings).register(handler),
+            JobHandlers.withBuiltIns(settings, Clock.systemUTC()).register(handler),
             new MetricRegistry());
     worker.start();
   }
@@ -142,7 +142,7 @@ class PostgresOutageIT {
     assertThat(now.status()).isEqualTo(JobState.RUNNING);
     assertThat(now.attempt()).isEqualTo(1);
     assertThat(now.heartbeatAt()).isBefore(Instant.now().minus(reaperSettings.rescueAfter));
-    assertThat(harness.stores.redlock.isHeld(job.id())).as("its lease").isTrue();
+    assertThat(harness.stores.redlock().isHeld(job.id())).as("its lease").isTrue();
   }
 
   @Test

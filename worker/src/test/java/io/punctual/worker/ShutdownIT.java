@@ -10,6 +10,7 @@ import io.punctual.common.job.JobState;
 import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
 import io.punctual.worker.handler.JobHandlers;
+import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,7 @@ class ShutdownIT {
   @Test
   void closeLetsARunningJobFinishWithinTheGrace() {
     settings.shutdownGrace = Duration.ofSeconds(10);
-    Worker worker = harness.start(settings, JobHandlers.withBuiltIns(settings));
+    Worker worker = harness.start(settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()));
     Job job = harness.submit(aJob().type("sleep").payload(Json.readTree("{\"ms\":700}")).build());
     await().atMost(Duration.ofSeconds(5)).until(() -> worker.running() == 1);
 
@@ -37,14 +38,14 @@ class ShutdownIT {
     assertThat(harness.executions(job))
         .singleElement()
         .satisfies(e -> assertThat(e.status()).isEqualTo(ExecutionStatus.SUCCEEDED));
-    assertThat(harness.stores.redlock.isHeld(job.id())).isFalse();
+    assertThat(harness.stores.redlock().isHeld(job.id())).isFalse();
     worker.close(); // idempotent
   }
 
   @Test
   void handlersStillRunningAfterTheGraceAreInterruptedAndRetriedLater() {
     settings.shutdownGrace = Duration.ofMillis(200);
-    Worker worker = harness.start(settings, JobHandlers.withBuiltIns(settings));
+    Worker worker = harness.start(settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()));
     Job job =
         harness.submit(
             aJob().type("sleep").payload(Json.readTree("{\"ms\":60000}")).maxAttempts(3).build());
@@ -65,7 +66,7 @@ class ShutdownIT {
               assertThat(e.status()).isEqualTo(ExecutionStatus.FAILED);
               assertThat(e.error()).contains("worker shutting down");
             });
-    assertThat(harness.stores.queue.size("default", Priority.NORMAL)).isEqualTo(1);
-    assertThat(harness.stores.redlock.isHeld(job.id())).isFalse();
+    assertThat(harness.stores.queue().size("default", Priority.NORMAL)).isEqualTo(1);
+    assertThat(harness.stores.redlock().isHeld(job.id())).isFalse();
   }
 }

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.codahale.metrics.MetricRegistry;
 import io.punctual.common.job.NewJob;
 import io.punctual.worker.handler.JobHandlers;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,8 +25,8 @@ class ThroughputIT {
       MetricRegistry m2 = new MetricRegistry();
       WorkerSettings s1 = WorkerHarness.settings();
       WorkerSettings s2 = WorkerHarness.settings();
-      harness.startSeparate(s1, JobHandlers.withBuiltIns(s1), m1);
-      harness.startSeparate(s2, JobHandlers.withBuiltIns(s2), m2);
+      harness.startSeparate(s1, JobHandlers.withBuiltIns(s1, Clock.systemUTC()), m1);
+      harness.startSeparate(s2, JobHandlers.withBuiltIns(s2, Clock.systemUTC()), m2);
 
       long started = System.nanoTime();
       for (int batch = 0; batch < JOBS / 1_000; batch++) {

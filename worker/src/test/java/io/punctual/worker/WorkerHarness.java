@@ -11,8 +11,8 @@ import io.punctual.common.job.Execution;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
-import io.punctual.common.store.JobStore.QueueEntry;
-import io.punctual.common.store.JobStore.Submitted;
+import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.store.JobSubmissions.Submitted;
 import io.punctual.common.store.WorkflowStore;
 import io.punctual.testing.TestStores;
 import io.punctual.worker.handler.JobHandlers;
@@ -46,7 +46,7 @@ public final class WorkerHarness implements AutoCloseable {
     this.redis = servers.newRedis();
     this.queueSettings = queueSettings;
     this.stores = new Stores(postgres, redis, queueSettings, Clock.systemUTC(), "worker-test");
-    stores.partitions.ensureAhead();
+    stores.partitions().ensureAhead();
   }
 
   /** Settings suited to tests: short heartbeats and grace, a unique id. */
@@ -83,20 +83,20 @@ public final class WorkerHarness implements AutoCloseable {
   }
 
   public List<Job> submit(List<NewJob> jobs) {
-    List<Job> stored = stores.jobs.submit(jobs).stream().map(Submitted::job).toList();
+    List<Job> stored = stores.submissions().submit(jobs).stream().map(Submitted::job).toList();
     List<QueueEntry> entries = new ArrayList<>();
     for (Job j : stored) {
       if (j.status() == JobState.PENDING) {
         entries.add(new QueueEntry(j.id(), j.namespace(), j.priority(), j.runAt()));
       }
     }
-    stores.queue.enqueue(entries);
+    stores.queue().enqueue(entries);
     return stored;
   }
 
   /** Stores a workflow and enqueues its steps that are PENDING, the way the API does. */
   public WorkflowStore.Workflow submitWorkflow(List<WorkflowStore.NewStep> steps) {
-    WorkflowStore.Workflow w = stores.workflows.create("default", steps, null, null).workflow();
+    WorkflowStore.Workflow w = stores.workflows().create("default", steps, null, null).workflow();
     List<QueueEntry> entries = new ArrayList<>();
     for (WorkflowStore.Step s : w.steps()) {
       Job j = s.job();
@@ -104,12 +104,12 @@ public final class WorkerHarness implements AutoCloseable {
         entries.add(new QueueEntry(j.id(), j.namespace(), j.priority(), j.runAt()));
       }
     }
-    stores.queue.enqueue(entries);
+    stores.queue().enqueue(entries);
     return w;
   }
 
   public Job find(Job job) {
-    return stores.jobs.find(job.namespace(), job.id()).orElseThrow();
+    return stores.queries().find(job.namespace(), job.id()).orElseThrow();
   }
 
   public Job awaitState(Job job, JobState state) {
@@ -125,11 +125,11 @@ public final class WorkerHarness implements AutoCloseable {
   }
 
   public List<Execution> executions(Job job) {
-    return stores.jobs.executions(job.namespace(), job.id());
+    return stores.queries().executions(job.namespace(), job.id());
   }
 
   public long count(String sql) {
-    return stores.database.jdbi().withHandle(h -> h.createQuery(sql).mapTo(Long.class).one());
+    return stores.database().jdbi().withHandle(h -> h.createQuery(sql).mapTo(Long.class).one());
   }
 
   /** Waits for a meter to reach {@code count} (meters are marked just after the write). */

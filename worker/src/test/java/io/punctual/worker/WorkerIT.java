@@ -16,6 +16,7 @@ import io.punctual.worker.handler.JobHandlers;
 import io.punctual.worker.handler.JobResult;
 import io.punctual.worker.handler.NonRetryableException;
 import io.punctual.worker.metrics.WorkerMetrics;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class WorkerIT {
   private final WorkerHarness harness = new WorkerHarness();
   private final WorkerSettings settings = WorkerHarness.settings();
-  private final JobHandlers handlers = JobHandlers.withBuiltIns(settings);
+  private final JobHandlers handlers = JobHandlers.withBuiltIns(settings, Clock.systemUTC());
 
   @BeforeEach
   void registerTestHandlers() {
@@ -55,8 +56,9 @@ class WorkerIT {
     await().atMost(Duration.ofSeconds(5)).until(() -> rebuilds() >= 1);
     long before = rebuilds();
     // As after a FLUSHALL: the cursor is gone, and a due job is in PostgreSQL only.
-    Job job = harness.stores.jobs.submit(List.of(aJob().type("noop").build())).get(0).job();
-    harness.stores.redis.sync().del(harness.stores.keys.promoterCursor());
+    Job job =
+        harness.stores.submissions().submit(List.of(aJob().type("noop").build())).get(0).job();
+    harness.stores.redis().sync().del(harness.stores.keys().promoterCursor());
 
     harness.awaitState(job, JobState.SUCCEEDED);
     assertThat(rebuilds()).isGreaterThan(before);

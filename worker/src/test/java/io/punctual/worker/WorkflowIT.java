@@ -96,7 +96,7 @@ class WorkflowIT {
                     + " WHERE type = 'step'"));
     assertThat(done.startedAt()).isAfterOrEqualTo(lastChildFinished);
     assertThat(harness.count("SELECT count(*) FROM job_executions")).isEqualTo(children + 2L);
-    assertThat(harness.stores.workflows.find("default", workflow.id()).orElseThrow().status())
+    assertThat(harness.stores.workflows().find("default", workflow.id()).orElseThrow().status())
         .isEqualTo(WorkflowStore.Status.SUCCEEDED);
   }
 

@@ -77,7 +77,7 @@ public record JobRepresentation(
     return of(job, null);
   }
 
-  /** A job with its {@code dependsOn} ({@link io.punctual.common.store.JobStore#dependsOn}). */
+  /** A job with its {@code dependsOn} ({@link io.punctual.common.store.JobQueries#dependsOn}). */
   public static JobRepresentation of(Job job, List<Upstream> dependsOn) {
     return new JobRepresentation(
         job.id().toString(),

@@ -1,15 +1,15 @@
 package io.punctual.api.jobs;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.api.ApiSettings;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.Priority;
-import io.punctual.common.json.Json;
+import io.punctual.common.request.Fields;
+import io.punctual.common.request.JobFields;
+import io.punctual.common.request.Violations;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,10 +22,7 @@ import java.util.Set;
  * problem listing all of them; an oversized payload with a 413.
  */
 public final class JobRequestParser {
-  public static final int MAX_TYPE_LENGTH = 200;
   static final int MAX_KEY_LENGTH = 200;
-  static final int MAX_TAGS = 100;
-  static final int MAX_TAG_LENGTH = 200;
 
   /** Keeps {@code now + delay} inside the range of job ids (year 10889) for ages to come. */
   static final Duration MAX_DELAY = Duration.ofDays(365L * 1000);
@@ -57,9 +54,11 @@ public final class JobRequestParser {
   }
 
   private final ApiSettings settings;
+  private final JobFields jobFields;
 
   public JobRequestParser(ApiSettings settings) {
     this.settings = settings;
+    this.jobFields = new JobFields(settings.jobFieldRules());
   }
 
   /** The body of {@code POST /jobs}. */
@@ -109,8 +108,8 @@ public final class JobRequestParser {
     Fields f = new Fields(object, prefix, violations);
     int before = f.errorCount();
     f.rejectUnknown(inWorkflow ? STEP_FIELDS : FIELDS);
-    String type = f.string("type", true, MAX_TYPE_LENGTH);
-    JsonNode payload = payload(f);
+    String type = jobFields.type(f);
+    JsonNode payload = jobFields.payload(f);
     Instant runAt = f.instant("runAt");
     Duration delay = f.duration("delay", false);
     if (delay != null && delay.compareTo(MAX_DELAY) > 0) {
@@ -119,13 +118,10 @@ public final class JobRequestParser {
     if (f.has("runAt") && f.has("delay")) {
       f.error("delay", "give either runAt or delay, not both");
     }
-    Priority priority = priority(f);
-    Integer maxAttempts = f.integer("maxAttempts", 1, settings.maxMaxAttempts);
-    Backoff backoff =
-        f.has("backoff")
-            ? BackoffParser.parse(f.get("backoff"), f.path("backoff"), violations)
-            : settings.defaultBackoff;
-    Duration timeout = f.duration("timeout", true);
+    Priority priority = jobFields.priority(f);
+    int maxAttempts = jobFields.maxAttempts(f);
+    Backoff backoff = jobFields.backoff(f);
+    Duration timeout = jobFields.timeout(f);
     String key = f.string("idempotencyKey", false, MAX_KEY_LENGTH);
     if (inWorkflow && key != null) {
       f.error(
@@ -133,11 +129,8 @@ public final class JobRequestParser {
           "is not taken per step; give the workflow an idempotencyKey to make its submission safe"
               + " to repeat");
     }
-    List<String> tags = tags(f);
-    ObjectNode callback =
-        f.has("callback")
-            ? CallbackParser.parse(f.get("callback"), f.path("callback"), violations)
-            : null;
+    List<String> tags = jobFields.tags(f);
+    ObjectNode callback = jobFields.callback(f);
     LinksParser.Links links = LinksParser.parse(f, inWorkflow, settings.maxWorkflowJobs);
     if (f.errorCount() > before) {
       return null;
@@ -148,73 +141,12 @@ public final class JobRequestParser {
         runAt,
         delay,
         priority,
-        maxAttempts == null ? settings.defaultMaxAttempts : maxAttempts,
+        maxAttempts,
         backoff,
         timeout,
         key,
         tags,
         callback,
         links);
-  }
-
-  /** {@code payload} (default {}), at most {@code api.maxPayloadBytes} (413 beyond). */
-  public JsonNode payload(Fields f) {
-    JsonNode payload = f.get("payload");
-    if (payload == null) {
-      return JsonNodeFactory.instance.objectNode();
-    }
-    int size;
-    try {
-      size = Json.mapper().writeValueAsBytes(payload).length;
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot measure payload", e);
-    }
-    if (size > settings.maxPayloadBytes) {
-      throw Problems.tooLarge(
-          f.path("payload"),
-          "The payload is " + size + " bytes; at most " + settings.maxPayloadBytes + " allowed.");
-    }
-    return payload;
-  }
-
-  /** {@code priority}, default {@code api.defaultPriority}. */
-  public Priority priority(Fields f) {
-    if (!f.has("priority")) {
-      return settings.defaultPriority;
-    }
-    JsonNode value = f.get("priority");
-    Priority priority = value.isTextual() ? Priority.parse(value.textValue()).orElse(null) : null;
-    if (priority == null) {
-      f.error("priority", "must be one of critical, high, normal, low");
-    }
-    return priority;
-  }
-
-  /** {@code tags}: at most 100 non-blank strings of at most 200 characters. */
-  public static List<String> tags(Fields f) {
-    JsonNode value = f.get("tags");
-    if (value == null) {
-      return List.of();
-    }
-    if (!value.isArray()) {
-      f.error("tags", "must be an array of strings");
-      return List.of();
-    }
-    if (value.size() > MAX_TAGS) {
-      f.error("tags", "must have at most " + MAX_TAGS + " entries");
-      return List.of();
-    }
-    List<String> tags = new ArrayList<>(value.size());
-    for (int i = 0; i < value.size(); i++) {
-      JsonNode tag = value.get(i);
-      if (!tag.isTextual() || tag.textValue().isBlank()) {
-        f.error("tags[" + i + "]", "must be a non-blank string");
-      } else if (tag.textValue().length() > MAX_TAG_LENGTH) {
-        f.error("tags[" + i + "]", "must be at most " + MAX_TAG_LENGTH + " characters");
-      } else {
-        tags.add(tag.textValue());
-      }
-    }
-    return tags;
   }
 }

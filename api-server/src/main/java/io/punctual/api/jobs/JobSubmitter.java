@@ -6,15 +6,14 @@ import com.codahale.metrics.MetricRegistry;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.batch.GroupCommit;
 import io.punctual.common.config.QueueSettings;
-import io.punctual.common.fault.CrashPoint;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
+import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.store.IdempotencyConflictException;
-import io.punctual.common.store.JobStore;
-import io.punctual.common.store.JobStore.QueueEntry;
-import io.punctual.common.store.JobStore.Submitted;
+import io.punctual.common.store.JobSubmissions;
+import io.punctual.common.store.JobSubmissions.Submitted;
 import io.punctual.common.store.UnknownUpstreamException;
 import io.punctual.common.store.WorkflowStore;
 import java.time.Clock;
@@ -34,7 +33,7 @@ import org.slf4j.LoggerFactory;
 public final class JobSubmitter {
   private static final Logger LOG = LoggerFactory.getLogger(JobSubmitter.class);
 
-  private final JobStore store;
+  private final JobSubmissions store;
   private final WorkflowStore workflows;
   private final QueueWriter queue;
   private final QueueSettings queueSettings;
@@ -42,16 +41,19 @@ public final class JobSubmitter {
   private final Map<Priority, Meter> submitted = new EnumMap<>(Priority.class);
   private final GroupCommit<NewJob, Submitted> singles;
   private final Histogram groupSizes;
+  private final AfterCommitHook afterCommit;
 
   public JobSubmitter(
-      JobStore store,
+      JobSubmissions store,
       WorkflowStore workflows,
       QueueWriter queue,
       QueueSettings queueSettings,
       Clock clock,
       MetricRegistry metrics,
       int groupConcurrency,
-      int maxGroup) {
+      int maxGroup,
+      AfterCommitHook afterCommit) {
+    this.afterCommit = afterCommit;
     this.store = store;
     this.workflows = workflows;
     this.queue = queue;
@@ -101,7 +103,7 @@ public final class JobSubmitter {
   private List<Submitted> store(List<NewJob> jobs) {
     groupSizes.update(jobs.size());
     List<Submitted> result = store.submit(jobs);
-    CrashPoint.AFTER_COMMIT.reached();
+    afterCommit.afterCommit();
     return result;
   }
 
@@ -128,7 +130,7 @@ public final class JobSubmitter {
     } catch (UnknownUpstreamException e) {
       throw unknownUpstream(jobs.get(e.index()), e);
     }
-    CrashPoint.AFTER_COMMIT.reached();
+    afterCommit.afterCommit();
     enqueueDueSoon(result, now);
     return result;
   }

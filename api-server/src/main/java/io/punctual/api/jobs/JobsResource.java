@@ -8,10 +8,11 @@ import io.punctual.api.problem.Problems;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobId;
 import io.punctual.common.job.JobState;
-import io.punctual.common.store.JobStore;
-import io.punctual.common.store.JobStore.CancelResult;
-import io.punctual.common.store.JobStore.Page;
-import io.punctual.common.store.JobStore.Submitted;
+import io.punctual.common.store.JobQueries;
+import io.punctual.common.store.JobQueries.Page;
+import io.punctual.common.store.JobSubmissions.Submitted;
+import io.punctual.common.store.JobTransitions;
+import io.punctual.common.store.JobTransitions.CancelResult;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -32,19 +33,22 @@ import java.util.UUID;
 @Path("/api/v1/jobs")
 @Produces(MediaType.APPLICATION_JSON)
 public final class JobsResource {
-  private final JobStore store;
+  private final JobQueries store;
+  private final JobTransitions transitions;
   private final JobSubmitter submitter;
   private final QueueWriter queue;
   private final JobRequestParser parser;
   private final ApiSettings settings;
 
   public JobsResource(
-      JobStore store,
+      JobQueries store,
+      JobTransitions transitions,
       JobSubmitter submitter,
       QueueWriter queue,
       JobRequestParser parser,
       ApiSettings settings) {
     this.store = store;
+    this.transitions = transitions;
     this.submitter = submitter;
     this.queue = queue;
     this.parser = parser;
@@ -125,7 +129,7 @@ public final class JobsResource {
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
     UUID jobId = jobId(id);
-    return switch (store.cancel(namespace, jobId)) {
+    return switch (transitions.cancel(namespace, jobId)) {
       case CancelResult.Cancelled c -> {
         if (c.previous() == JobState.PENDING) {
           queue.remove(namespace, c.job().priority(), jobId);

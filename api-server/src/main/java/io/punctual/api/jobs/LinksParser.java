@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.common.job.JobId;
 import io.punctual.common.job.RunCondition;
 import io.punctual.common.job.Upstream;
+import io.punctual.common.request.Fields;
+import io.punctual.common.request.Violations;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

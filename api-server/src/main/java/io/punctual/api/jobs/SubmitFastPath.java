@@ -10,7 +10,8 @@ import io.punctual.api.context.RequestContext;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.ProblemResponses;
 import io.punctual.api.problem.ServerErrors;
-import io.punctual.common.store.JobStore.Submitted;
+import io.punctual.common.request.RequestRejectedException;
+import io.punctual.common.store.JobSubmissions.Submitted;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -98,7 +99,7 @@ public final class SubmitFastPath implements Filter {
     try {
       context = authorizer.resolve(request.getHeader(Authorizer.NAMESPACE_HEADER));
       job = parser.parseOne(mapper.readTree(body));
-    } catch (ProblemException | JsonProcessingException invalid) {
+    } catch (ProblemException | RequestRejectedException | JsonProcessingException invalid) {
       return false; // Jersey answers the same problem (and times it)
     }
     Timer.Context timing = timer.time();

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.api.ApiSettings;
 import io.punctual.api.problem.Problems;
+import io.punctual.common.request.Fields;
+import io.punctual.common.request.Violations;
 import io.punctual.common.store.WorkflowStore.NewStep;
 import java.time.Instant;
 import java.util.ArrayDeque;

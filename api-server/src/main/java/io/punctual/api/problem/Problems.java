@@ -1,5 +1,9 @@
 package io.punctual.api.problem;
 
+import io.punctual.common.request.FieldError;
+import io.punctual.common.request.FieldTooLargeException;
+import io.punctual.common.request.InvalidFieldsException;
+import io.punctual.common.request.RequestRejectedException;
 import java.util.List;
 
 /** The problems the API answers with, one factory per kind. */
@@ -19,6 +23,16 @@ public final class Problems {
 
   public static ProblemException invalid(String field, String message) {
     return invalid(List.of(new FieldError(field, message)));
+  }
+
+  /**
+   * What a request parser rejected: 422 naming every invalid field, or 413 for a field too large.
+   */
+  public static ProblemException rejected(RequestRejectedException rejected) {
+    return switch (rejected) {
+      case InvalidFieldsException e -> invalid(e.errors());
+      case FieldTooLargeException e -> tooLarge(e.field(), e.detail());
+    };
   }
 
   /** 400: a query parameter or header is unusable. */

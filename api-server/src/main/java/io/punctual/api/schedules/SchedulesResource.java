@@ -4,26 +4,29 @@ import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.api.ApiSettings;
 import io.punctual.api.context.RequestContext;
-import io.punctual.api.jobs.Fields;
 import io.punctual.api.jobs.JobPage;
 import io.punctual.api.jobs.JobRepresentation;
 import io.punctual.api.jobs.ListParams;
 import io.punctual.api.jobs.QueueWriter;
+import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobId;
 import io.punctual.common.job.JobState;
-import io.punctual.common.store.JobStore.Page;
-import io.punctual.common.store.JobStore.QueueEntry;
-import io.punctual.planner.schedule.Schedule;
-import io.punctual.planner.schedule.ScheduleDefinition;
-import io.punctual.planner.schedule.ScheduleNameTakenException;
-import io.punctual.planner.schedule.ScheduleStatus;
-import io.punctual.planner.schedule.ScheduleStore;
-import io.punctual.planner.schedule.ScheduleStore.Changed;
-import io.punctual.planner.schedule.ScheduleStore.Listing;
-import io.punctual.planner.schedule.ScheduleStore.Registered;
-import io.punctual.planner.schedule.ScheduleStore.Registration;
+import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.request.Fields;
+import io.punctual.common.store.JobQueries.Page;
+import io.punctual.schedule.Schedule;
+import io.punctual.schedule.ScheduleDefinition;
+import io.punctual.schedule.ScheduleNameTakenException;
+import io.punctual.schedule.ScheduleStatus;
+import io.punctual.schedule.request.ScheduleRequestParser;
+import io.punctual.schedule.store.ScheduleDefinitions;
+import io.punctual.schedule.store.ScheduleDefinitions.Changed;
+import io.punctual.schedule.store.ScheduleDefinitions.Listing;
+import io.punctual.schedule.store.ScheduleDefinitions.Registered;
+import io.punctual.schedule.store.ScheduleDefinitions.Registration;
+import io.punctual.schedule.store.ScheduleJobs;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -60,19 +63,22 @@ public final class SchedulesResource {
   static final int DEFAULT_PREVIEW = 10;
   static final int MAX_PREVIEW = 1_000;
 
-  private final ScheduleStore store;
+  private final ScheduleDefinitions definitions;
+  private final ScheduleJobs jobs;
   private final QueueWriter queue;
   private final ScheduleRequestParser parser;
   private final ApiSettings settings;
   private final Clock clock;
 
   public SchedulesResource(
-      ScheduleStore store,
+      ScheduleDefinitions definitions,
+      ScheduleJobs jobs,
       QueueWriter queue,
       ScheduleRequestParser parser,
       ApiSettings settings,
       Clock clock) {
-    this.store = store;
+    this.definitions = definitions;
+    this.jobs = jobs;
     this.queue = queue;
     this.parser = parser;
     this.settings = settings;
@@ -88,16 +94,16 @@ public final class SchedulesResource {
   @Consumes(MediaType.APPLICATION_JSON)
   public Response create(@Context ContainerRequestContext request, JsonNode body) {
     String namespace = RequestContext.of(request).namespace();
-    ScheduleDefinition definition = parser.parse(body, clock.instant());
+    ScheduleDefinition definition = parse(body);
     UUID id;
     boolean created;
     if (definition.initIdentifier() != null) {
-      Registered registered = nameTaken(() -> store.register(namespace, definition));
+      Registered registered = nameTaken(() -> definitions.register(namespace, definition));
       toRedis(registered.cancelled(), registered.released());
       id = registered.schedule().id();
       created = registered.registration() == Registration.CREATED;
     } else {
-      id = nameTaken(() -> store.create(namespace, definition)).id();
+      id = nameTaken(() -> definitions.create(namespace, definition)).id();
       created = true;
     }
     URI location = URI.create("/api/v1/schedules/" + id);
@@ -115,7 +121,7 @@ public final class SchedulesResource {
       @QueryParam("cursor") String cursor) {
     String namespace = RequestContext.of(request).namespace();
     Listing page =
-        store.list(
+        definitions.list(
             namespace,
             scheduleStatus(status),
             NameCursor.decode(cursor),
@@ -149,8 +155,9 @@ public final class SchedulesResource {
       @Context ContainerRequestContext request, @PathParam("id") String id, JsonNode body) {
     String namespace = RequestContext.of(request).namespace();
     UUID scheduleId = scheduleId(id);
-    Schedule current = store.find(namespace, scheduleId).orElseThrow(() -> noSuchSchedule(id));
-    ScheduleDefinition parsed = parser.parse(body, clock.instant());
+    Schedule current =
+        definitions.find(namespace, scheduleId).orElseThrow(() -> noSuchSchedule(id));
+    ScheduleDefinition parsed = parse(body);
     String key = current.definition().initIdentifier();
     if (parsed.initIdentifier() != null && !parsed.initIdentifier().equals(key)) {
       throw Problems.invalid(
@@ -159,7 +166,7 @@ public final class SchedulesResource {
     }
     ScheduleDefinition definition = withInitIdentifier(parsed, key);
     Changed changed =
-        nameTaken(() -> store.redefine(namespace, scheduleId, definition))
+        nameTaken(() -> definitions.redefine(namespace, scheduleId, definition))
             .orElseThrow(() -> noSuchSchedule(id));
     toRedis(changed.cancelled(), changed.released());
     return representation(namespace, scheduleId);
@@ -171,7 +178,8 @@ public final class SchedulesResource {
   @Timed
   public Deleted delete(@Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
-    Changed deleted = store.delete(namespace, scheduleId(id)).orElseThrow(() -> noSuchSchedule(id));
+    Changed deleted =
+        definitions.delete(namespace, scheduleId(id)).orElseThrow(() -> noSuchSchedule(id));
     toRedis(deleted.cancelled(), deleted.released());
     return new Deleted(id, deleted.cancelled().size());
   }
@@ -183,7 +191,8 @@ public final class SchedulesResource {
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
     UUID scheduleId = scheduleId(id);
-    Changed changed = store.pause(namespace, scheduleId).orElseThrow(() -> noSuchSchedule(id));
+    Changed changed =
+        definitions.pause(namespace, scheduleId).orElseThrow(() -> noSuchSchedule(id));
     toRedis(changed.cancelled(), changed.released());
     return representation(namespace, scheduleId);
   }
@@ -195,7 +204,7 @@ public final class SchedulesResource {
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
     UUID scheduleId = scheduleId(id);
-    store.resume(namespace, scheduleId).orElseThrow(() -> noSuchSchedule(id));
+    definitions.resume(namespace, scheduleId).orElseThrow(() -> noSuchSchedule(id));
     return representation(namespace, scheduleId);
   }
 
@@ -205,7 +214,7 @@ public final class SchedulesResource {
   @Timed
   public Response trigger(@Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
-    Job job = store.trigger(namespace, scheduleId(id)).orElseThrow(() -> noSuchSchedule(id));
+    Job job = jobs.trigger(namespace, scheduleId(id)).orElseThrow(() -> noSuchSchedule(id));
     queue.enqueue(List.of(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt())));
     return Response.created(URI.create("/api/v1/jobs/" + job.id()))
         .entity(JobRepresentation.of(job, List.of()))
@@ -224,7 +233,8 @@ public final class SchedulesResource {
     String namespace = RequestContext.of(request).namespace();
     int n = previewCount(count);
     Instant start = from == null || from.isBlank() ? clock.instant() : instantParam("from", from);
-    Schedule schedule = store.find(namespace, scheduleId(id)).orElseThrow(() -> noSuchSchedule(id));
+    Schedule schedule =
+        definitions.find(namespace, scheduleId(id)).orElseThrow(() -> noSuchSchedule(id));
     return new Preview(schedule.fireTimes().list(start, n));
   }
 
@@ -243,10 +253,10 @@ public final class SchedulesResource {
     JobState state = jobState(status);
     int pageSize = ListParams.limit(limit, settings);
     UUID after = jobCursor(cursor);
-    if (store.find(namespace, scheduleId).isEmpty()) {
+    if (definitions.find(namespace, scheduleId).isEmpty()) {
       throw noSuchSchedule(id);
     }
-    Page<Job> page = store.jobs(namespace, scheduleId, state, after, pageSize);
+    Page<Job> page = jobs.page(namespace, scheduleId, state, after, pageSize);
     return new JobPage(
         page.items().stream().map(JobRepresentation::of).toList(),
         page.nextCursor() == null ? null : page.nextCursor().toString());
@@ -254,8 +264,18 @@ public final class SchedulesResource {
 
   // --- helpers
 
+  /** The schedule in a request body; a 422 naming every invalid field (or a 413, a 400). */
+  private ScheduleDefinition parse(JsonNode body) {
+    if (body == null || body.isMissingNode()) {
+      throw new ProblemException(
+          Problems.invalidJson("The request body is empty; a JSON object is required.", null));
+    }
+    return parser.parse(body, clock.instant());
+  }
+
   private ScheduleRepresentation representation(String namespace, UUID id) {
-    Schedule schedule = store.find(namespace, id).orElseThrow(() -> noSuchSchedule(id.toString()));
+    Schedule schedule =
+        definitions.find(namespace, id).orElseThrow(() -> noSuchSchedule(id.toString()));
     return ScheduleRepresentation.of(schedule, clock.instant());
   }
 

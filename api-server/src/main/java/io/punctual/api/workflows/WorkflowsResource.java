@@ -73,7 +73,9 @@ public final class WorkflowsResource {
 
   /**
    * Cancels every step not final yet; jobs waiting for them are judged at once (a step waiting for
-   * a cancelled one on {@code always} may still run). Cancelling again changes nothing.
+   * a cancelled one on {@code always} may still run). A workflow whose steps are all final already
+   * (it SUCCEEDED, FAILED, or was cancelled before and nothing of it runs any more) answers 409, as
+   * a final job does, and is left as it is.
    */
   @POST
   @Path("{id}/cancel")
@@ -81,11 +83,32 @@ public final class WorkflowsResource {
   public WorkflowRepresentation cancel(
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
+    UUID workflowId = workflowId(id);
+    // A final step never changes again, so a workflow found all final stays so: refuse it before
+    // marking anything. One with a step still going is cancelled (if that step ends meanwhile, the
+    // cancel marks the workflow CANCELLED with nothing left to cancel, as it always did).
+    WorkflowStore.Workflow current =
+        store.find(namespace, workflowId).orElseThrow(() -> noSuchWorkflow(id));
+    if (allFinal(current)) {
+      throw Problems.conflict(
+          "workflow-final",
+          "Workflow already final",
+          "Workflow "
+              + id
+              + " is already "
+              + current.status()
+              + " (every step is final) and cannot be cancelled.",
+          null);
+    }
     WorkflowStore.Cancelled cancelled =
-        store.cancel(namespace, workflowId(id)).orElseThrow(() -> noSuchWorkflow(id));
+        store.cancel(namespace, workflowId).orElseThrow(() -> noSuchWorkflow(id));
     queue.removeAll(cancelled.cancelled());
     submitter.enqueueReleased(cancelled.released());
     return WorkflowRepresentation.of(cancelled.workflow());
+  }
+
+  private static boolean allFinal(WorkflowStore.Workflow workflow) {
+    return workflow.steps().stream().allMatch(s -> s.job().status().isTerminal());
   }
 
   private static UUID workflowId(String id) {

@@ -15,12 +15,16 @@ import io.punctual.client.JobPriority;
 import io.punctual.client.JobRequest;
 import io.punctual.client.JobStatus;
 import io.punctual.client.JobView;
+import io.punctual.client.JobWaitTimeoutException;
 import io.punctual.client.ListQuery;
 import io.punctual.client.PunctualApiException;
 import io.punctual.client.PunctualClient;
 import io.punctual.client.RunCondition;
 import io.punctual.client.WorkflowRequest;
 import io.punctual.client.WorkflowView;
+import io.punctual.common.job.Completion;
+import io.punctual.common.job.ExecutionStatus;
+import io.punctual.common.job.JobState;
 import io.punctual.common.job.Priority;
 import java.net.URI;
 import java.time.Duration;
@@ -29,6 +33,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -158,7 +169,7 @@ class PunctualClientIT {
 
     // a job is claimed only once it is due
     UUID running = UUID.fromString(client.submit(JobRequest.builder("a").build()).id());
-    FIXTURE.stack.store.claim(List.of(running), "w-1");
+    FIXTURE.stack.transitions.claim(List.of(running), "w-1");
     List<ExecutionView> executions = client.executions(running.toString());
     assertThat(executions).hasSize(1);
     assertThat(executions.get(0).attempt()).isEqualTo(1);
@@ -234,5 +245,95 @@ class PunctualClientIT {
     assertThat(cancelled.status()).isEqualTo("CANCELLED");
     assertThat(cancelled.jobs()).allMatch(step -> step.status() == JobStatus.CANCELLED);
     assertThat(cancelled.jobs()).allMatch(step -> step.status().isFinal());
+  }
+
+  @Test
+  void awaitFinalReturnsTheJobOnceItEnds() throws Exception {
+    PunctualClient client = client("client-await");
+    JobView job = client.submit(JobRequest.builder("await.me").build());
+    UUID id = UUID.fromString(job.id());
+    ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor();
+    try {
+      // As a worker would, 300 ms from now: claim the job and record its success.
+      worker.schedule(
+          () -> {
+            FIXTURE.stack.transitions.claim(List.of(id), "w-await");
+            FIXTURE.stack.transitions.finish(
+                List.of(
+                    new Completion(
+                        id,
+                        1,
+                        JobState.SUCCEEDED,
+                        null,
+                        ExecutionStatus.SUCCEEDED,
+                        FIXTURE.clock.instant(),
+                        1,
+                        null,
+                        null,
+                        null)));
+          },
+          300,
+          TimeUnit.MILLISECONDS);
+      long start = System.nanoTime();
+
+      JobView ended = client.awaitFinal(job.id(), Duration.ofSeconds(20));
+
+      assertThat(ended.status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(ended.workerId()).isEqualTo("w-await");
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+      // A job final already is returned at once.
+      assertThat(client.awaitFinal(job.id(), Duration.ZERO).status())
+          .isEqualTo(JobStatus.SUCCEEDED);
+    } finally {
+      worker.shutdownNow();
+    }
+  }
+
+  @Test
+  void awaitFinalGivesUpAfterTheTimeoutWithTheJobAsLastRead() {
+    PunctualClient client = client("client-await");
+    JobView job = client.submit(JobRequest.builder("await.never").build());
+    long start = System.nanoTime();
+
+    assertThatThrownBy(() -> client.awaitFinal(job.id(), Duration.ofMillis(400)))
+        .isInstanceOfSatisfying(
+            JobWaitTimeoutException.class,
+            e -> {
+              assertThat(e).isInstanceOf(TimeoutException.class);
+              assertThat(e.job().id()).isEqualTo(job.id());
+              assertThat(e.job().status()).isEqualTo(JobStatus.PENDING);
+              assertThat(e.waited()).isGreaterThanOrEqualTo(Duration.ofMillis(400));
+              assertThat(e.getMessage()).contains(job.id()).contains("PENDING");
+            });
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    assertThatThrownBy(() -> client.awaitFinal(UUID.randomUUID().toString(), Duration.ofSeconds(1)))
+        .isInstanceOfSatisfying(
+            PunctualApiException.class, e -> assertThat(e.status()).isEqualTo(404));
+  }
+
+  @Test
+  void awaitFinalStopsWhenItsThreadIsInterrupted() throws Exception {
+    PunctualClient client = client("client-await");
+    JobView job = client.submit(JobRequest.builder("await.interrupted").build());
+    ExecutorService waiter = Executors.newSingleThreadExecutor();
+    try {
+      CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+      Future<?> waiting =
+          waiter.submit(
+              () -> {
+                try {
+                  client.awaitFinal(job.id(), Duration.ofMinutes(5));
+                  outcome.complete(null);
+                } catch (Throwable t) {
+                  outcome.complete(t);
+                }
+              });
+      Thread.sleep(300);
+      waiting.cancel(true);
+
+      assertThat(outcome.get(5, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+    } finally {
+      waiter.shutdownNow();
+    }
   }
 }

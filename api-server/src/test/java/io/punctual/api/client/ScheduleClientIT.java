@@ -18,8 +18,7 @@ import io.punctual.client.SchedulePage;
 import io.punctual.client.ScheduleRequest;
 import io.punctual.client.ScheduleView;
 import io.punctual.planner.PlannerSettings;
-import io.punctual.planner.plan.Planner;
-import io.punctual.planner.schedule.ScheduleStore;
+import io.punctual.planner.plan.PlannerWiring;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -37,12 +36,7 @@ class ScheduleClientIT {
   }
 
   private static void plan() {
-    new Planner(
-            FIXTURE.stores,
-            new ScheduleStore(FIXTURE.stores.database.jdbi(), FIXTURE.stores.jobs, FIXTURE.clock),
-            new PlannerSettings(),
-            new MetricRegistry())
-        .runOnce();
+    PlannerWiring.planner(FIXTURE.stores, new PlannerSettings(), new MetricRegistry()).runOnce();
   }
 
   @Test

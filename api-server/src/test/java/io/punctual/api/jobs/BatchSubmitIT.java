@@ -36,7 +36,7 @@ class BatchSubmitIT {
     assertThat(items.findValuesAsText("type")).containsExactly("a", "b", "c");
     List<UUID> ids = new ArrayList<>();
     items.forEach(i -> ids.add(UUID.fromString(i.get("id").asText())));
-    assertThat(FIXTURE.stack.store.findMany(ids)).hasSize(3);
+    assertThat(FIXTURE.stack.queries.findMany(ids)).hasSize(3);
     assertThat(queued(Priority.CRITICAL)).contains(ids.get(0).toString());
     assertThat(queued(Priority.NORMAL)).doesNotContain(ids.get(1).toString());
     assertThat(queued(Priority.LOW)).contains(ids.get(2).toString());

@@ -28,7 +28,7 @@ class CancelJobIT {
     assertThat(reply.json().get("status").asText()).isEqualTo("CANCELLED");
     assertThat(reply.json().get("finishedAt").isNull()).isFalse();
     assertThat(queued(Priority.HIGH)).doesNotContain(id);
-    assertThat(FIXTURE.stack.store.find("default", UUID.fromString(id)).orElseThrow().status())
+    assertThat(FIXTURE.stack.queries.find("default", UUID.fromString(id)).orElseThrow().status())
         .isEqualTo(JobState.CANCELLED);
   }
 
@@ -48,7 +48,7 @@ class CancelJobIT {
   @Test
   void aRunningJobCanBeCancelled() {
     String id = submit("{\"type\":\"noop\"}");
-    FIXTURE.stack.store.claim(List.of(UUID.fromString(id)), "worker-1");
+    FIXTURE.stack.transitions.claim(List.of(UUID.fromString(id)), "worker-1");
 
     Reply reply = FIXTURE.http().post("/api/v1/jobs/" + id + "/cancel", "");
 
@@ -72,7 +72,7 @@ class CancelJobIT {
     Reply reply = FIXTURE.http().namespace("other").post("/api/v1/jobs/" + id + "/cancel", "");
 
     assertThat(reply.status()).isEqualTo(404);
-    assertThat(FIXTURE.stack.store.find("default", UUID.fromString(id)).orElseThrow().status())
+    assertThat(FIXTURE.stack.queries.find("default", UUID.fromString(id)).orElseThrow().status())
         .isEqualTo(JobState.PENDING);
   }
 

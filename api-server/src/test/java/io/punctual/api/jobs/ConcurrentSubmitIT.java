@@ -67,7 +67,7 @@ class ConcurrentSubmitIT {
       ids.add(r.json().get("id").asText());
       String namespace = r.json().get("namespace").asText();
       Job stored =
-          FIXTURE.stack.store.find(namespace, UUID.fromString(r.json().get("id").asText())).get();
+          FIXTURE.stack.queries.find(namespace, UUID.fromString(r.json().get("id").asText())).get();
       // the answer describes the job stored for this very request
       assertThat(stored.payload()).isEqualTo(r.json().get("payload"));
       assertThat(queued(namespace, stored.priority())).contains(stored.id().toString());

@@ -10,7 +10,9 @@ import io.punctual.api.support.HttpSupport.Reply;
 import io.punctual.common.job.Completion;
 import io.punctual.common.job.ExecutionStatus;
 import io.punctual.common.job.JobState;
-import io.punctual.common.store.JobStore;
+import io.punctual.common.store.JobQueries;
+import io.punctual.common.store.JobSubmissions;
+import io.punctual.common.store.JobTransitions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -28,11 +30,13 @@ class ExecutionsIT {
     String id =
         FIXTURE.http().post("/api/v1/jobs", "{\"type\":\"flaky\"}").json().get("id").asText();
     UUID jobId = UUID.fromString(id);
-    JobStore store = FIXTURE.stack.store;
+    JobSubmissions submissions = FIXTURE.stack.submissions;
+    JobTransitions transitions = FIXTURE.stack.transitions;
+    JobQueries queries = FIXTURE.stack.queries;
     Instant now = FIXTURE.clock.instant();
 
-    store.claim(List.of(jobId), "worker-a");
-    store.finish(
+    transitions.claim(List.of(jobId), "worker-a");
+    transitions.finish(
         List.of(
             new Completion(
                 jobId,
@@ -46,9 +50,9 @@ class ExecutionsIT {
                 "stack",
                 null)));
     FIXTURE.clock.advance(Duration.ofSeconds(1));
-    store.claim(List.of(jobId), "worker-b");
+    transitions.claim(List.of(jobId), "worker-b");
     Reply running = FIXTURE.http().get("/api/v1/jobs/" + id + "/executions");
-    store.finish(
+    transitions.finish(
         List.of(
             new Completion(
                 jobId,

@@ -5,12 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.api.ApiSettings;
-import io.punctual.api.problem.FieldError;
-import io.punctual.api.problem.ProblemException;
+import io.punctual.api.problem.Problems;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
+import io.punctual.common.request.FieldError;
+import io.punctual.common.request.InvalidFieldsException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -79,9 +80,9 @@ class JobRequestParserTest {
 
     assertThatThrownBy(() -> parser.parseBatch(body))
         .isInstanceOfSatisfying(
-            ProblemException.class,
+            InvalidFieldsException.class,
             e ->
-                assertThat(e.problem().errors())
+                assertThat(Problems.rejected(e).problem().errors())
                     .extracting(FieldError::field)
                     .containsExactly("jobs[1].callback.url"));
   }
@@ -91,7 +92,8 @@ class JobRequestParserTest {
     assertThatThrownBy(
             () -> parse("{'type':'t','backoff':{'strategy':'fixed','delay':'PT1S','max':1}}"))
         .isInstanceOfSatisfying(
-            ProblemException.class, e -> assertThat(e.problem().field()).isEqualTo("backoff.max"));
+            InvalidFieldsException.class,
+            e -> assertThat(Problems.rejected(e).problem().field()).isEqualTo("backoff.max"));
   }
 
   private ValidatedJob parse(String body) {

@@ -56,7 +56,7 @@ class SubmitJobIT {
     assertThat(job.has("result")).isTrue();
     assertThat(job.get("result").isNull()).isTrue();
 
-    Job stored = FIXTURE.stack.store.find("default", UUID.fromString(id)).orElseThrow();
+    Job stored = FIXTURE.stack.queries.find("default", UUID.fromString(id)).orElseThrow();
     assertThat(stored.type()).isEqualTo("email.send");
     assertThat(stored.payload().get("to").asText()).isEqualTo("a@b.c");
     assertThat(stored.priority()).isEqualTo(Priority.HIGH);
@@ -103,7 +103,7 @@ class SubmitJobIT {
     String id = reply.json().get("id").asText();
     assertThat(Instant.parse(reply.json().get("runAt").asText()))
         .isEqualTo(FIXTURE.clock.instant().plus(Duration.ofHours(1)));
-    assertThat(FIXTURE.stack.store.find("default", UUID.fromString(id))).isPresent();
+    assertThat(FIXTURE.stack.queries.find("default", UUID.fromString(id))).isPresent();
     assertThat(queued("default", Priority.NORMAL)).doesNotContain(id);
   }
 

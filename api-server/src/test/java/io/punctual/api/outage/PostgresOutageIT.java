@@ -6,7 +6,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport.Reply;
 import io.punctual.common.config.PostgresSettings;
-import io.punctual.common.embedded.FreePorts;
+import io.punctual.embedded.FreePorts;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -40,7 +40,7 @@ class RedisOutageIT {
     assertThat(reply.status()).isEqualTo(201);
     assertThat(tookMs).isLessThan(1_200);
     String id = reply.json().get("id").asText();
-    assertThat(FIXTURE.stack.store.find("default", UUID.fromString(id))).isPresent();
+    assertThat(FIXTURE.stack.queries.find("default", UUID.fromString(id))).isPresent();
     // Blocks until the pause is over, so later tests (and classes) find Redis answering.
     assertThat(FIXTURE.stack.redis.sync().ping()).isEqualTo("PONG");
   }
@@ -48,7 +48,7 @@ class RedisOutageIT {
   @Test
   @Order(2)
   void withRedisGoneJobsAreStillAcceptedAndCancelled() {
-    FIXTURE.stores.redis.close();
+    FIXTURE.stores.redis().close();
 
     Reply reply = FIXTURE.http().post("/api/v1/jobs", "{\"type\":\"noop\"}");
     String id = reply.json().get("id").asText();
@@ -56,7 +56,7 @@ class RedisOutageIT {
 
     assertThat(reply.status()).isEqualTo(201);
     assertThat(cancel.status()).isEqualTo(200);
-    assertThat(FIXTURE.stack.store.find("default", UUID.fromString(id)).orElseThrow().status())
+    assertThat(FIXTURE.stack.queries.find("default", UUID.fromString(id)).orElseThrow().status())
         .isEqualTo(JobState.CANCELLED);
   }
 

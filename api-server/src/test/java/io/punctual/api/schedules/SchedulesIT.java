@@ -11,7 +11,7 @@ import io.punctual.api.support.HttpSupport.Reply;
 import io.punctual.common.job.Priority;
 import io.punctual.planner.PlannerSettings;
 import io.punctual.planner.plan.Planner;
-import io.punctual.planner.schedule.ScheduleStore;
+import io.punctual.planner.plan.PlannerWiring;
 import java.net.http.HttpRequest;
 import java.time.DayOfWeek;
 import java.time.Duration;
@@ -38,11 +38,7 @@ class SchedulesIT {
   }
 
   private static Planner planner() {
-    return new Planner(
-        FIXTURE.stores,
-        new ScheduleStore(FIXTURE.stores.database.jdbi(), FIXTURE.stores.jobs, FIXTURE.clock),
-        new PlannerSettings(),
-        new MetricRegistry());
+    return PlannerWiring.planner(FIXTURE.stores, new PlannerSettings(), new MetricRegistry());
   }
 
   private static JsonNode created(Reply reply) {

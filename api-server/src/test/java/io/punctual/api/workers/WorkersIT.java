@@ -21,22 +21,33 @@ class WorkersIT {
 
   @Test
   void listsTheWorkersOfTheNamespaceWithTheirRunningJobsAndLiveness() {
-    FIXTURE.stores.workers.register(
-        new Registration(
-            "w-busy", "host-a", 11, List.of("default", "reports"), 8, Duration.ofSeconds(10)));
-    FIXTURE.stores.workers.register(
-        new Registration("w-other", "host-b", 12, List.of("reports"), 8, Duration.ofSeconds(10)));
-    FIXTURE.stores.workers.register(
-        new Registration("w-silent", "host-c", 13, List.of("default"), 8, Duration.ofSeconds(1)));
+    FIXTURE
+        .stores
+        .workers()
+        .register(
+            new Registration(
+                "w-busy", "host-a", 11, List.of("default", "reports"), 8, Duration.ofSeconds(10)));
+    FIXTURE
+        .stores
+        .workers()
+        .register(
+            new Registration(
+                "w-other", "host-b", 12, List.of("reports"), 8, Duration.ofSeconds(10)));
+    FIXTURE
+        .stores
+        .workers()
+        .register(
+            new Registration(
+                "w-silent", "host-c", 13, List.of("default"), 8, Duration.ofSeconds(1)));
     Job job =
         FIXTURE
             .stores
-            .jobs
+            .submissions()
             .submit(List.of(Jobs.aJob().type("report").runAt(FIXTURE.clock.instant()).build()))
             .get(0)
             .job();
-    FIXTURE.stores.jobs.claim(List.of(job.id()), "w-busy");
-    FIXTURE.stores.workers.beat("w-busy", 1);
+    FIXTURE.stores.transitions().claim(List.of(job.id()), "w-busy");
+    FIXTURE.stores.workers().beat("w-busy", 1);
     FIXTURE.clock.advance(Duration.ofSeconds(5)); // w-silent beats every 1s: stale now
 
     Reply reply = FIXTURE.http().get("/api/v1/workers");
@@ -58,12 +69,55 @@ class WorkersIT {
     assertThat(busy.get("jobs").get(0).get("attempt").asInt()).isEqualTo(1);
     assertThat(byId(items, "w-silent").get("status").asText()).isEqualTo("stale");
 
-    FIXTURE.stores.workers.stop("w-silent");
+    FIXTURE.stores.workers().stop("w-silent");
     JsonNode after = FIXTURE.http().get("/api/v1/workers").json().get("items");
     assertThat(after.get(after.size() - 1).get("id").asText())
         .as("stopped workers come last")
         .isEqualTo("w-silent");
     assertThat(byId(after, "w-silent").get("status").asText()).isEqualTo("stopped");
+  }
+
+  @Test
+  void theRunningCountIsTheNumberOfAttemptsListed() {
+    FIXTURE
+        .stores
+        .workers()
+        .register(
+            new Registration(
+                "w-count", "host-d", 14, List.of("counting"), 8, Duration.ofSeconds(10)));
+    FIXTURE
+        .stores
+        .workers()
+        .register(
+            new Registration(
+                "w-idle", "host-e", 15, List.of("counting"), 8, Duration.ofSeconds(10)));
+    Job job =
+        FIXTURE
+            .stores
+            .submissions()
+            .submit(
+                List.of(
+                    Jobs.aJob()
+                        .namespace("counting")
+                        .type("report")
+                        .runAt(FIXTURE.clock.instant())
+                        .build()))
+            .get(0)
+            .job();
+    // The heartbeats say otherwise: w-count beat before it claimed, w-idle before its jobs ended.
+    FIXTURE.stores.workers().beat("w-count", 0);
+    FIXTURE.stores.workers().beat("w-idle", 3);
+    FIXTURE.stores.transitions().claim(List.of(job.id()), "w-count");
+
+    JsonNode items =
+        FIXTURE.http().namespace("counting").get("/api/v1/workers").json().get("items");
+
+    JsonNode busy = byId(items, "w-count");
+    assertThat(busy.get("jobs")).hasSize(1);
+    assertThat(busy.get("running").asInt()).isEqualTo(1);
+    JsonNode idle = byId(items, "w-idle");
+    assertThat(idle.get("jobs")).isEmpty();
+    assertThat(idle.get("running").asInt()).isZero();
   }
 
   private static JsonNode byId(JsonNode items, String id) {

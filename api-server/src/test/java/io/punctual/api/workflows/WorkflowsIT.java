@@ -62,20 +62,23 @@ class WorkflowsIT {
   /** Runs a job to its end through the store, as a worker would. */
   private static void end(String id, JobState end) {
     UUID jobId = UUID.fromString(id);
-    assertThat(FIXTURE.stores.jobs.claim(List.of(jobId), "w")).hasSize(1);
-    FIXTURE.stores.jobs.finish(
-        List.of(
-            new Completion(
-                jobId,
-                1,
-                end,
-                null,
-                end == JobState.SUCCEEDED ? ExecutionStatus.SUCCEEDED : ExecutionStatus.FAILED,
-                FIXTURE.clock.instant(),
-                1,
-                end == JobState.SUCCEEDED ? null : "boom",
-                null,
-                null)));
+    assertThat(FIXTURE.stores.transitions().claim(List.of(jobId), "w")).hasSize(1);
+    FIXTURE
+        .stores
+        .transitions()
+        .finish(
+            List.of(
+                new Completion(
+                    jobId,
+                    1,
+                    end,
+                    null,
+                    end == JobState.SUCCEEDED ? ExecutionStatus.SUCCEEDED : ExecutionStatus.FAILED,
+                    FIXTURE.clock.instant(),
+                    1,
+                    end == JobState.SUCCEEDED ? null : "boom",
+                    null,
+                    null)));
   }
 
   @Test
@@ -144,10 +147,39 @@ class WorkflowsIT {
     }
     assertThat(queued()).doesNotContain(steps.get("extract-b").get("id").asText());
 
+    // Every step is final now: a second cancel is refused as for a final job, and changes nothing.
     Reply again =
         FIXTURE.http().post("/api/v1/workflows/" + workflow.get("id").asText() + "/cancel", "");
-    assertThat(again.status()).isEqualTo(200);
-    assertThat(byRef(again.json()).get("extract-a").get("status").asText()).isEqualTo("SUCCEEDED");
+    assertThat(again.status()).isEqualTo(409);
+    assertThat(again.contentType()).startsWith("application/problem+json");
+    assertThat(again.json().get("type").asText()).endsWith("/workflow-final");
+    assertThat(again.json().get("detail").asText()).contains("CANCELLED");
+    JsonNode now = FIXTURE.http().get("/api/v1/workflows/" + workflow.get("id").asText()).json();
+    assertThat(now.get("status").asText()).isEqualTo("CANCELLED");
+    assertThat(byRef(now).get("extract-a").get("status").asText()).isEqualTo("SUCCEEDED");
+  }
+
+  @Test
+  void cancellingAWorkflowWhoseStepsAllEndedIsAConflictAndLeavesItAsItWas() {
+    String body =
+        "{\"jobs\":[{\"ref\":\"a\",\"type\":\"noop\"},"
+            + "{\"ref\":\"b\",\"type\":\"noop\",\"dependsOn\":[{\"ref\":\"a\"}]}]}";
+    JsonNode workflow = FIXTURE.http().post("/api/v1/workflows", body).json();
+    String id = workflow.get("id").asText();
+    end(byRef(workflow).get("a").get("id").asText(), JobState.SUCCEEDED);
+    end(
+        byRef(FIXTURE.http().get("/api/v1/workflows/" + id).json()).get("b").get("id").asText(),
+        JobState.SUCCEEDED);
+
+    Reply reply = FIXTURE.http().post("/api/v1/workflows/" + id + "/cancel", "");
+
+    assertThat(reply.status()).isEqualTo(409);
+    assertThat(reply.contentType()).startsWith("application/problem+json");
+    assertThat(reply.json().get("type").asText()).endsWith("/workflow-final");
+    assertThat(reply.json().get("detail").asText()).contains(id).contains("SUCCEEDED");
+    JsonNode after = FIXTURE.http().get("/api/v1/workflows/" + id).json();
+    assertThat(after.get("status").asText()).isEqualTo("SUCCEEDED");
+    assertThat(after.get("cancelledAt").isNull()).isTrue();
   }
 
   @Test

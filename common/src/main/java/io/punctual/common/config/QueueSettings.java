@@ -37,9 +37,23 @@ public class QueueSettings {
     return w == null ? 1 : Math.max(1, w);
   }
 
+  /** Throws {@link InvalidSettingsException} naming every setting that makes no sense. */
   public void validate() {
-    if (horizon.compareTo(promoterSlack) <= 0) {
-      throw new IllegalArgumentException("queue.horizon must be larger than queue.promoterSlack");
+    SettingsErrors errors = new SettingsErrors();
+    validate(errors);
+    errors.throwIfAny();
+  }
+
+  /** Adds every setting that makes no sense to {@code errors}. */
+  public void validate(SettingsErrors errors) {
+    errors.positive(horizon, "queue.horizon");
+    errors.positive(promoterInterval, "queue.promoterInterval");
+    errors.require(
+        promoterSlack != null && !promoterSlack.isNegative(), "queue.promoterSlack must be >= 0");
+    if (horizon != null && promoterSlack != null) {
+      errors.require(
+          horizon.compareTo(promoterSlack) > 0,
+          "queue.horizon must be larger than queue.promoterSlack");
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.punctual.common.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.lettuce.core.RedisURI;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,5 +27,36 @@ public class RedisSettings {
   public RedisSettings(String url, String keyPrefix) {
     this.url = url;
     this.keyPrefix = keyPrefix;
+  }
+
+  /** Adds every setting that makes no sense to {@code errors}. */
+  public void validate(SettingsErrors errors) {
+    requireRedisUrl(errors, url, "redis.url");
+    errors.require(keyPrefix != null && !keyPrefix.isBlank(), "redis.keyPrefix is required");
+    if (leaseNodes == null) {
+      errors.add("redis.leaseNodes must be a list (or left out)");
+    } else {
+      for (int i = 0; i < leaseNodes.size(); i++) {
+        requireRedisUrl(errors, leaseNodes.get(i), "redis.leaseNodes[" + i + "]");
+      }
+    }
+  }
+
+  /** A URL the Redis client takes (its own parser decides, as when connecting). */
+  private static void requireRedisUrl(SettingsErrors errors, String url, String name) {
+    if (url == null || url.isBlank()) {
+      errors.add(name + " is required");
+      return;
+    }
+    try {
+      RedisURI.create(url);
+    } catch (RuntimeException e) {
+      errors.add(
+          name
+              + " is not a Redis URL (redis://host:port, rediss://, redis-socket:// or"
+              + " redis-sentinel://): "
+              + url
+              + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"));
+    }
   }
 }

@@ -3,7 +3,7 @@ package io.punctual.common.lease;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.punctual.common.queue.LuaScript;
+import io.punctual.common.redis.LuaScript;
 import java.time.Duration;
 
 /**

@@ -3,8 +3,6 @@ package io.punctual.common.queue;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.lease.SingleHolderLease;
-import io.punctual.common.store.JobStore;
-import io.punctual.common.store.JobStore.QueueEntry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +29,7 @@ public final class Promoter {
   private static final Logger log = LoggerFactory.getLogger(Promoter.class);
   private static final int PAGE = 1_000;
 
-  private final JobStore store;
+  private final PendingJobs pending;
   private final ReadyQueue queue;
   private final StatefulRedisConnection<String, String> redis;
   private final QueueSettings settings;
@@ -40,13 +38,13 @@ public final class Promoter {
   private final AtomicLong rebuilds = new AtomicLong();
 
   public Promoter(
-      JobStore store,
+      PendingJobs pending,
       ReadyQueue queue,
       StatefulRedisConnection<String, String> redis,
       QueueSettings settings,
       Clock clock,
       String holder) {
-    this.store = store;
+    this.pending = pending;
     this.queue = queue;
     this.redis = redis;
     this.settings = settings;
@@ -78,7 +76,7 @@ public final class Promoter {
     }
     int promoted = 0;
     while (true) {
-      List<QueueEntry> page = store.pendingDue(cursor.runAt, cursor.id, until, PAGE);
+      List<QueueEntry> page = pending.due(cursor.runAt, cursor.id, until, PAGE);
       if (page.isEmpty()) {
         break;
       }

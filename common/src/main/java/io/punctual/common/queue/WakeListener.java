@@ -3,6 +3,7 @@ package io.punctual.common.queue;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.punctual.common.redis.RedisKeys;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.function.BiConsumer;

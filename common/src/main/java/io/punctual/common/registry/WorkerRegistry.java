@@ -109,7 +109,9 @@ public final class WorkerRegistry {
 
   /**
    * The workers serving {@code namespace} (at most {@code limit}) with the attempts of that
-   * namespace each one runs.
+   * namespace each one runs. A worker's {@code running} is the number of those attempts, read in
+   * the same query as the list, so the two always agree (the count a worker reports with its
+   * heartbeat is older, and covers all its namespaces).
    */
   public List<WorkerView> list(String namespace, int limit) {
     Instant now = clock.instant();
@@ -138,7 +140,7 @@ public final class WorkerRegistry {
                             rs.getInt("concurrency"),
                             interval,
                             status,
-                            rs.getInt("running"),
+                            0, // counted below, from the attempts listed
                             JobRowMapper.instant(rs, "started_at"),
                             beat,
                             stopped,
@@ -165,6 +167,7 @@ public final class WorkerRegistry {
               .list();
           List<WorkerView> out = new ArrayList<>(rows.size());
           for (WorkerView w : rows) {
+            List<RunningJob> running = List.copyOf(jobs.getOrDefault(w.id(), List.of()));
             out.add(
                 new WorkerView(
                     w.id(),
@@ -174,11 +177,11 @@ public final class WorkerRegistry {
                     w.concurrency(),
                     w.heartbeatInterval(),
                     w.status(),
-                    w.running(),
+                    running.size(),
                     w.startedAt(),
                     w.heartbeatAt(),
                     w.stoppedAt(),
-                    List.copyOf(jobs.getOrDefault(w.id(), List.of()))));
+                    running));
           }
           return out;
         });

@@ -2,11 +2,10 @@ package io.punctual.common.store;
 
 import io.punctual.common.job.JobId;
 import io.punctual.common.job.JobState;
-import io.punctual.common.job.Priority;
 import io.punctual.common.job.RunCondition;
+import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.sql.SqlFiles;
 import io.punctual.common.store.BlockedVerdict.Edge;
-import io.punctual.common.store.JobStore.QueueEntry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -51,7 +50,7 @@ final class DependencyResolver {
     Map<UUID, StoredUpstream> out = new HashMap<>();
     h.createQuery(sql("lockStored"))
         .bind("ids", ids.toArray(UUID[]::new))
-        .bindMap(JobStore.scheduledBounds(ids))
+        .bindMap(UnnestColumns.scheduledBounds(ids))
         .map(
             (rs, ctx) ->
                 new StoredUpstream(
@@ -66,32 +65,15 @@ final class DependencyResolver {
     if (edges.isEmpty()) {
       return;
     }
-    int n = edges.size();
-    UUID[] jobIds = new UUID[n];
-    Long[] jobMs = new Long[n];
-    UUID[] dependsOn = new UUID[n];
-    Long[] dependsOnMs = new Long[n];
-    String[] namespaces = new String[n];
-    String[] conditions = new String[n];
-    String[] kinds = new String[n];
-    for (int i = 0; i < n; i++) {
-      NewEdge e = edges.get(i);
-      jobIds[i] = e.jobId();
-      jobMs[i] = JobId.scheduledAt(e.jobId()).toEpochMilli();
-      dependsOn[i] = e.dependsOn();
-      dependsOnMs[i] = JobId.scheduledAt(e.dependsOn()).toEpochMilli();
-      namespaces[i] = e.namespace();
-      conditions[i] = e.condition().wireName();
-      kinds[i] = e.parent() ? "parent" : "dependency";
-    }
-    h.createUpdate(sql("insertEdges"))
-        .bind("jobIds", jobIds)
-        .bind("jobMs", jobMs)
-        .bind("dependsOnIds", dependsOn)
-        .bind("dependsOnMs", dependsOnMs)
-        .bind("namespaces", namespaces)
-        .bind("conditions", conditions)
-        .bind("kinds", kinds)
+    UnnestColumns.of(edges)
+        .uuids("jobIds", NewEdge::jobId)
+        .millis("jobMs", e -> JobId.scheduledAt(e.jobId()))
+        .uuids("dependsOnIds", NewEdge::dependsOn)
+        .millis("dependsOnMs", e -> JobId.scheduledAt(e.dependsOn()))
+        .texts("namespaces", NewEdge::namespace)
+        .texts("conditions", e -> e.condition().wireName())
+        .texts("kinds", e -> e.parent() ? "parent" : "dependency")
+        .bind(h.createUpdate(sql("insertEdges")))
         .execute();
   }
 
@@ -224,7 +206,7 @@ final class DependencyResolver {
     Map<UUID, Integer> locked = new LinkedHashMap<>();
     h.createQuery(sql("lockBlocked"))
         .bind("ids", ids.toArray(UUID[]::new))
-        .bindMap(JobStore.scheduledBounds(ids))
+        .bindMap(UnnestColumns.scheduledBounds(ids))
         .map(
             (rs, ctx) -> {
               int open = rs.getInt("waiting_for");
@@ -243,7 +225,7 @@ final class DependencyResolver {
     }
     h.createQuery(sql("states"))
         .bind("ids", ids.toArray(UUID[]::new))
-        .bindMap(JobStore.scheduledBounds(ids))
+        .bindMap(UnnestColumns.scheduledBounds(ids))
         .map(
             (rs, ctx) ->
                 Map.entry(rs.getObject("id", UUID.class), JobState.valueOf(rs.getString("status"))))
@@ -253,22 +235,16 @@ final class DependencyResolver {
 
   /** What a judgement decided for locked BLOCKED jobs, applied with two guarded statements. */
   private static final class Moves {
-    private final List<UUID> moving = new ArrayList<>();
-    private final List<String> nextStates = new ArrayList<>();
-    private final List<String> reasons = new ArrayList<>();
+    private final List<JobTransitions.Judged> moving = new ArrayList<>();
     private final List<UUID> counted = new ArrayList<>();
     private final List<Integer> open = new ArrayList<>();
 
     void unblock(UUID id) {
-      moving.add(id);
-      nextStates.add(JobState.Transition.UNBLOCK.to().name());
-      reasons.add(null);
+      moving.add(new JobTransitions.Judged(id, null));
     }
 
     void skip(UUID id, BlockedVerdict.Skip skip) {
-      moving.add(id);
-      nextStates.add(JobState.Transition.SKIP.to().name());
-      reasons.add("skipped: " + skip.reason());
+      moving.add(new JobTransitions.Judged(id, "skipped: " + skip.reason()));
     }
 
     void countDown(UUID id, int left) {
@@ -281,43 +257,15 @@ final class DependencyResolver {
       if (!counted.isEmpty()) {
         h.createUpdate(sql("countDown"))
             .bind("ids", counted.toArray(UUID[]::new))
-            .bind("scheduledMs", scheduledMs(counted))
+            .bind("scheduledMs", UnnestColumns.scheduledMillis(counted))
             .bind("open", open.toArray(Integer[]::new))
-            .bindMap(JobStore.scheduledBounds(counted))
+            .bindMap(UnnestColumns.scheduledBounds(counted))
             .execute();
       }
       if (moving.isEmpty()) {
         return Set.of();
       }
-      Set<UUID> skipped = new LinkedHashSet<>();
-      h.createQuery(sql("judge"))
-          .bind("ids", moving.toArray(UUID[]::new))
-          .bind("scheduledMs", scheduledMs(moving))
-          .bind("nextStates", nextStates.toArray(String[]::new))
-          .bind("reasons", reasons.toArray(String[]::new))
-          .bindMap(JobStore.scheduledBounds(moving))
-          .bind("now", now)
-          .map(
-              (rs, ctx) -> {
-                UUID id = rs.getObject("id", UUID.class);
-                if (JobState.valueOf(rs.getString("status")) == JobState.SKIPPED) {
-                  skipped.add(id);
-                } else {
-                  released.add(
-                      new QueueEntry(
-                          id,
-                          rs.getString("namespace"),
-                          Priority.values()[rs.getShort("priority")],
-                          JobRowMapper.instant(rs, "run_at")));
-                }
-                return id;
-              })
-          .list();
-      return skipped;
-    }
-
-    private static Long[] scheduledMs(List<UUID> ids) {
-      return ids.stream().map(id -> JobId.scheduledAt(id).toEpochMilli()).toArray(Long[]::new);
+      return JobTransitions.unblockOrSkip(h, moving, now, released);
     }
   }
 }

@@ -7,9 +7,9 @@ import java.util.Optional;
  * The store refused to store the follow-up jobs of a finish: an idempotency key already used with a
  * different request, a job to wait for that does not exist in the namespace, edges that do not make
  * a graph, a value a constraint rejects. Thrown inside the finish's transaction, so that it rolls
- * back; {@link JobStore#finish} then records the completion whose follow-ups these were as a failed
- * attempt. Not thrown for a failure of the database itself (connection, deadlock, timeout): those
- * leave the batch to be written again.
+ * back; {@link JobTransitions#finish} then records the completion whose follow-ups these were as a
+ * failed attempt. Not thrown for a failure of the database itself (connection, deadlock, timeout):
+ * those leave the batch to be written again.
  */
 final class FollowUpsRefusedException extends RuntimeException {
   private static final long serialVersionUID = 1L;

@@ -6,6 +6,7 @@ import io.punctual.common.job.JobState;
 import io.punctual.common.job.Priority;
 import io.punctual.common.job.RunCondition;
 import io.punctual.common.json.Json;
+import io.punctual.common.queue.QueueEntry;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -80,6 +81,18 @@ public final class JobRowMapper implements RowMapper<Job> {
 
   private static RunCondition runCondition(String value) {
     return value == null ? null : RunCondition.parse(value).orElseThrow();
+  }
+
+  /**
+   * The queue entry of a row with the columns {@code id, namespace, priority, run_at} (a
+   * statement's RETURNING or SELECT list): where the job goes in Redis, or comes out of it.
+   */
+  public static QueueEntry queueEntry(ResultSet rs, StatementContext ctx) throws SQLException {
+    return new QueueEntry(
+        rs.getObject("id", UUID.class),
+        rs.getString("namespace"),
+        Priority.values()[rs.getShort("priority")],
+        instant(rs, "run_at"));
   }
 
   public static Instant instant(ResultSet rs, String column) throws SQLException {

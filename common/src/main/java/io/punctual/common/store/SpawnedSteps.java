@@ -41,7 +41,7 @@ final class SpawnedSteps {
     Map<UUID, UUID> workflowOf = new HashMap<>();
     h.createQuery(sql("spawnerWorkflows"))
         .bind("ids", spawners.toArray(UUID[]::new))
-        .bindMap(JobStore.scheduledBounds(spawners))
+        .bindMap(UnnestColumns.scheduledBounds(spawners))
         .map(
             (rs, ctx) ->
                 Map.entry(rs.getObject("id", UUID.class), rs.getObject("workflow_id", UUID.class)))

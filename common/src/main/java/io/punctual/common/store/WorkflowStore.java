@@ -4,11 +4,10 @@ import io.punctual.common.job.Job;
 import io.punctual.common.job.JobId;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
-import io.punctual.common.job.Priority;
 import io.punctual.common.job.Upstream;
+import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.sql.SqlFiles;
-import io.punctual.common.store.JobStore.QueueEntry;
-import io.punctual.common.store.JobStore.Submitted;
+import io.punctual.common.store.JobSubmissions.Submitted;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,16 +20,16 @@ import org.jdbi.v3.core.Handle;
 /**
  * Workflows: a graph of jobs stored in one transaction, each step named by the caller's ref, read
  * back with every step's current state, and cancelled as a whole. The jobs themselves are ordinary
- * jobs with edges ({@link io.punctual.common.job.Upstream}); {@link JobStore} stores and moves
- * them. The SQL is in {@code WorkflowStore/*.sql} beside this class.
+ * jobs with edges ({@link io.punctual.common.job.Upstream}); {@link JobSubmissions} stores them and
+ * {@link JobTransitions} moves them. The SQL is in {@code WorkflowStore/*.sql} beside this class.
  */
 public final class WorkflowStore {
   private static final SqlFiles SQL = new SqlFiles(WorkflowStore.class);
 
-  private final JobStore jobs;
+  private final JobSubmissions jobs;
   private final DependencyResolver dependencies = new DependencyResolver();
 
-  public WorkflowStore(JobStore jobs) {
+  public WorkflowStore(JobSubmissions jobs) {
     this.jobs = jobs;
   }
 
@@ -43,7 +42,7 @@ public final class WorkflowStore {
 
   /**
    * A step as it is now, and its dependencies ({@code dependsOn}: what it waits for besides its
-   * parent, {@link JobStore#dependsOn}).
+   * parent, {@link JobQueries#dependsOn}).
    */
   public record Step(String ref, Job job, List<Upstream> dependsOn) {
     public Step {
@@ -205,7 +204,7 @@ public final class WorkflowStore {
             .map((rs, ctx) -> new Row(rs.getString("ref"), JobRowMapper.INSTANCE.map(rs, ctx)))
             .list();
     Map<UUID, List<Upstream>> dependsOn =
-        JobStore.dependsOn(h, namespace, rows.stream().map(r -> r.job().id()).toList());
+        JobQueries.dependsOn(h, namespace, rows.stream().map(r -> r.job().id()).toList());
     List<Step> steps =
         rows.stream().map(r -> new Step(r.ref(), r.job(), dependsOn.get(r.job().id()))).toList();
     Workflow w = head.get();
@@ -242,18 +241,7 @@ public final class WorkflowStore {
                       if (marked.isEmpty()) {
                         return Optional.<Cancelled>empty();
                       }
-                      List<QueueEntry> cancelled =
-                          h.createQuery(sql("cancelSteps"))
-                              .bind("id", id)
-                              .bind("now", now)
-                              .map(
-                                  (rs, ctx) ->
-                                      new QueueEntry(
-                                          rs.getObject("id", UUID.class),
-                                          rs.getString("namespace"),
-                                          Priority.values()[rs.getShort("priority")],
-                                          now))
-                              .list();
+                      List<QueueEntry> cancelled = JobTransitions.cancelWorkflowSteps(h, id, now);
                       List<QueueEntry> released =
                           dependencies.afterEnded(
                               h, cancelled.stream().map(QueueEntry::id).toList(), now);

@@ -3,7 +3,6 @@ package io.punctual.common.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.punctual.common.job.JobState.Transition;
 import org.junit.jupiter.api.Test;
 
 class JobStateTest {
@@ -47,16 +46,6 @@ class JobStateTest {
     assertThat(JobState.PENDING.canMoveTo(JobState.SKIPPED)).isFalse();
     assertThat(JobState.initial(true)).isEqualTo(JobState.BLOCKED);
     assertThat(JobState.initial(false)).isEqualTo(JobState.PENDING);
-  }
-
-  @Test
-  void requireFromRejectsATransitionFromTheWrongState() {
-    assertThat(JobState.requireFrom(Transition.CLAIM, JobState.PENDING))
-        .isEqualTo(JobState.RUNNING);
-    assertThatThrownBy(() -> JobState.requireFrom(Transition.SUCCEED, JobState.PENDING))
-        .isInstanceOf(IllegalStateTransitionException.class)
-        .hasMessageContaining("SUCCEED")
-        .hasMessageContaining("PENDING");
   }
 
   @Test

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.punctual.common.embedded.EmbeddedRedisServer;
 import io.punctual.common.job.JobId;
-import io.punctual.common.queue.RedisKeys;
+import io.punctual.common.redis.RedisKeys;
+import io.punctual.embedded.EmbeddedRedisServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

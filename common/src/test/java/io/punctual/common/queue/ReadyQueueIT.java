@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.punctual.common.job.JobId;
 import io.punctual.common.job.Priority;
 import io.punctual.common.queue.ReadyQueue.Claimed;
-import io.punctual.common.store.JobStore.QueueEntry;
 import io.punctual.testing.TestClock;
 import io.punctual.testing.TestStack;
 import java.time.Duration;

@@ -13,10 +13,10 @@ import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Upstream;
-import io.punctual.common.store.JobStore.CancelResult;
-import io.punctual.common.store.JobStore.Ended;
-import io.punctual.common.store.JobStore.QueueEntry;
-import io.punctual.common.store.JobStore.Rescue;
+import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.store.JobTransitions.CancelResult;
+import io.punctual.common.store.JobTransitions.Ended;
+import io.punctual.common.store.JobTransitions.Rescue;
 import io.punctual.testing.TestClock;
 import io.punctual.testing.TestStack;
 import java.time.Instant;
@@ -41,7 +41,9 @@ import org.junit.jupiter.api.Test;
 class DependenciesIT {
   private final TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
   private final TestStack stack = new TestStack(clock);
-  private final JobStore store = stack.store;
+  private final JobSubmissions submissions = stack.submissions;
+  private final JobTransitions transitions = stack.transitions;
+  private final JobQueries queries = stack.queries;
 
   /**
    * Jobs built without a runAt are due at the real time they were built, and a claim takes only
@@ -60,11 +62,11 @@ class DependenciesIT {
 
   /** Stores jobs in one submission; returns them as stored. */
   private List<Job> submit(NewJob... jobs) {
-    return store.submit(List.of(jobs)).stream().map(JobStore.Submitted::job).toList();
+    return submissions.submit(List.of(jobs)).stream().map(JobSubmissions.Submitted::job).toList();
   }
 
   private Job find(Job job) {
-    return store.find(job.namespace(), job.id()).orElseThrow();
+    return queries.find(job.namespace(), job.id()).orElseThrow();
   }
 
   private NewJob plain() {
@@ -73,8 +75,8 @@ class DependenciesIT {
 
   /** Runs a job to the given end (claim, then finish); returns what the finish released. */
   private Ended end(Job job, JobState end) {
-    assertThat(store.claim(List.of(job.id()), "w")).hasSize(1);
-    return store.finish(List.of(completion(job.id(), end, List.of())));
+    assertThat(transitions.claim(List.of(job.id()), "w")).hasSize(1);
+    return transitions.finish(List.of(completion(job.id(), end, List.of())));
   }
 
   private Completion completion(UUID id, JobState end, List<NewJob> spawned) {
@@ -206,7 +208,7 @@ class DependenciesIT {
     Job failed = submit(plain()).get(0);
     end(failed, JobState.FAILED);
     Job running = submit(plain()).get(0);
-    store.claim(List.of(running.id()), "w");
+    transitions.claim(List.of(running.id()), "w");
 
     List<Job> late =
         submit(
@@ -219,7 +221,7 @@ class DependenciesIT {
     assertThat(late.get(2).status()).isEqualTo(JobState.BLOCKED);
     assertThat(
             ids(
-                store
+                transitions
                     .finish(List.of(completion(running.id(), JobState.SUCCEEDED, List.of())))
                     .released()))
         .containsExactly(late.get(2).id());
@@ -237,8 +239,8 @@ class DependenciesIT {
     assertThatThrownBy(() -> submit(aJob().waitsFor(Upstream.stored(missing, ALWAYS)).build()))
         .isInstanceOf(UnknownUpstreamException.class);
     assertThat(
-            store
-                .list(new JobStore.JobQuery("default", null, null, null, null, null, null, 10))
+            queries
+                .list(new JobQueries.JobQuery("default", null, null, null, null, null, null, 10))
                 .items())
         .as("nothing half-written")
         .isEmpty();
@@ -267,7 +269,7 @@ class DependenciesIT {
             aJob().waitsFor(Upstream.inBatch(1, ALWAYS)).build(),
             aJob().waitsFor(Upstream.inBatch(0, ALWAYS)).build());
 
-    CancelResult blocked = store.cancel("default", jobs.get(1).id());
+    CancelResult blocked = transitions.cancel("default", jobs.get(1).id());
     assertThat(blocked)
         .isInstanceOfSatisfying(
             CancelResult.Cancelled.class,
@@ -276,7 +278,7 @@ class DependenciesIT {
               assertThat(ids(c.released())).containsExactly(jobs.get(2).id());
             });
 
-    CancelResult pending = store.cancel("default", jobs.get(0).id());
+    CancelResult pending = transitions.cancel("default", jobs.get(0).id());
     assertThat(pending)
         .isInstanceOfSatisfying(
             CancelResult.Cancelled.class,
@@ -289,10 +291,10 @@ class DependenciesIT {
         submit(
             aJob().runAt(clock.instant()).maxAttempts(1).build(),
             aJob().waitsFor(Upstream.inBatch(0, ON_FAILURE).asParent()).build());
-    store.claim(List.of(jobs.get(0).id()), "dead");
+    transitions.claim(List.of(jobs.get(0).id()), "dead");
 
     Ended ended =
-        store.rescue(
+        transitions.rescue(
             List.of(new Rescue(jobs.get(0).id(), 1, JobState.FAILED, null, "lost")),
             clock.instant().plusSeconds(1));
 
@@ -304,13 +306,13 @@ class DependenciesIT {
   void spawnedJobsAreStoredOnlyWithTheSuccessThatSpawnedThem() {
     Job spawner = submit(plain()).get(0);
     Job stale = submit(plain()).get(0);
-    store.claim(List.of(spawner.id(), stale.id()), "w");
+    transitions.claim(List.of(spawner.id(), stale.id()), "w");
     NewJob first = aJob().type("follow-up").runAt(clock.instant()).build();
     NewJob second =
         aJob().type("after-follow-up").waitsFor(Upstream.inBatch(0, ON_SUCCESS)).build();
 
     Ended ended =
-        store.finish(
+        transitions.finish(
             List.of(
                 completion(spawner.id(), JobState.SUCCEEDED, List.of(first, second)),
                 // attempt 2 of a job running attempt 1: refused, so its follow-up is not stored
@@ -329,13 +331,13 @@ class DependenciesIT {
 
     assertThat(ended.applied()).containsExactly(spawner.id());
     assertThat(ended.released()).hasSize(1);
-    Job followUp = store.find("default", ended.released().get(0).id()).orElseThrow();
+    Job followUp = queries.find("default", ended.released().get(0).id()).orElseThrow();
     assertThat(followUp.type()).isEqualTo("follow-up");
     assertThat(followUp.status()).isEqualTo(JobState.PENDING);
     assertThat(followUp.parentId()).isEqualTo(spawner.id());
     List<Job> all =
-        store
-            .list(new JobStore.JobQuery("default", null, null, null, null, null, null, 20))
+        queries
+            .list(new JobQueries.JobQuery("default", null, null, null, null, null, null, 20))
             .items();
     assertThat(all).extracting(Job::type).doesNotContain("never");
     Job afterFollowUp =
@@ -355,17 +357,17 @@ class DependenciesIT {
   void aJobWaitingForAnIdempotentRepeatCannotMissItsEnd() throws Exception {
     Job running =
         submit(aJob().runAt(clock.instant()).idempotencyKey("extract", "same").build()).get(0);
-    store.claim(List.of(running.id()), "w");
+    transitions.claim(List.of(running.id()), "w");
     List<NewJob> jobs =
         List.of(
             aJob().runAt(clock.instant()).idempotencyKey("extract", "same").build(),
             aJob().waitsFor(Upstream.inBatch(0, ON_SUCCESS)).build());
     Instant now = clock.instant();
-    List<UUID> ids = store.prepare(jobs, now);
+    List<UUID> ids = submissions.prepare(jobs, now);
     ExecutorService pool = Executors.newSingleThreadExecutor();
-    try (org.jdbi.v3.core.Handle h = store.jdbi().open()) {
+    try (org.jdbi.v3.core.Handle h = submissions.jdbi().open()) {
       h.begin();
-      List<JobStore.Submitted> stored = store.submitIn(h, jobs, ids, now, false);
+      List<JobSubmissions.Submitted> stored = submissions.submitIn(h, jobs, ids, now, false);
       assertThat(stored.get(0).created()).isFalse();
       assertThat(stored.get(0).job().id()).isEqualTo(running.id());
       Job waiting = stored.get(1).job();
@@ -373,7 +375,9 @@ class DependenciesIT {
 
       Future<Ended> finish =
           pool.submit(
-              () -> store.finish(List.of(completion(running.id(), JobState.SUCCEEDED, List.of()))));
+              () ->
+                  transitions.finish(
+                      List.of(completion(running.id(), JobState.SUCCEEDED, List.of()))));
       Thread.sleep(500);
       assertThat(finish.isDone()).as("the finish waits for the submission to commit").isFalse();
       h.commit();
@@ -432,7 +436,7 @@ class DependenciesIT {
     Job done = submit(plain()).get(0);
     end(done, JobState.SUCCEEDED);
     Job running = submit(plain()).get(0);
-    store.claim(List.of(running.id()), "w");
+    transitions.claim(List.of(running.id()), "w");
 
     Job late =
         submit(
@@ -447,7 +451,7 @@ class DependenciesIT {
     assertThat(waitingFor(late)).isEqualTo(1);
     assertThat(
             ids(
-                store
+                transitions
                     .finish(List.of(completion(running.id(), JobState.SUCCEEDED, List.of())))
                     .released()))
         .containsExactly(late.id());
@@ -463,28 +467,28 @@ class DependenciesIT {
     Job spawner = jobs.get(0);
     Job other = jobs.get(1);
     Job last = jobs.get(2);
-    store.claim(List.of(spawner.id(), other.id(), last.id()), "w");
+    transitions.claim(List.of(spawner.id(), other.id(), last.id()), "w");
     NewJob followUp =
         aJob()
             .type("follow-up")
             .waitsFor(Upstream.stored(other.id(), ON_SUCCESS), Upstream.stored(last.id(), ALWAYS))
             .build();
 
-    store.finish(
+    transitions.finish(
         List.of(
             completion(other.id(), JobState.SUCCEEDED, List.of()),
             completion(spawner.id(), JobState.SUCCEEDED, List.of(followUp))));
 
     Job stored =
-        store
-            .list(new JobStore.JobQuery("default", null, "follow-up", null, null, null, null, 1))
+        queries
+            .list(new JobQueries.JobQuery("default", null, "follow-up", null, null, null, null, 1))
             .items()
             .get(0);
     assertThat(stored.status()).isEqualTo(JobState.BLOCKED);
     assertThat(waitingFor(stored)).isEqualTo(1);
     assertThat(
             ids(
-                store
+                transitions
                     .finish(List.of(completion(last.id(), JobState.FAILED, List.of())))
                     .released()))
         .containsExactly(stored.id());
@@ -507,7 +511,7 @@ class DependenciesIT {
                 aJob()
                     .waitsFor(Upstream.inBatch(0, ON_SUCCESS), Upstream.inBatch(1, ON_SUCCESS))
                     .build());
-        store.claim(List.of(jobs.get(0).id(), jobs.get(1).id()), "w");
+        transitions.claim(List.of(jobs.get(0).id(), jobs.get(1).id()), "w");
         CyclicBarrier together = new CyclicBarrier(2);
         List<Future<Ended>> ends = new ArrayList<>();
         for (Job dependency : jobs.subList(0, 2)) {
@@ -515,7 +519,7 @@ class DependenciesIT {
               pool.submit(
                   () -> {
                     together.await();
-                    return store.finish(
+                    return transitions.finish(
                         List.of(completion(dependency.id(), JobState.SUCCEEDED, List.of())));
                   }));
         }

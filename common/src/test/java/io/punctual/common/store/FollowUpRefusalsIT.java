@@ -12,7 +12,8 @@ import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Upstream;
-import io.punctual.common.store.JobStore.Ended;
+import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.store.JobTransitions.Ended;
 import io.punctual.testing.TestClock;
 import io.punctual.testing.TestStack;
 import java.time.Instant;
@@ -31,7 +32,9 @@ import org.junit.jupiter.api.Test;
 class FollowUpRefusalsIT {
   private final TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
   private final TestStack stack = new TestStack(clock);
-  private final JobStore store = stack.store;
+  private final JobSubmissions submissions = stack.submissions;
+  private final JobTransitions transitions = stack.transitions;
+  private final JobQueries queries = stack.queries;
 
   @BeforeEach
   void startTheClockNow() {
@@ -44,8 +47,8 @@ class FollowUpRefusalsIT {
   }
 
   private Job running() {
-    Job job = store.submit(List.of(aJob().runAt(clock.instant()).build())).get(0).job();
-    assertThat(store.claim(List.of(job.id()), "w")).hasSize(1);
+    Job job = submissions.submit(List.of(aJob().runAt(clock.instant()).build())).get(0).job();
+    assertThat(transitions.claim(List.of(job.id()), "w")).hasSize(1);
     return job;
   }
 
@@ -85,12 +88,12 @@ class FollowUpRefusalsIT {
   }
 
   private Job find(Job job) {
-    return store.find(job.namespace(), job.id()).orElseThrow();
+    return queries.find(job.namespace(), job.id()).orElseThrow();
   }
 
   private List<Job> childrenOf(Job job) {
-    return store
-        .list(new JobStore.JobQuery("default", null, null, null, null, null, null, 100))
+    return queries
+        .list(new JobQueries.JobQuery("default", null, null, null, null, null, null, 100))
         .items()
         .stream()
         .filter(j -> job.id().equals(j.parentId()))
@@ -103,13 +106,15 @@ class FollowUpRefusalsIT {
   private void assertRefused(Ended ended, Job job, String why, String spawnedType) {
     assertThat(ended.applied()).contains(job.id());
     assertThat(ended.refused()).containsKey(job.id());
-    assertThat(ended.refused().get(job.id())).startsWith(JobStore.FOLLOW_UPS_REFUSED).contains(why);
+    assertThat(ended.refused().get(job.id()))
+        .startsWith(JobTransitions.FOLLOW_UPS_REFUSED)
+        .contains(why);
     Job failed = find(job);
     assertThat(failed.status()).isEqualTo(JobState.FAILED);
     assertThat(failed.lastError()).isEqualTo(ended.refused().get(job.id()));
     assertThat(failed.result()).isNull();
     Execution execution =
-        store.executions(job.namespace(), job.id()).stream()
+        queries.executions(job.namespace(), job.id()).stream()
             .filter(e -> e.attempt() == failed.attempt())
             .findFirst()
             .orElseThrow();
@@ -134,7 +139,8 @@ class FollowUpRefusalsIT {
     Job b = running();
 
     Ended ended =
-        store.finish(List.of(success(a, keyed("report", "k1")), success(b, keyed("report", "k1"))));
+        transitions.finish(
+            List.of(success(a, keyed("report", "k1")), success(b, keyed("report", "k1"))));
 
     assertThat(ended.applied()).containsExactlyInAnyOrder(a.id(), b.id());
     assertThat(ended.refused()).isEmpty();
@@ -143,20 +149,18 @@ class FollowUpRefusalsIT {
     assertThat(count("SELECT count(*) FROM jobs WHERE idempotency_key = :id", "k1")).isEqualTo(1);
     List<Job> report = childrenOf(a);
     assertThat(report).hasSize(1);
-    assertThat(ended.released())
-        .extracting(JobStore.QueueEntry::id)
-        .containsExactly(report.get(0).id());
+    assertThat(ended.released()).extracting(QueueEntry::id).containsExactly(report.get(0).id());
     assertThat(childrenOf(b)).as("b's follow-up is a repeat of a's").isEmpty();
   }
 
   @Test
   void aKeyAlreadyUsedWithAnotherRequestFailsOnlyTheAttemptThatSpawnedIt() {
-    store.submit(List.of(aJob().idempotencyKey("taken", "another request").build()));
+    submissions.submit(List.of(aJob().idempotencyKey("taken", "another request").build()));
     Job bad = running();
     Job good = running();
     Job plain = running();
     Job alert =
-        store
+        submissions
             .submit(
                 List.of(
                     aJob()
@@ -167,7 +171,7 @@ class FollowUpRefusalsIT {
             .job();
 
     Ended ended =
-        store.finish(
+        transitions.finish(
             List.of(
                 success(good, followUp("next")),
                 success(bad, keyed("next", "taken")),
@@ -183,19 +187,19 @@ class FollowUpRefusalsIT {
     assertThat(find(alert).status())
         .as("the failure moves the jobs waiting for it on")
         .isEqualTo(JobState.PENDING);
-    assertThat(ended.released()).extracting(JobStore.QueueEntry::id).contains(alert.id());
+    assertThat(ended.released()).extracting(QueueEntry::id).contains(alert.id());
   }
 
   @Test
   void aFollowUpWaitingForAJobThatDoesNotExistHereFailsOnlyItsSpawner() {
-    Job elsewhere = store.submit(List.of(aJob().namespace("other").build())).get(0).job();
+    Job elsewhere = submissions.submit(List.of(aJob().namespace("other").build())).get(0).job();
     UUID missing = UUID.randomUUID();
     Job otherNamespace = running();
     Job noSuchJob = running();
     Job good = running();
 
     Ended ended =
-        store.finish(
+        transitions.finish(
             List.of(
                 success(
                     otherNamespace,
@@ -217,7 +221,7 @@ class FollowUpRefusalsIT {
     Job good = running();
 
     Ended ended =
-        store.finish(
+        transitions.finish(
             List.of(
                 success(
                     good,
@@ -254,13 +258,13 @@ class FollowUpRefusalsIT {
     Job job = running();
     NewJob waitsForItself = aJob().type("self").waitsFor(Upstream.inBatch(0, ON_SUCCESS)).build();
 
-    Ended stale = store.finish(List.of(success(job, 2, waitsForItself)));
+    Ended stale = transitions.finish(List.of(success(job, 2, waitsForItself)));
 
     assertThat(stale.applied()).isEmpty();
     assertThat(stale.refused()).isEmpty();
     assertThat(find(job).status()).as("attempt 1 still runs").isEqualTo(JobState.RUNNING);
 
-    Ended current = store.finish(List.of(success(job, 1, waitsForItself)));
+    Ended current = transitions.finish(List.of(success(job, 1, waitsForItself)));
 
     assertRefused(current, job, "follow-up 0 waits for follow-up 0", "self");
   }
@@ -272,7 +276,7 @@ class FollowUpRefusalsIT {
     Job other = running();
 
     Ended ended =
-        store.finish(
+        transitions.finish(
             List.of(
                 success(
                     spawnerTwice,

@@ -10,6 +10,7 @@ import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Upstream;
+import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.store.WorkflowStore.Step;
 import io.punctual.common.store.WorkflowStore.Workflow;
 import io.punctual.testing.TestClock;
@@ -33,8 +34,10 @@ import org.junit.jupiter.api.Test;
 class SpawnedWorkflowStepsIT {
   private final TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
   private final TestStack stack = new TestStack(clock);
-  private final JobStore store = stack.store;
-  private final WorkflowStore workflows = new WorkflowStore(store);
+  private final JobSubmissions submissions = stack.submissions;
+  private final JobTransitions transitions = stack.transitions;
+  private final JobQueries queries = stack.queries;
+  private final WorkflowStore workflows = new WorkflowStore(submissions);
 
   @BeforeEach
   void startTheClockNow() {
@@ -66,9 +69,9 @@ class SpawnedWorkflowStepsIT {
         .orElseThrow(() -> new AssertionError("no step " + ref));
   }
 
-  private JobStore.Ended end(Job job, JobState end, NewJob... spawned) {
-    assertThat(store.claim(List.of(job.id()), "w")).hasSize(1);
-    return store.finish(List.of(completion(job, end, spawned)));
+  private JobTransitions.Ended end(Job job, JobState end, NewJob... spawned) {
+    assertThat(transitions.claim(List.of(job.id()), "w")).hasSize(1);
+    return transitions.finish(List.of(completion(job, end, spawned)));
   }
 
   private Completion completion(Job job, JobState end, NewJob... spawned) {
@@ -142,7 +145,7 @@ class SpawnedWorkflowStepsIT {
     WorkflowStore.Cancelled cancelled = workflows.cancel("default", w.id()).orElseThrow();
 
     assertThat(cancelled.cancelled())
-        .extracting(JobStore.QueueEntry::id)
+        .extracting(QueueEntry::id)
         .containsExactlyInAnyOrder(job(w, "a.spawn[0]").id(), job(w, "b").id());
     assertThat(job(w, "a.spawn[0]").status()).isEqualTo(JobState.CANCELLED);
     assertThat(read(w).status()).isEqualTo(WorkflowStore.Status.CANCELLED);
@@ -150,11 +153,11 @@ class SpawnedWorkflowStepsIT {
 
   @Test
   void aFollowUpOutsideAWorkflowOrRepeatingAStoredJobGetsNoStep() {
-    Job plain = store.submit(List.of(due())).get(0).job();
+    Job plain = submissions.submit(List.of(due())).get(0).job();
     end(plain, JobState.SUCCEEDED, aJob().type("free").idempotencyKey("shared", "same").build());
     Job free =
-        store
-            .list(new JobStore.JobQuery("default", null, "free", null, null, null, null, 10))
+        queries
+            .list(new JobQueries.JobQuery("default", null, "free", null, null, null, null, 10))
             .items()
             .get(0);
     assertThat(free.workflowId()).isNull();
@@ -169,7 +172,7 @@ class SpawnedWorkflowStepsIT {
         .as("an idempotent repeat stays the job it was, outside the workflow")
         .extracting(Step::ref)
         .containsExactly("a");
-    assertThat(store.find("default", free.id()).orElseThrow().workflowId()).isNull();
+    assertThat(queries.find("default", free.id()).orElseThrow().workflowId()).isNull();
   }
 
   /**
@@ -184,13 +187,13 @@ class SpawnedWorkflowStepsIT {
       for (int round = 0; round < 30; round++) {
         Workflow w = workflow(step("a", due()));
         Job a = job(w, "a");
-        assertThat(store.claim(List.of(a.id()), "w")).hasSize(1);
+        assertThat(transitions.claim(List.of(a.id()), "w")).hasSize(1);
         CyclicBarrier together = new CyclicBarrier(2);
         Future<?> finish =
             pool.submit(
                 () -> {
                   together.await();
-                  return store.finish(
+                  return transitions.finish(
                       List.of(completion(a, JobState.SUCCEEDED, aJob().type("f").build())));
                 });
         Future<?> cancel =

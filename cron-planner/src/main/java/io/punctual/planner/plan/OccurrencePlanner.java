@@ -1,10 +1,10 @@
 package io.punctual.planner.plan;
 
 import io.punctual.planner.PlannerSettings;
-import io.punctual.planner.expression.FireTimes;
 import io.punctual.planner.plan.Occurrence.Outcome;
-import io.punctual.planner.schedule.OverlapPolicy;
-import io.punctual.planner.schedule.Schedule;
+import io.punctual.schedule.OverlapPolicy;
+import io.punctual.schedule.Schedule;
+import io.punctual.schedule.expression.FireTimes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -4,15 +4,16 @@ import com.codahale.metrics.Histogram;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
-import io.punctual.common.Stores;
-import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.queue.ReadyQueue;
+import io.punctual.common.store.PartitionManager;
 import io.punctual.planner.PlannerSettings;
-import io.punctual.planner.schedule.ScheduleDefinition;
-import io.punctual.planner.schedule.ScheduleStore;
-import io.punctual.planner.schedule.ScheduleStore.Materialised;
-import io.punctual.planner.schedule.ScheduleStore.PlannedBatch;
-import io.punctual.planner.schedule.ScheduleStore.Registered;
-import io.punctual.planner.schedule.ScheduleStore.Registration;
+import io.punctual.planner.plan.OccurrenceWriter.Materialised;
+import io.punctual.planner.plan.OccurrenceWriter.PlannedBatch;
+import io.punctual.schedule.DeclaredSchedule;
+import io.punctual.schedule.store.ScheduleDefinitions;
+import io.punctual.schedule.store.ScheduleDefinitions.Registered;
+import io.punctual.schedule.store.ScheduleDefinitions.Registration;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,13 +30,13 @@ import org.slf4j.LoggerFactory;
  * The {@code planner} role: materialises the occurrences of every ACTIVE schedule as ordinary jobs,
  * ahead of time, exactly once.
  *
- * <p>A pass claims due schedules in batches ({@link ScheduleStore#planDue}: {@code FOR UPDATE SKIP
- * LOCKED} on the {@code plan_at} index), decides their occurrences ({@link OccurrencePlanner}), and
- * in the same transaction records each occurrence, inserts its job and moves the schedule on. After
- * the commit the jobs due within {@code queue.horizon} go into Redis (later ones reach it through
- * the promoter). Any number of planners may run: each batch is locked by the one planner that
- * claimed it and the others skip it, so they split the work with no leader and plan nothing twice;
- * the primary key of {@code schedule_occurrences} stands behind that.
+ * <p>A pass claims due schedules in batches ({@link OccurrenceWriter#planDue}: {@code FOR UPDATE
+ * SKIP LOCKED} on the {@code plan_at} index), decides their occurrences ({@link
+ * OccurrencePlanner}), and in the same transaction records each occurrence, inserts its job and
+ * moves the schedule on. After the commit the jobs due within {@code queue.horizon} go into Redis
+ * (later ones reach it through the promoter). Any number of planners may run: each batch is locked
+ * by the one planner that claimed it and the others skip it, so they split the work with no leader
+ * and plan nothing twice; the primary key of {@code schedule_occurrences} stands behind that.
  *
  * <p>Before each batch a planner beats in {@code planner_liveness} ({@link MisfireLine}): fire
  * times count as missed only when every planner was silent for longer than {@code
@@ -50,9 +51,6 @@ public final class Planner implements AutoCloseable {
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
   private static final Duration BUSY_WAIT = Duration.ofMillis(100);
 
-  /** A schedule declared in configuration (or code), registered by its initIdentifier. */
-  public record Declared(String namespace, ScheduleDefinition definition) {}
-
   /** What one pass did. */
   public record Pass(
       int schedules,
@@ -63,14 +61,17 @@ public final class Planner implements AutoCloseable {
       int queued,
       boolean redisFailed) {}
 
-  private final Stores stores;
-  private final ScheduleStore schedules;
+  private final ScheduleDefinitions definitions;
+  private final OccurrenceWriter occurrences;
+  private final PartitionManager partitions;
+  private final ReadyQueue queue;
+  private final Duration queueHorizon;
   private final PlannerSettings settings;
   private final OccurrencePlanner decider;
   private final MisfireLine misfireLine;
   private final Clock clock;
   private final String holder;
-  private final List<Declared> declared;
+  private final List<DeclaredSchedule> declared;
   private volatile boolean registered;
 
   private final Meter planned;
@@ -83,25 +84,39 @@ public final class Planner implements AutoCloseable {
   private volatile boolean running;
   private Thread thread;
 
+  /**
+   * @param definitions where the declared schedules are registered
+   * @param occurrences where due schedules are claimed and their occurrences written
+   * @param liveness where this planner beats (see {@link MisfireLine})
+   * @param partitions the partitions of the jobs it inserts are created ahead of each batch
+   * @param queue the ready queue of the jobs due within {@code queueHorizon}
+   * @param queueHorizon {@code queue.horizon}: later jobs reach Redis through the promoter
+   * @param holder this planner's name in logs and in {@code planner_liveness}
+   * @param declared the schedules declared in configuration, registered on the first pass
+   */
   public Planner(
-      Stores stores,
-      ScheduleStore schedules,
+      ScheduleDefinitions definitions,
+      OccurrenceWriter occurrences,
+      PlannerLiveness liveness,
+      PartitionManager partitions,
+      ReadyQueue queue,
+      Duration queueHorizon,
+      Clock clock,
       PlannerSettings settings,
       MetricRegistry metrics,
       String holder,
-      List<Declared> declared) {
+      List<DeclaredSchedule> declared) {
     settings.validate();
-    this.stores = stores;
-    this.schedules = schedules;
+    this.definitions = definitions;
+    this.occurrences = occurrences;
+    this.partitions = partitions;
+    this.queue = queue;
+    this.queueHorizon = queueHorizon;
     this.settings = settings;
     this.decider = new OccurrencePlanner(settings);
-    this.clock = stores.clock;
+    this.clock = clock;
     this.holder = holder;
-    this.misfireLine =
-        new MisfireLine(
-            new PlannerLiveness(stores.database.jdbi(), settings.misfireThreshold),
-            settings.misfireThreshold,
-            holder);
+    this.misfireLine = new MisfireLine(liveness, settings.misfireThreshold, holder);
     this.declared = List.copyOf(declared);
     this.registered = declared.isEmpty();
     this.planned = metrics.meter("punctual.planner.occurrences.planned");
@@ -110,17 +125,6 @@ public final class Planner implements AutoCloseable {
     this.misfires = metrics.meter("punctual.planner.misfires");
     this.planLag = metrics.histogram("punctual.planner.planLagMs");
     this.passes = metrics.timer("punctual.planner.pass");
-  }
-
-  public Planner(
-      Stores stores, ScheduleStore schedules, PlannerSettings settings, MetricRegistry metrics) {
-    this(
-        stores,
-        schedules,
-        settings,
-        metrics,
-        "planner-" + ProcessHandle.current().pid(),
-        List.of());
   }
 
   /**
@@ -143,7 +147,7 @@ public final class Planner implements AutoCloseable {
         Instant missedBefore = misfireLine.missedBefore(now);
         ensurePartitions(now);
         PlannedBatch batch =
-            schedules.planDue(
+            occurrences.planDue(
                 now,
                 missedBefore,
                 settings.batchSize,
@@ -203,13 +207,13 @@ public final class Planner implements AutoCloseable {
   private void ensurePartitions(Instant now) {
     Instant until = now.plus(settings.lookAhead);
     for (Instant day = now; day.isBefore(until); day = day.plus(Duration.ofDays(1))) {
-      stores.partitions.ensureCovers(day);
+      partitions.ensureCovers(day);
     }
-    stores.partitions.ensureCovers(until);
+    partitions.ensureCovers(until);
   }
 
   private List<QueueEntry> dueWithinHorizon(List<Materialised> jobs, Instant now) {
-    Instant horizon = now.plus(stores.queueSettings.horizon);
+    Instant horizon = now.plus(queueHorizon);
     List<QueueEntry> out = new ArrayList<>(jobs.size());
     for (Materialised m : jobs) {
       if (!m.entry().runAt().isAfter(horizon)) {
@@ -227,7 +231,7 @@ public final class Planner implements AutoCloseable {
       return true;
     }
     try {
-      stores.queue.enqueue(entries);
+      queue.enqueue(entries);
       return true;
     } catch (RuntimeException e) {
       log.warn(
@@ -243,8 +247,8 @@ public final class Planner implements AutoCloseable {
     if (registered) {
       return;
     }
-    for (Declared d : declared) {
-      Registered r = schedules.register(d.namespace(), d.definition());
+    for (DeclaredSchedule d : declared) {
+      Registered r = definitions.register(d.namespace(), d.definition());
       if (r.registration() != Registration.UNCHANGED) {
         log.info(
             "declared schedule {} namespace={} initIdentifier={} schedule={}",
@@ -255,13 +259,13 @@ public final class Planner implements AutoCloseable {
       }
       for (QueueEntry e : r.cancelled()) {
         try {
-          stores.queue.remove(e.namespace(), e.priority(), e.id());
+          queue.remove(e.namespace(), e.priority(), e.id());
         } catch (RuntimeException ex) {
           log.debug("redis remove failed job={}", e.id(), ex);
         }
       }
       try {
-        stores.queue.enqueue(r.released());
+        queue.enqueue(r.released());
       } catch (RuntimeException ex) {
         log.debug("redis enqueue of released jobs failed; the reaper repairs it", ex);
       }
@@ -305,7 +309,7 @@ public final class Planner implements AutoCloseable {
 
   /** Until the earliest schedule is due, at most {@code interval}. */
   private Duration untilNextPass(Pass pass) {
-    Optional<Instant> next = schedules.nextPlanAt();
+    Optional<Instant> next = occurrences.nextPlanAt();
     if (next.isEmpty()) {
       return settings.interval;
     }

@@ -1,13 +1,13 @@
 package io.punctual.planner.plan;
 
-import static io.punctual.planner.support.Schedules.aSchedule;
+import static io.punctual.schedule.testing.Schedules.aSchedule;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.punctual.planner.PlannerSettings;
 import io.punctual.planner.plan.Occurrence.Outcome;
-import io.punctual.planner.schedule.MisfirePolicy;
-import io.punctual.planner.schedule.OverlapPolicy;
-import io.punctual.planner.schedule.Schedule;
+import io.punctual.schedule.MisfirePolicy;
+import io.punctual.schedule.OverlapPolicy;
+import io.punctual.schedule.Schedule;
 import io.punctual.testing.TestClock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package io.punctual.planner.plan;
 
-import static io.punctual.planner.support.Schedules.aSchedule;
+import static io.punctual.schedule.testing.Schedules.aSchedule;
 import static io.punctual.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -13,18 +13,19 @@ import io.punctual.common.job.JobState;
 import io.punctual.common.job.RunCondition;
 import io.punctual.common.job.Upstream;
 import io.punctual.common.json.Json;
-import io.punctual.planner.expression.DstPolicy;
-import io.punctual.planner.schedule.JobTemplate;
-import io.punctual.planner.schedule.MisfirePolicy;
-import io.punctual.planner.schedule.OverlapPolicy;
-import io.punctual.planner.schedule.Schedule;
-import io.punctual.planner.schedule.ScheduleDefinition;
-import io.punctual.planner.schedule.ScheduleStatus;
-import io.punctual.planner.schedule.ScheduleStore.Changed;
-import io.punctual.planner.schedule.ScheduleStore.Registered;
-import io.punctual.planner.schedule.ScheduleStore.Registration;
 import io.punctual.planner.support.PlannerFixture;
 import io.punctual.planner.support.SteppingClock;
+import io.punctual.schedule.DeclaredSchedule;
+import io.punctual.schedule.JobTemplate;
+import io.punctual.schedule.MisfirePolicy;
+import io.punctual.schedule.OverlapPolicy;
+import io.punctual.schedule.Schedule;
+import io.punctual.schedule.ScheduleDefinition;
+import io.punctual.schedule.ScheduleStatus;
+import io.punctual.schedule.expression.DstPolicy;
+import io.punctual.schedule.store.ScheduleDefinitions.Changed;
+import io.punctual.schedule.store.ScheduleDefinitions.Registered;
+import io.punctual.schedule.store.ScheduleDefinitions.Registration;
 import io.punctual.testing.TestClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -372,7 +373,7 @@ class PlannerIT {
 
     assertThat(planner.runOnce().jobs()).isEqualTo(1); // only 10:00:00, due now
     Job first = fx.jobsOf(s.id()).get(0);
-    fx.stores.jobs.claim(List.of(first.id()), "w-1"); // slow: still running 10 s later
+    fx.stores.transitions().claim(List.of(first.id()), "w-1"); // slow: still running 10 s later
     clock.advance(Duration.ofSeconds(10));
 
     Planner.Pass busy = planner.runOnce();
@@ -380,19 +381,21 @@ class PlannerIT {
     assertThat(busy.skipped()).isEqualTo(1);
     assertThat(fx.recorded(s.id(), "skipped_overlap")).containsExactly(MONDAY_TEN.plusSeconds(10));
 
-    fx.stores.jobs.finish(
-        List.of(
-            new Completion(
-                first.id(),
-                1,
-                JobState.SUCCEEDED,
-                null,
-                ExecutionStatus.SUCCEEDED,
-                clock.instant(),
-                10_000,
-                null,
-                null,
-                null)));
+    fx.stores
+        .transitions()
+        .finish(
+            List.of(
+                new Completion(
+                    first.id(),
+                    1,
+                    JobState.SUCCEEDED,
+                    null,
+                    ExecutionStatus.SUCCEEDED,
+                    clock.instant(),
+                    10_000,
+                    null,
+                    null,
+                    null)));
     clock.advance(Duration.ofSeconds(10));
     assertThat(planner.runOnce().jobs()).isEqualTo(1);
     assertThat(fx.occurrencesOf(s.id(), null))
@@ -406,20 +409,22 @@ class PlannerIT {
     Planner planner = fx.planner();
     planner.runOnce();
     Job first = fx.jobsOf(s.id()).get(0);
-    fx.stores.jobs.claim(List.of(first.id()), "w-1");
-    fx.stores.jobs.finish(
-        List.of(
-            new Completion(
-                first.id(),
-                1,
-                JobState.FAILED,
-                null,
-                ExecutionStatus.FAILED,
-                clock.instant(),
-                5,
-                "boom",
-                null,
-                null)));
+    fx.stores.transitions().claim(List.of(first.id()), "w-1");
+    fx.stores
+        .transitions()
+        .finish(
+            List.of(
+                new Completion(
+                    first.id(),
+                    1,
+                    JobState.FAILED,
+                    null,
+                    ExecutionStatus.FAILED,
+                    clock.instant(),
+                    5,
+                    "boom",
+                    null,
+                    null)));
 
     clock.advance(Duration.ofSeconds(60));
     planner.runOnce();
@@ -476,20 +481,6 @@ class PlannerIT {
     assertThat(fx.occurrencesOf(s.id(), JobState.CANCELLED)).hasSize(6);
     assertThat(fx.occurrencesOf(s.id(), JobState.PENDING)).containsExactly(MONDAY_TEN);
     assertThat(fx.schedules.delete("default", s.id())).isEmpty();
-  }
-
-  @Test
-  void triggerRunsOnceNowOutsideTheFireTimes() {
-    Schedule s =
-        fx.schedules.create("default", aSchedule().cron("0 3 * * *").definition()); // nightly
-    clock.advance(Duration.ofSeconds(7));
-
-    Job job = fx.schedules.trigger("default", s.id()).orElseThrow();
-
-    assertThat(job.scheduleId()).isEqualTo(s.id());
-    assertThat(job.occurrenceAt()).isNull();
-    assertThat(job.runAt()).isEqualTo(clock.instant());
-    assertThat(fx.schedules.trigger("other", s.id())).isEmpty();
   }
 
   @Test
@@ -594,29 +585,13 @@ class PlannerIT {
   }
 
   @Test
-  void registeringTwiceKeepsOneScheduleAndAChangeRedefinesIt() {
-    var definition = aSchedule().name("nightly").initIdentifier("svc.nightly").cron("0 3 * * *");
-
-    var first = fx.schedules.register("default", definition.definition());
-    var again = fx.schedules.register("default", definition.definition());
-    var changed = fx.schedules.register("default", definition.cron("0 4 * * *").definition());
-
-    assertThat(first.registration().name()).isEqualTo("CREATED");
-    assertThat(again.registration().name()).isEqualTo("UNCHANGED");
-    assertThat(changed.registration().name()).isEqualTo("UPDATED");
-    assertThat(again.schedule().id()).isEqualTo(first.schedule().id());
-    assertThat(changed.schedule().definition().cron()).isEqualTo("0 4 * * *");
-    assertThat(fx.schedules.list("default", null, null, 10).items()).hasSize(1);
-  }
-
-  @Test
   void declaredSchedulesAreRegisteredOnceHoweverOftenAndByWhomeverStartedAndTheyFire()
       throws Exception {
     // As in planner.schedules: one in the default namespace (a payload with a number jsonb
     // rewrites), one in another namespace.
-    List<Planner.Declared> declared =
+    List<DeclaredSchedule> declared =
         List.of(
-            new Planner.Declared(
+            new DeclaredSchedule(
                 "default",
                 aSchedule()
                     .name("close-day")
@@ -624,7 +599,7 @@ class PlannerIT {
                     .every(Duration.ofSeconds(20))
                     .payload(Json.readTree("{\"batch\":1e3}"))
                     .definition()),
-            new Planner.Declared(
+            new DeclaredSchedule(
                 "ops",
                 aSchedule()
                     .name("ping")
@@ -683,14 +658,8 @@ class PlannerIT {
       io.punctual.common.Stores stores,
       MetricRegistry metrics,
       String holder,
-      List<Planner.Declared> declared) {
-    return new Planner(
-        stores,
-        new io.punctual.planner.schedule.ScheduleStore(stores.database.jdbi(), stores.jobs, clock),
-        fx.settings,
-        metrics,
-        holder,
-        declared);
+      List<DeclaredSchedule> declared) {
+    return PlannerWiring.planner(stores, fx.settings, metrics, holder, declared);
   }
 
   private static void awaitPass(MetricRegistry metrics) {
@@ -801,7 +770,7 @@ class PlannerIT {
     Job future = fx.jobsOf(s.id()).get(fx.jobsOf(s.id()).size() - 1);
     Job optional =
         fx.stores
-            .jobs
+            .submissions()
             .submit(
                 List.of(
                     aJob()
@@ -815,7 +784,7 @@ class PlannerIT {
     Changed paused = fx.schedules.pause("default", s.id()).orElseThrow();
 
     assertThat(paused.released()).extracting(e -> e.id()).containsExactly(optional.id());
-    assertThat(fx.stores.jobs.find("default", optional.id()).orElseThrow().status())
+    assertThat(fx.stores.queries().find("default", optional.id()).orElseThrow().status())
         .isEqualTo(JobState.PENDING);
   }
 }

@@ -21,7 +21,7 @@ class PlannerLivenessIT {
   private final TestClock clock = new TestClock(T0);
   private final PlannerFixture fx = new PlannerFixture(clock);
   private final PlannerLiveness liveness =
-      new PlannerLiveness(fx.stores.database.jdbi(), THRESHOLD);
+      new PlannerLiveness(fx.stores.database().jdbi(), THRESHOLD);
 
   @AfterEach
   void close() {

@@ -6,7 +6,9 @@ import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.planner.PlannerSettings;
 import io.punctual.planner.plan.Planner;
-import io.punctual.planner.schedule.ScheduleStore;
+import io.punctual.planner.plan.PlannerWiring;
+import io.punctual.schedule.store.ScheduleDefinitions;
+import io.punctual.schedule.store.ScheduleJobs;
 import io.punctual.testing.TestClock;
 import io.punctual.testing.TestStack;
 import java.time.Clock;
@@ -16,13 +18,14 @@ import java.util.UUID;
 
 /**
  * A planner's world against real PostgreSQL and Redis (its own database and key prefix): the
- * stores, the schedule store, settings to adjust before {@link #planner()}, and reads for asserts.
+ * stores, the schedule definitions, settings to adjust before {@link #planner()}, and reads for
+ * asserts.
  */
 public final class PlannerFixture implements AutoCloseable {
   public final TestClock clock;
   public final TestStack stack;
   public final Stores stores;
-  public final ScheduleStore schedules;
+  public final ScheduleDefinitions schedules;
   public final PlannerSettings settings = new PlannerSettings();
   public final MetricRegistry metrics = new MetricRegistry();
 
@@ -31,11 +34,16 @@ public final class PlannerFixture implements AutoCloseable {
     this.stack = new TestStack(clock);
     this.stores =
         new Stores(stack.postgres, stack.redisSettings, stack.queueSettings, clock, "planner");
-    this.schedules = new ScheduleStore(stores.database.jdbi(), stores.jobs, clock);
+    this.schedules =
+        new ScheduleDefinitions(
+            stores.database().jdbi(),
+            new ScheduleJobs(
+                stores.database().jdbi(), stores.submissions(), stores.queries(), clock),
+            clock);
   }
 
   public Planner planner() {
-    return new Planner(stores, schedules, settings, metrics);
+    return PlannerWiring.planner(stores, settings, metrics);
   }
 
   /** Another planner process: its own connections, the same database, Redis and clock. */
@@ -51,11 +59,7 @@ public final class PlannerFixture implements AutoCloseable {
 
   /** A planner of its own over {@code processStores} (from {@link #otherProcess}). */
   public Planner planner(Stores processStores, MetricRegistry processMetrics) {
-    return new Planner(
-        processStores,
-        new ScheduleStore(processStores.database.jdbi(), processStores.jobs, processStores.clock),
-        settings,
-        processMetrics);
+    return PlannerWiring.planner(processStores, settings, processMetrics);
   }
 
   private record JobKey(String namespace, UUID id) {}
@@ -74,7 +78,7 @@ public final class PlannerFixture implements AutoCloseable {
                     .map((rs, ctx) -> new JobKey(rs.getString(1), rs.getObject(2, UUID.class)))
                     .list())
         .stream()
-        .map(k -> stores.jobs.find(k.namespace(), k.id()).orElseThrow())
+        .map(k -> stores.queries().find(k.namespace(), k.id()).orElseThrow())
         .toList();
   }
 

@@ -21,6 +21,15 @@ import net.sourceforge.argparse4j.inf.Subparser;
  * worker, the planner and the reaper.
  */
 final class DevCommand extends RoleCommand {
+  /** Present in the dev distribution only; the production jar leaves the embedded servers out. */
+  private static final String EMBEDDED_SERVERS =
+      "io/punctual/embedded/EmbeddedPostgresServer.class";
+
+  static final String NEEDS_DEV_DISTRIBUTION =
+      "punctual: dev needs the dev distribution (deploy/target/punctual.jar, which carries the"
+          + " embedded PostgreSQL and Redis); this production jar runs the other commands against"
+          + " your own PostgreSQL and Redis.";
+
   private EmbeddedStores embedded;
 
   DevCommand(Application<PunctualConfiguration> application) {
@@ -46,6 +55,9 @@ final class DevCommand extends RoleCommand {
       Namespace namespace,
       PunctualConfiguration config,
       Resources resources) {
+    if (DevCommand.class.getClassLoader().getResource(EMBEDDED_SERVERS) == null) {
+      throw new CommandExit(2, NEEDS_DEV_DISTRIBUTION);
+    }
     embedded = EmbeddedStores.start(config.dataDirPath(), namespace.getBoolean("fresh"));
     resources.add("embedded PostgreSQL and Redis", embedded::close, environment);
     config.postgres.url = embedded.jdbcUrl();
@@ -56,7 +68,7 @@ final class DevCommand extends RoleCommand {
 
     Stores stores = RoleWiring.openStores(config, "dev", resources, environment);
     RoleWiring.migrate(stores);
-    ApiModule.register(environment, stores, config.api, config.planner);
+    ApiModule.register(environment, stores, config.api, config.planner.minInterval);
     RoleWiring.startWorker(config, stores, resources, environment);
     RoleWiring.startPlanner(config, stores, resources, environment);
     Reaper reaper =

@@ -10,7 +10,7 @@ import io.punctual.deploy.runtime.ServerUrls;
 import io.punctual.deploy.runtime.StoreHealthChecks;
 import io.punctual.deploy.schedules.DeclaredSchedules;
 import io.punctual.planner.plan.Planner;
-import io.punctual.planner.schedule.ScheduleStore;
+import io.punctual.planner.plan.PlannerWiring;
 import java.time.Clock;
 import java.util.List;
 import net.sourceforge.argparse4j.impl.Arguments;
@@ -95,12 +95,11 @@ final class PlannerCommand extends RoleCommand {
   }
 
   static Planner planner(PunctualConfiguration config, Stores stores, MetricRegistry metrics) {
-    return new Planner(
+    return PlannerWiring.planner(
         stores,
-        new ScheduleStore(stores.database.jdbi(), stores.jobs, stores.clock),
         config.planner,
         metrics,
         "planner-" + ProcessHandle.current().pid(),
-        DeclaredSchedules.parse(config.planner, config.api, stores.clock.instant()));
+        DeclaredSchedules.parse(config.planner, config.api, stores.clock().instant()));
   }
 }

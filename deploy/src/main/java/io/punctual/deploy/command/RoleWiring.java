@@ -37,8 +37,8 @@ final class RoleWiring {
 
   /** Flyway migrations, then the daily partitions ahead. */
   static MigrateResult migrate(Stores stores) {
-    MigrateResult result = Migrations.migrate(stores.database.dataSource());
-    int created = stores.partitions.ensureAhead();
+    MigrateResult result = Migrations.migrate(stores.database().dataSource());
+    int created = stores.partitions().ensureAhead();
     log.info(
         "schema at version {} ({} migrations applied now), {} partition tables created",
         schemaVersion(result),
@@ -61,7 +61,7 @@ final class RoleWiring {
    */
   static void checkSchema(Stores stores) {
     try {
-      stores.partitions.ensureAhead();
+      stores.partitions().ensureAhead();
     } catch (RuntimeException e) {
       if (UNDEFINED_FUNCTION.equals(sqlState(e))) {
         throw new IllegalStateException(
@@ -76,7 +76,10 @@ final class RoleWiring {
       PunctualConfiguration config, Stores stores, Resources resources, Environment environment) {
     Worker worker =
         new Worker(
-            stores, config.worker, JobHandlers.withBuiltIns(config.worker), environment.metrics());
+            stores,
+            config.worker,
+            JobHandlers.withBuiltIns(config.worker, stores.clock()),
+            environment.metrics());
     resources.addStarted("worker", worker::start, worker::close, environment);
     return worker;
   }

@@ -1,7 +1,7 @@
 package io.punctual.deploy.dev;
 
-import io.punctual.common.embedded.EmbeddedPostgresServer;
-import io.punctual.common.embedded.EmbeddedRedisServer;
+import io.punctual.embedded.EmbeddedPostgresServer;
+import io.punctual.embedded.EmbeddedRedisServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

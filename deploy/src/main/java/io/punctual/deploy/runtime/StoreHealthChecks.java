@@ -15,7 +15,9 @@ public final class StoreHealthChecks {
   private StoreHealthChecks() {}
 
   public static void register(Environment environment, Stores stores, Duration redisTimeout) {
-    environment.healthChecks().register("postgres", new PostgresHealthCheck(stores.database));
-    environment.healthChecks().register("redis", new RedisHealthCheck(stores.redis, redisTimeout));
+    environment.healthChecks().register("postgres", new PostgresHealthCheck(stores.database()));
+    environment
+        .healthChecks()
+        .register("redis", new RedisHealthCheck(stores.redis(), redisTimeout));
   }
 }

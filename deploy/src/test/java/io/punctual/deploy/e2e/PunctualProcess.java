@@ -51,6 +51,13 @@ final class PunctualProcess implements AutoCloseable {
     command.add("-jar");
     command.add(jar);
     command.addAll(List.of(args));
+    return startCommand(log, env, command);
+  }
+
+  /**
+   * Starts {@code command} (e.g. the {@code ./punctual} launcher) as {@link #start} starts the jar.
+   */
+  static PunctualProcess startCommand(Path log, Map<String, String> env, List<String> command) {
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().keySet().removeIf(k -> k.startsWith("PUNCTUAL_"));
     builder.environment().putAll(env);

@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.api.ApiSettings;
 import io.punctual.planner.PlannerSettings;
-import io.punctual.planner.plan.Planner.Declared;
-import io.punctual.planner.schedule.MisfirePolicy;
+import io.punctual.schedule.DeclaredSchedule;
+import io.punctual.schedule.MisfirePolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -35,7 +35,7 @@ class DeclaredSchedulesTest {
             "{'initIdentifier':'ops.ping','namespace':'ops','name':'ping','every':'PT30S',"
                 + "'type':'http','callback':{'url':'https://ops.example/ping'}}");
 
-    List<Declared> declared = DeclaredSchedules.parse(settings, new ApiSettings(), NOW);
+    List<DeclaredSchedule> declared = DeclaredSchedules.parse(settings, new ApiSettings(), NOW);
 
     assertThat(declared).hasSize(2);
     assertThat(declared.get(0).namespace()).isEqualTo("default");

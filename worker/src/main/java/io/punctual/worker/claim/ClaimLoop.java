@@ -4,9 +4,9 @@ import com.codahale.metrics.Timer;
 import io.punctual.common.Stores;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
+import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.queue.ReadyQueue.ClaimResult;
 import io.punctual.common.queue.ReadyQueue.Claimed;
-import io.punctual.common.store.JobStore.QueueEntry;
 import io.punctual.worker.WorkerSettings;
 import io.punctual.worker.metrics.WorkerMetrics;
 import java.time.Duration;
@@ -168,7 +168,7 @@ public final class ClaimLoop implements Runnable {
       waiter.awaitSlots(slots::availablePermits, 1, settings.maxIdleWait);
       return;
     }
-    Instant cap = stores.clock.instant().plus(settings.maxIdleWait);
+    Instant cap = stores.clock().instant().plus(settings.maxIdleWait);
     Instant until = pass.nextDue().filter(t -> t.isBefore(cap)).orElse(cap);
     waiter.awaitDue(until);
   }
@@ -222,14 +222,16 @@ public final class ClaimLoop implements Runnable {
         if (free == 0 || waiter.isStopped()) {
           return new Claims(free == 0, backlog, nextDue, starting);
         }
-        Instant now = stores.clock.instant();
+        Instant now = stores.clock().instant();
         String ns = namespaces.get((first + i) % namespaces.size());
         ClaimResult result;
         try (Timer.Context t = metrics.claimRedis.time()) {
           // Up to claimAhead before their due time: the handlers start at runAt (JobExecutor).
           result =
-              stores.queue.claim(
-                  ns, Math.min(free, settings.claimBatchSize), now.plus(settings.claimAhead));
+              stores
+                  .queue()
+                  .claim(
+                      ns, Math.min(free, settings.claimBatchSize), now.plus(settings.claimAhead));
         }
         nextDue = earliest(nextDue, result.nextDue());
         // Only jobs already due count: a job claimed ahead holds its slot until its runAt, so
@@ -317,7 +319,7 @@ public final class ClaimLoop implements Runnable {
     Set<UUID> leased;
     try {
       try (Timer.Context t = metrics.claimLease.time()) {
-        leased = stores.redlock.acquire(ids, settings.workerId, settings.leaseTtl);
+        leased = stores.redlock().acquire(ids, settings.workerId, settings.leaseTtl);
       }
     } catch (RuntimeException e) {
       putBack(ns, claimed, Set.copyOf(ids), now);
@@ -338,7 +340,7 @@ public final class ClaimLoop implements Runnable {
     List<Job> jobs;
     try {
       try (Timer.Context t = metrics.claimConfirm.time()) {
-        jobs = new ArrayList<>(stores.jobs.claim(leasedIds, settings.workerId));
+        jobs = new ArrayList<>(stores.transitions().claim(leasedIds, settings.workerId));
       }
     } catch (RuntimeException e) {
       putBack(ns, claimed, leased, now);
@@ -370,7 +372,7 @@ public final class ClaimLoop implements Runnable {
       }
     }
     try {
-      stores.queue.enqueue(entries);
+      stores.queue().enqueue(entries);
     } catch (RuntimeException e) {
       log.warn(
           "could not put {} claimed jobs back; they wait for reconciliation worker={}: {}",
@@ -391,13 +393,13 @@ public final class ClaimLoop implements Runnable {
     }
     try {
       List<QueueEntry> entries = new ArrayList<>();
-      for (Job job : stores.jobs.findMany(ids)) {
+      for (Job job : stores.queries().findMany(ids)) {
         if (job.status() == JobState.PENDING) {
           Instant at = job.runAt().isBefore(notBefore) ? notBefore : job.runAt();
           entries.add(new QueueEntry(job.id(), job.namespace(), job.priority(), at));
         }
       }
-      stores.queue.enqueue(entries);
+      stores.queue().enqueue(entries);
     } catch (RuntimeException e) {
       log.warn(
           "could not check {} refused claims; they wait for reconciliation worker={}: {}",
@@ -412,7 +414,7 @@ public final class ClaimLoop implements Runnable {
       return;
     }
     try {
-      stores.redlock.release(ids, settings.workerId);
+      stores.redlock().release(ids, settings.workerId);
     } catch (RuntimeException e) {
       log.warn(
           "releasing {} leases failed worker={}: {}", ids.size(), settings.workerId, e.toString());

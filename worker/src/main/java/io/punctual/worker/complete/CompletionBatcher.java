@@ -5,10 +5,11 @@ import io.punctual.common.job.Completion;
 import io.punctual.common.job.ExecutionStatus;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
-import io.punctual.common.store.JobStore;
-import io.punctual.common.store.JobStore.QueueEntry;
+import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.store.JobTransitions;
 import io.punctual.worker.WorkerSettings;
 import io.punctual.worker.metrics.WorkerMetrics;
+import io.punctual.worker.run.FinishedAttempt;
 import io.punctual.worker.run.JobMdc;
 import io.punctual.worker.run.Outcome;
 import java.time.Duration;
@@ -23,16 +24,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Records finished attempts in batches: one {@code JobStore.finish} per batch (fenced by attempt),
- * then the batch's leases are released in one go, then the retries due within the horizon go back
- * into Redis (in that order: a retry popped at once, even by this worker, must find its lease
- * free). A batch is written when it reaches {@code completionBatchSize} or {@code
+ * Records finished attempts in batches: one {@code JobTransitions.finish} per batch (fenced by
+ * attempt), then the batch's leases are released in one go, then the retries due within the horizon
+ * go back into Redis (in that order: a retry popped at once, even by this worker, must find its
+ * lease free). A batch is written when it reaches {@code completionBatchSize} or {@code
  * completionFlushInterval} after its first attempt ended. Store errors are retried with a backoff;
  * until an attempt's result is written or refused it is in {@link #pendingResults()}, whose leases
  * the worker keeps renewing (a PostgreSQL outage alone must not get a finished attempt rescued).
  * Every completion the attempt fence refuses is counted ({@code fenceRefused}). Follow-up jobs the
  * store refuses never hold a batch up: the store records the attempt that spawned them as failed
- * and the rest of the batch as usual (see {@code JobStore.finish}).
+ * and the rest of the batch as usual (see {@code JobTransitions.finish}).
  */
 public final class CompletionBatcher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CompletionBatcher.class);
@@ -161,7 +162,7 @@ public final class CompletionBatcher implements AutoCloseable {
     for (FinishedAttempt f : batch) {
       completions.add(f.completion());
     }
-    JobStore.Ended ended = stores.jobs.finish(completions, workerId);
+    JobTransitions.Ended ended = stores.transitions().finish(completions, workerId);
     Set<UUID> accepted = ended.applied();
     // Written or refused: from now on nothing renews these leases.
     pending.removeAll(batch);
@@ -198,7 +199,7 @@ public final class CompletionBatcher implements AutoCloseable {
    */
   private void enqueueRetries(
       List<FinishedAttempt> batch, Set<UUID> accepted, List<QueueEntry> released) {
-    Instant horizon = stores.clock.instant().plus(stores.queueSettings.horizon);
+    Instant horizon = stores.clock().instant().plus(stores.queueSettings().horizon);
     List<QueueEntry> entries = new ArrayList<>();
     for (QueueEntry r : released) {
       if (!r.runAt().isAfter(horizon)) {
@@ -216,7 +217,7 @@ public final class CompletionBatcher implements AutoCloseable {
     }
     for (int tries = 1; !entries.isEmpty(); tries++) {
       try {
-        stores.queue.enqueue(entries);
+        stores.queue().enqueue(entries);
         return;
       } catch (RuntimeException e) {
         if (tries >= 3) {
@@ -238,7 +239,7 @@ public final class CompletionBatcher implements AutoCloseable {
       ids.add(f.job().id());
     }
     try {
-      stores.redlock.release(ids, workerId);
+      stores.redlock().release(ids, workerId);
     } catch (RuntimeException e) {
       log.warn("releasing {} leases failed worker={}: {}", ids.size(), workerId, e.toString());
     }

@@ -1,6 +1,7 @@
 package io.punctual.worker.complete;
 
-import io.punctual.common.store.JobStore.Attempt;
+import io.punctual.common.store.JobTransitions.Attempt;
+import io.punctual.worker.run.FinishedAttempt;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;

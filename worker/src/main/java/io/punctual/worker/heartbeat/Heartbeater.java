@@ -2,7 +2,7 @@ package io.punctual.worker.heartbeat;
 
 import io.punctual.common.Stores;
 import io.punctual.common.job.Job;
-import io.punctual.common.store.JobStore.Attempt;
+import io.punctual.common.store.JobTransitions.Attempt;
 import io.punctual.worker.WorkerSettings;
 import io.punctual.worker.run.JobMdc;
 import io.punctual.worker.run.RunningAttempt;
@@ -47,7 +47,7 @@ public final class Heartbeater {
     if (attempts.isEmpty()) {
       return 0;
     }
-    Set<UUID> current = stores.jobs.heartbeat(new ArrayList<>(attempts));
+    Set<UUID> current = stores.transitions().heartbeat(new ArrayList<>(attempts));
     int stopped = 0;
     for (RunningAttempt a : snapshot) {
       // An attempt that ended meanwhile may already be recorded; only stop ones still running.

@@ -1,7 +1,7 @@
 package io.punctual.worker.heartbeat;
 
 import io.punctual.common.Stores;
-import io.punctual.common.store.JobStore.Attempt;
+import io.punctual.common.store.JobTransitions.Attempt;
 import io.punctual.worker.WorkerSettings;
 import io.punctual.worker.complete.PendingResults;
 import io.punctual.worker.run.RunningAttempt;
@@ -59,7 +59,7 @@ public final class LeaseKeeper {
     if (ids.isEmpty()) {
       return 0;
     }
-    Set<UUID> held = stores.redlock.renew(ids, settings.workerId, settings.leaseTtl);
+    Set<UUID> held = stores.redlock().renew(ids, settings.workerId, settings.leaseTtl);
     if (held.size() < ids.size()) {
       log.debug(
           "{} of {} leases not renewed (released meanwhile, or lost) worker={}",
@@ -78,13 +78,13 @@ public final class LeaseKeeper {
     if (current.isEmpty()) {
       return;
     }
-    Set<UUID> held = stores.redlock.renew(current, settings.workerId, settings.leaseTtl);
+    Set<UUID> held = stores.redlock().renew(current, settings.workerId, settings.leaseTtl);
     Set<UUID> lost = new HashSet<>(current);
     lost.removeAll(held);
     if (lost.isEmpty()) {
       return;
     }
-    Set<UUID> regained = stores.redlock.acquire(lost, settings.workerId, settings.leaseTtl);
+    Set<UUID> regained = stores.redlock().acquire(lost, settings.workerId, settings.leaseTtl);
     if (regained.size() < lost.size()) {
       log.warn(
           "{} running attempts lost their lease worker={}",

@@ -2,7 +2,6 @@ package io.punctual.worker.run;
 
 import io.punctual.common.job.Completion;
 import io.punctual.common.job.Job;
-import io.punctual.worker.complete.FinishedAttempt;
 import io.punctual.worker.handler.JobContext;
 import io.punctual.worker.handler.JobHandler;
 import io.punctual.worker.handler.JobHandlers;

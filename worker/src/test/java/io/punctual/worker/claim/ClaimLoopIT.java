@@ -40,7 +40,7 @@ class ClaimLoopIT {
     return new ClaimLoop(
         stores,
         settings,
-        new Waiter(stores.clock),
+        new Waiter(stores.clock()),
         slots,
         started::add,
         new WorkerMetrics(new MetricRegistry()));
@@ -65,7 +65,8 @@ class ClaimLoopIT {
     assertThat(slots.availablePermits()).isZero();
     assertThat(started).extracting(Job::status).containsOnly(JobState.RUNNING);
     assertThat(started).extracting(Job::attempt).containsOnly(1);
-    assertThat(started).allSatisfy(j -> assertThat(harness.stores.redlock.isHeld(j.id())).isTrue());
+    assertThat(started)
+        .allSatisfy(j -> assertThat(harness.stores.redlock().isHeld(j.id())).isTrue());
 
     slots.release(2);
     ClaimLoop.Pass next = loop(harness.stores, slots).runOnce();
@@ -87,8 +88,8 @@ class ClaimLoopIT {
     }
 
     assertThat(started).isEmpty();
-    assertThat(harness.stores.queue.size("default", Priority.NORMAL)).isEqualTo(1);
-    assertThat(harness.stores.redlock.isHeld(job.id())).isFalse();
+    assertThat(harness.stores.queue().size("default", Priority.NORMAL)).isEqualTo(1);
+    assertThat(harness.stores.redlock().isHeld(job.id())).isFalse();
     assertThat(harness.find(job).status()).isEqualTo(JobState.PENDING);
   }
 
@@ -101,32 +102,32 @@ class ClaimLoopIT {
     Job running = jobs.get(1);
     // Leases still held: the first as a finished attempt's lease not released yet, the second as
     // a job another worker runs (confirmed in PostgreSQL) while a duplicate entry sits in Redis.
-    harness.stores.redlock.acquire(List.of(pending.id()), "other-worker", Duration.ofMinutes(1));
-    harness.stores.redlock.acquire(List.of(running.id()), "other-worker", Duration.ofMinutes(1));
-    harness.stores.jobs.claim(List.of(running.id()), "other-worker");
+    harness.stores.redlock().acquire(List.of(pending.id()), "other-worker", Duration.ofMinutes(1));
+    harness.stores.redlock().acquire(List.of(running.id()), "other-worker", Duration.ofMinutes(1));
+    harness.stores.transitions().claim(List.of(running.id()), "other-worker");
     Instant before = Instant.now().truncatedTo(ChronoUnit.MILLIS); // queue scores are in ms
 
     ClaimLoop.Pass pass = loop(harness.stores, new Semaphore(10)).runOnce();
 
     assertThat(pass.started()).isZero();
     assertThat(started).isEmpty();
-    assertThat(harness.stores.queue.size("default", Priority.NORMAL)).isEqualTo(1);
+    assertThat(harness.stores.queue().size("default", Priority.NORMAL)).isEqualTo(1);
     Double score =
         harness
             .stores
-            .redis
+            .redis()
             .sync()
             .zscore(
-                harness.stores.queue.keys().queue("default", Priority.NORMAL),
+                harness.stores.queue().keys().queue("default", Priority.NORMAL),
                 pending.id().toString());
     assertThat(score).isNotNull();
     assertThat(score.longValue()).isGreaterThanOrEqualTo(before.plusMillis(100).toEpochMilli());
-    harness.stores.redlock.release(List.of(pending.id()), "other-worker");
+    harness.stores.redlock().release(List.of(pending.id()), "other-worker");
     await()
         .atMost(Duration.ofSeconds(5))
         .until(() -> loop(harness.stores, new Semaphore(10)).runOnce().started() == 1);
     assertThat(started).extracting(Job::id).containsExactly(pending.id());
-    assertThat(harness.stores.queue.size("default", Priority.NORMAL)).isZero();
+    assertThat(harness.stores.queue().size("default", Priority.NORMAL)).isZero();
   }
 
   @Test
@@ -179,14 +180,14 @@ class ClaimLoopIT {
     settings.maxIdleWait = Duration.ofMillis(20); // no wake-up subscription in this test
     Job first = harness.submit(aJob().runAt(Instant.now().minusSeconds(1)).build());
     Semaphore slots = new Semaphore(10);
-    Waiter waiter = new Waiter(harness.stores.clock);
+    Waiter waiter = new Waiter(harness.stores.clock());
     MetricRegistry registry = new MetricRegistry();
     ClaimLoop loop =
         new ClaimLoop(
             harness.stores, settings, waiter, slots, started::add, new WorkerMetrics(registry));
     List<Job> before;
     Thread thread = null;
-    try (org.jdbi.v3.core.Handle lock = harness.stores.database.jdbi().open()) {
+    try (org.jdbi.v3.core.Handle lock = harness.stores.database().jdbi().open()) {
       lock.begin();
       lock.createQuery("SELECT 1 FROM jobs WHERE id = :id FOR UPDATE")
           .bind("id", first.id())
@@ -196,7 +197,7 @@ class ClaimLoopIT {
       // The first claim has left Redis and waits for PostgreSQL.
       await()
           .atMost(Duration.ofSeconds(10))
-          .until(() -> harness.stores.queue.size("default", Priority.NORMAL) == 0);
+          .until(() -> harness.stores.queue().size("default", Priority.NORMAL) == 0);
       Job second = harness.submit(aJob().runAt(Instant.now().minusSeconds(1)).build());
       secondJob = second;
       if (settings.claimsInFlight > 1) {
@@ -232,7 +233,7 @@ class ClaimLoopIT {
     harness.submit(due);
     Semaphore slots = new Semaphore(5);
     slots.acquire(3);
-    Waiter waiter = new Waiter(harness.stores.clock);
+    Waiter waiter = new Waiter(harness.stores.clock());
     MetricRegistry registry = new MetricRegistry();
     ClaimLoop loop =
         new ClaimLoop(

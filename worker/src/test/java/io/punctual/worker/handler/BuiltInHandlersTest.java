@@ -6,16 +6,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.punctual.common.job.Job;
 import io.punctual.worker.WorkerSettings;
 import io.punctual.worker.run.TestJobs;
+import java.time.Clock;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class BuiltInHandlersTest {
-  private final JobHandlers handlers = JobHandlers.withBuiltIns(new WorkerSettings());
+  private final JobHandlers handlers =
+      JobHandlers.withBuiltIns(new WorkerSettings(), Clock.systemUTC());
 
   private static JobContext ctx(String type, String payload, int attempt) {
     Job job = TestJobs.running(type, payload, attempt, 5);
-    return JobContext.of(job, null, () -> false);
+    return JobContext.of(job, null, () -> false, Clock.systemUTC());
   }
 
   private JobHandler handler(String type) {
@@ -26,6 +28,43 @@ class BuiltInHandlersTest {
   void registryHasTheBuiltInsAndServiceLoadedHandlers() {
     assertThat(handlers.types()).contains("noop", "sleep", "fail", "http", "echo");
     assertThat(handlers.find("nope")).isEmpty();
+  }
+
+  @Test
+  void theDescriptionNamesTheBuiltInsAndEachCustomHandlerWithItsOrigin() {
+    String described = handlers.describe();
+
+    assertThat(described)
+        .startsWith("built-in: fail, http, noop, sleep; custom: ")
+        .contains("echo (" + EchoHandler.class.getName() + " from file:");
+    assertThat(new JobHandlers().register(new EchoHandler()).describe())
+        .isEqualTo(
+            "built-in: none; custom: echo ("
+                + EchoHandler.class.getName()
+                + " from "
+                + EchoHandler.class.getProtectionDomain().getCodeSource().getLocation()
+                + ")");
+  }
+
+  @Test
+  void aCustomHandlerReplacingABuiltInCountsAsCustom() {
+    JobHandlers replaced = JobHandlers.withBuiltIns(new WorkerSettings(), Clock.systemUTC());
+    replaced.register(
+        new JobHandler() {
+          @Override
+          public String type() {
+            return "noop";
+          }
+
+          @Override
+          public JobResult handle(JobContext context) {
+            return JobResult.success();
+          }
+        });
+
+    assertThat(replaced.describe())
+        .startsWith("built-in: fail, http, sleep; custom: echo (")
+        .contains(", noop (");
   }
 
   @Test
@@ -84,8 +123,9 @@ class BuiltInHandlersTest {
   @Test
   void idempotencyKeyIsTheJobsOwnOrStablePerJob() {
     Job job = TestJobs.running("noop", "{}", 1, 3);
-    JobContext first = JobContext.of(job, null, () -> false);
-    JobContext again = JobContext.of(TestJobs.withAttempt(job, 2), null, () -> false);
+    JobContext first = JobContext.of(job, null, () -> false, Clock.systemUTC());
+    JobContext again =
+        JobContext.of(TestJobs.withAttempt(job, 2), null, () -> false, Clock.systemUTC());
 
     assertThat(first.idempotencyKey()).isEqualTo("punctual:" + job.id());
     assertThat(again.idempotencyKey()).isEqualTo(first.idempotencyKey());

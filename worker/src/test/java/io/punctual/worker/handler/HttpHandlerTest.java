@@ -17,6 +17,7 @@ import io.punctual.worker.handler.http.WebhookSignature;
 import io.punctual.worker.run.TestJobs;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -30,7 +31,7 @@ class HttpHandlerTest {
     http.signingSecret = secret;
     http.connectTimeout = Duration.ofSeconds(2);
     http.requestTimeout = Duration.ofSeconds(5);
-    return new HttpHandler(http);
+    return new HttpHandler(http, Clock.systemUTC());
   }
 
   private static JobContext ctx(String url, int attempt) {
@@ -39,7 +40,7 @@ class HttpHandlerTest {
     Job job =
         TestJobs.running(
             "http", Json.readTree("{\"order\":42}"), attempt, 3, Backoff.DEFAULT, callback);
-    return JobContext.of(job, null, () -> false);
+    return JobContext.of(job, null, () -> false, Clock.systemUTC());
   }
 
   @Test
@@ -122,7 +123,7 @@ class HttpHandlerTest {
   @Test
   void missingCallbackUrlIsABadJob() {
     Job job = TestJobs.running("http", "{}", 1, 3);
-    JobContext ctx = JobContext.of(job, null, () -> false);
+    JobContext ctx = JobContext.of(job, null, () -> false, Clock.systemUTC());
     assertThatThrownBy(() -> handler(null).handle(ctx))
         .isInstanceOf(NonRetryableException.class)
         .hasMessageContaining("callback.url");

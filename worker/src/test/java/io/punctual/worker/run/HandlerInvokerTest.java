@@ -10,6 +10,7 @@ import io.punctual.worker.handler.JobHandler;
 import io.punctual.worker.handler.JobResult;
 import io.punctual.worker.handler.NonRetryableException;
 import io.punctual.worker.handler.RetryAfterException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
@@ -21,7 +22,7 @@ class HandlerInvokerTest {
   private final Job job = TestJobs.running("t", "{}", 1, 3);
 
   private Outcome invoke(RunningAttempt attempt, JobHandler handler) {
-    JobContext ctx = JobContext.of(job, null, attempt::isStopped);
+    JobContext ctx = JobContext.of(job, null, attempt::isStopped, Clock.systemUTC());
     return HandlerInvoker.invoke(attempt, handler, ctx, Duration.ofSeconds(1));
   }
 

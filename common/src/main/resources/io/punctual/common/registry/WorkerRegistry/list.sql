@@ -1,5 +1,5 @@
 -- Workers serving a namespace, live ones first, most recently started first.
-SELECT id, host, pid, namespaces, concurrency, heartbeat_interval_ms, running, started_at,
+SELECT id, host, pid, namespaces, concurrency, heartbeat_interval_ms, started_at,
        heartbeat_at, stopped_at
 FROM workers
 WHERE :namespace = ANY(namespaces)

@@ -34,10 +34,6 @@ public final class HttpHandler implements JobHandler {
   private final HttpClient client;
   private final Clock clock;
 
-  public HttpHandler(WorkerSettings.Http settings) {
-    this(settings, Clock.systemUTC());
-  }
-
   public HttpHandler(WorkerSettings.Http settings, Clock clock) {
     this.settings = settings;
     this.clock = clock;

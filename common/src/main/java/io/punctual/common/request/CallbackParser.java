@@ -1,0 +1,82 @@
+package io.punctual.common.request;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Iterator;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/** Reads a {@code callback}: {@code {"url": "https://...", "headers": {"name": "value"}}}. */
+public final class CallbackParser {
+  static final int MAX_URL_LENGTH = 2000;
+  static final int MAX_HEADERS = 50;
+
+  private CallbackParser() {}
+
+  /** The callback as stored ({@code url} and {@code headers}), or null if invalid. */
+  public static ObjectNode parse(JsonNode value, String path, Violations violations) {
+    if (!(value instanceof ObjectNode object)) {
+      violations.add(path, "must be an object with a url");
+      return null;
+    }
+    Fields f = new Fields(object, path + ".", violations);
+    int before = f.errorCount();
+    f.rejectUnknown(Set.of("url", "headers"));
+    String url = f.string("url", true, MAX_URL_LENGTH);
+    if (url != null && !isHttpUrl(url)) {
+      f.error("url", "must be an absolute http or https URL");
+    }
+    ObjectNode headers = headers(f);
+    if (f.errorCount() > before) {
+      return null;
+    }
+    ObjectNode callback = JsonNodeFactory.instance.objectNode();
+    callback.put("url", url);
+    callback.set("headers", headers);
+    return callback;
+  }
+
+  private static ObjectNode headers(Fields f) {
+    ObjectNode headers = JsonNodeFactory.instance.objectNode();
+    JsonNode value = f.get("headers");
+    if (value == null) {
+      return headers;
+    }
+    if (!value.isObject()) {
+      f.error("headers", "must be an object of string values");
+      return headers;
+    }
+    if (value.size() > MAX_HEADERS) {
+      f.error("headers", "must have at most " + MAX_HEADERS + " entries");
+      return headers;
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> header = it.next();
+      String name = header.getKey();
+      if (!name.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
+        f.error("headers." + name, "is not a valid header name");
+      } else if (!header.getValue().isTextual()) {
+        f.error("headers." + name, "must be a string");
+      } else if (header.getValue().textValue().matches("(?s).*[\\r\\n].*")) {
+        f.error("headers." + name, "must not contain line breaks");
+      } else {
+        headers.put(name, header.getValue().textValue());
+      }
+    }
+    return headers;
+  }
+
+  private static boolean isHttpUrl(String url) {
+    try {
+      URI uri = new URI(url);
+      String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+      return (scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null;
+    } catch (URISyntaxException e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,56 @@
+-- transition: SUCCEED, RETRY, FAIL
+-- Applies finished attempts in one statement, one guarded UPDATE per target state (the ids of
+-- each group are :succeedIds, :retryIds and :failIds). A job row changes only while it is still
+-- RUNNING with the same attempt number (fencing). Every attempt gets its execution row either way,
+-- so a refused (stale) attempt is still on record; an attempt already recorded (e.g. as LOST by
+-- the reaper) keeps its row. Returns the ids whose job row changed. id = ANY(...) makes the
+-- primary key the way into jobs (see keyLookupsOnly.sql). An execution's started_at is when its
+-- handler started, as the worker measured it (its end minus its duration): for a job claimed ahead
+-- of its run_at (worker.claimAhead) that is run_at, not the claim.
+WITH v AS (
+    SELECT *
+    FROM unnest(:ids, :scheduledMs, :attempts, :nextRunAtMs, :execStatuses, :finishedAtMs,
+                :durationsMs, :errors, :stackTraces, :results)
+         AS v(id, ms, attempt, next_run_ms, exec_status, finished_ms, duration_ms, error,
+              stack_trace, result)
+), succeeded AS (
+    UPDATE jobs j
+    SET status = 'SUCCEEDED', finished_at = punctual_ms(v.finished_ms),
+        result = CAST(v.result AS jsonb), last_error = v.error, heartbeat_at = NULL, updated_at = :now
+    FROM v
+    WHERE j.id = ANY(:succeedIds) AND j.id = v.id AND j.scheduled_at = punctual_ms(v.ms)
+      AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
+      AND j.status = 'RUNNING' AND j.attempt = v.attempt
+    RETURNING j.id
+), retried AS (
+    UPDATE jobs j
+    SET status = 'PENDING', run_at = punctual_ms(v.next_run_ms), finished_at = NULL,
+        result = CAST(v.result AS jsonb), last_error = v.error, heartbeat_at = NULL, updated_at = :now
+    FROM v
+    WHERE j.id = ANY(:retryIds) AND j.id = v.id AND j.scheduled_at = punctual_ms(v.ms)
+      AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
+      AND j.status = 'RUNNING' AND j.attempt = v.attempt
+    RETURNING j.id
+), failed AS (
+    UPDATE jobs j
+    SET status = 'FAILED', finished_at = punctual_ms(v.finished_ms),
+        result = CAST(v.result AS jsonb), last_error = v.error, heartbeat_at = NULL, updated_at = :now
+    FROM v
+    WHERE j.id = ANY(:failIds) AND j.id = v.id AND j.scheduled_at = punctual_ms(v.ms)
+      AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
+      AND j.status = 'RUNNING' AND j.attempt = v.attempt
+    RETURNING j.id
+), recorded AS (
+    -- j is the row as it was before this statement (all parts share one snapshot).
+    INSERT INTO job_executions (job_id, job_scheduled_at, attempt, namespace, worker_id, status,
+                                started_at, finished_at, duration_ms, error, stack_trace, result)
+    SELECT v.id, j.scheduled_at, v.attempt, j.namespace,
+           COALESCE(CAST(:workerId AS text), j.worker_id, 'unknown'), v.exec_status,
+           punctual_ms(v.finished_ms - v.duration_ms),
+           punctual_ms(v.finished_ms), v.duration_ms, v.error, v.stack_trace, CAST(v.result AS jsonb)
+    FROM v
+    JOIN jobs j ON j.id = ANY(:ids) AND j.id = v.id AND j.scheduled_at = punctual_ms(v.ms)
+               AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
+    ON CONFLICT (job_id, job_scheduled_at, attempt) DO NOTHING
+)
+SELECT id FROM succeeded UNION ALL SELECT id FROM retried UNION ALL SELECT id FROM failed

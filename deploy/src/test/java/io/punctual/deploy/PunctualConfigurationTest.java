@@ -1,0 +1,107 @@
+package io.punctual.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.dropwizard.configuration.DefaultConfigurationFactoryFactory;
+import io.dropwizard.jackson.Jackson;
+import io.dropwizard.jersey.validation.Validators;
+import io.punctual.common.config.InvalidSettingsException;
+import io.punctual.deploy.config.LayeredConfigSource;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The whole configuration is checked at once: every error is named, not only the first. */
+class PunctualConfigurationTest {
+  @TempDir Path dir;
+
+  private PunctualConfiguration load(String yaml) throws Exception {
+    Path file = dir.resolve("punctual.yml");
+    Files.writeString(file, yaml);
+    return new DefaultConfigurationFactoryFactory<PunctualConfiguration>()
+        .create(
+            PunctualConfiguration.class, Validators.newValidator(), Jackson.newObjectMapper(), "dw")
+        .build(new LayeredConfigSource(), file.toString());
+  }
+
+  @Test
+  void everyErrorIsReportedTogether() throws Exception {
+    PunctualConfiguration config =
+        load(
+            """
+            redis:
+              url: bogus://x
+              leaseNodes: ["redis://127.0.0.1:6380", "127.0.0.1:6381"]
+            queue:
+              horizon: PT10S
+              promoterSlack: PT30S
+            worker:
+              concurrency: 0
+            reaper:
+              rescueAfter: PT5S
+            api:
+              maxBatchSize: 0
+            planner:
+              schedules:
+                - {initIdentifier: a, name: a, cron: "not a cron", type: noop}
+                - {name: b, every: PT1M, type: noop}
+            """);
+
+    assertThatThrownBy(config::validate)
+        .isInstanceOfSatisfying(
+            InvalidSettingsException.class,
+            e -> {
+              assertThat(e.errors())
+                  .anySatisfy(m -> assertThat(m).startsWith("redis.url is not a Redis URL"))
+                  .anySatisfy(m -> assertThat(m).startsWith("redis.leaseNodes[1] is not a Redis"))
+                  .anySatisfy(m -> assertThat(m).startsWith("queue.horizon must be larger"))
+                  .anySatisfy(m -> assertThat(m).startsWith("worker.concurrency must be >= 1"))
+                  .anySatisfy(m -> assertThat(m).startsWith("api.maxBatchSize must be positive"))
+                  .anySatisfy(
+                      m ->
+                          assertThat(m)
+                              .startsWith("reaper.rescueAfter (PT5S) must be longer than")
+                              .contains("worker.heartbeatInterval (PT10S)")
+                              .contains("worker.leaseTtl (PT30S)"))
+                  .anySatisfy(m -> assertThat(m).startsWith("planner.schedules[0].cron"))
+                  .anySatisfy(m -> assertThat(m).startsWith("planner.schedules[1].initIdentifier"))
+                  .hasSize(8);
+              assertThat(e.getMessage())
+                  .startsWith("8 settings are wrong:")
+                  .contains("\n  - redis.url is not a Redis URL");
+            });
+  }
+
+  @Test
+  void rescueAfterMustOutlastTheHeartbeatAndTheLease() throws Exception {
+    // Below the lease only (PT20S < PT30S): still refused.
+    assertThatThrownBy(load("reaper:\n  rescueAfter: PT20S\n")::validate)
+        .isInstanceOf(InvalidSettingsException.class)
+        .hasMessageStartingWith("reaper.rescueAfter (PT20S) must be longer than");
+    // Scaled down together, as the fault-injection suite runs them: fine.
+    assertThatCode(
+            load(
+                    """
+                    worker: {heartbeatInterval: PT0.5S, leaseTtl: PT2S}
+                    reaper: {rescueAfter: PT3S}
+                    """)
+                ::validate)
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void redisUrlsOfEveryKindTheClientTakesAreAccepted() throws Exception {
+    assertThatCode(
+            load(
+                    """
+                    redis:
+                      url: rediss://user:secret@cache.example:6380/2
+                      leaseNodes: ["redis://a:6379", "redis-socket:///tmp/redis.sock"]
+                    """)
+                ::validate)
+        .doesNotThrowAnyException();
+  }
+}

@@ -1,0 +1,176 @@
+package io.punctual.deploy.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaCall;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+import io.punctual.client.PunctualClient;
+import io.punctual.common.job.Job;
+import io.punctual.worker.handler.JobHandler;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.time.Clock;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules the modules keep, checked on the main classes of every module (deploy's test class path
+ * holds them all; tests, test jars and benchmarks are left out).
+ */
+@AnalyzeClasses(
+    packages = "io.punctual",
+    importOptions = {ImportOption.DoNotIncludeTests.class, ArchitectureTest.NoTestJars.class})
+class ArchitectureTest {
+
+  /**
+   * No cycle between feature packages ({@code io.punctual.<module>.<feature>}, subpackages
+   * included), e.g. {@code common.lease} and {@code common.queue}. A module's root package (its
+   * wiring and settings, like {@code io.punctual.worker.Worker}) is not a feature package.
+   */
+  @ArchTest
+  static final ArchRule featurePackagesHaveNoCycles =
+      slices().matching("io.punctual.(*).(*)..").should().beFreeOfCycles();
+
+  /** No cycle between modules ({@code io.punctual.<module>..}). */
+  @ArchTest
+  static final ArchRule modulesHaveNoCycles =
+      slices().matching("io.punctual.(*)..").should().beFreeOfCycles();
+
+  /** {@code common} serves the roles and knows none of them, nor the dev-only modules. */
+  @ArchTest
+  static final ArchRule commonDependsOnNoRole =
+      noClasses()
+          .that()
+          .resideInAPackage("io.punctual.common..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(
+              "io.punctual.api..",
+              "io.punctual.worker..",
+              "io.punctual.planner..",
+              "io.punctual.reaper..",
+              "io.punctual.deploy..",
+              "io.punctual.embedded..",
+              "io.punctual.faults..");
+
+  /** Time comes from an injected {@link Clock}; only deploy's wiring picks the system clock. */
+  @ArchTest
+  static final ArchRule systemClockOnlyInTheWiring =
+      noClasses()
+          .that()
+          .resideOutsideOfPackage("io.punctual.deploy..")
+          .should()
+          .callMethodWhere(
+              new DescribedPredicate<JavaCall<?>>("Clock.system*(...)") {
+                @Override
+                public boolean test(JavaCall<?> call) {
+                  return call.getTargetOwner().isEquivalentTo(Clock.class)
+                      && call.getName().startsWith("system");
+                }
+              });
+
+  /** The API shares schedule definitions with the planner, not the planner's internals. */
+  @ArchTest
+  static final ArchRule apiDoesNotUsePlannerInternals =
+      noClasses()
+          .that()
+          .resideInAPackage("io.punctual.api..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("io.punctual.planner..");
+
+  /** The handler SPI users compile against: itself, the job model, Jackson and the JDK. */
+  @ArchTest
+  static final ArchRule handlerSpiStaysSmall =
+      classes()
+          .that(comeFromTheJarOf(JobHandler.class))
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(
+              "io.punctual.worker.handler",
+              "io.punctual.common.job",
+              "com.fasterxml.jackson..",
+              "java..");
+
+  /** The job model: itself, Jackson and the JDK. */
+  @ArchTest
+  static final ArchRule modelStaysPlain =
+      classes()
+          .that(comeFromTheJarOf(Job.class))
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage("io.punctual.common.job", "com.fasterxml.jackson..", "java..");
+
+  /** Both rules above look at some classes: the SPI and the model are where they are expected. */
+  @ArchTest
+  static void spiAndModelAreImported(JavaClasses classes) {
+    assertThat(classes.that(comeFromTheJarOf(JobHandler.class)))
+        .extracting(JavaClass::getSimpleName)
+        .contains("JobHandler", "JobContext", "JobResult", "FollowUp")
+        .doesNotContain("JobHandlers");
+    assertThat(classes.that(comeFromTheJarOf(Job.class)))
+        .extracting(JavaClass::getSimpleName)
+        .contains("Job", "NewJob", "JobState", "Priority", "Backoff");
+  }
+
+  /**
+   * Services on Java 17 compile handlers against the SPI and call the API with the client: their
+   * class files (and the model's) are Java 17's (major version 61), whatever JDK built them.
+   */
+  @Test
+  void handlerSpiModelAndClientAreJava17() throws IOException {
+    assertThat(classFileVersion(JobHandler.class)).isEqualTo(61);
+    assertThat(classFileVersion(Job.class)).isEqualTo(61);
+    assertThat(classFileVersion(PunctualClient.class)).isEqualTo(61);
+  }
+
+  private static int classFileVersion(Class<?> type) throws IOException {
+    try (InputStream in = type.getResourceAsStream(type.getSimpleName() + ".class");
+        DataInputStream data = new DataInputStream(in)) {
+      data.readInt(); // 0xCAFEBABE
+      data.readUnsignedShort(); // minor
+      return data.readUnsignedShort();
+    }
+  }
+
+  /** Classes loaded from the same class path entry (jar or classes directory) as {@code type}. */
+  private static DescribedPredicate<JavaClass> comeFromTheJarOf(Class<?> type) {
+    String entry;
+    try {
+      entry = type.getProtectionDomain().getCodeSource().getLocation().toURI().toString();
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+    String root = normalized(entry.endsWith(".jar") ? "jar:" + entry + "!/" : entry);
+    return DescribedPredicate.describe(
+        "come from " + entry,
+        c ->
+            c.getSource()
+                .map(s -> normalized(s.getUri().toString()).startsWith(root))
+                .orElse(false));
+  }
+
+  /** {@code file:///x} and {@code file:/x} name the same file. */
+  private static String normalized(String uri) {
+    return uri.replace("file:///", "file:/");
+  }
+
+  /** Leaves out test jars (common's {@code TestStores}...), like the tests themselves. */
+  static final class NoTestJars implements ImportOption {
+    @Override
+    public boolean includes(Location location) {
+      return !location.contains("-tests.jar") && !location.contains("/test-classes/");
+    }
+  }
+}

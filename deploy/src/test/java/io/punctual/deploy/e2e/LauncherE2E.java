@@ -1,0 +1,206 @@
+package io.punctual.deploy.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.punctual.common.job.Job;
+import io.punctual.embedded.EmbeddedPostgresServer;
+import io.punctual.embedded.EmbeddedRedisServer;
+import io.punctual.worker.handler.JobHandler;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The scripts a user runs first, run as a user runs them: {@code ./mvnw} picks a JDK it can build
+ * with, and {@code ./punctual} (on the jar {@code package} built, never building itself here) runs
+ * handler jars with the JDK it chose and checks a configuration whole.
+ */
+class LauncherE2E {
+  private static final Duration START = Duration.ofSeconds(90);
+  private static final String JDK_17 = "/usr/lib/jvm/java-17-openjdk-amd64/bin";
+
+  @TempDir Path tmp;
+
+  private static Path root() {
+    // <root>/deploy/target/punctual.jar
+    return Path.of(System.getProperty("punctual.jar"))
+        .toAbsolutePath()
+        .getParent()
+        .getParent()
+        .getParent();
+  }
+
+  /** The launcher with the JDK running this test, using the jar as it is. */
+  private PunctualProcess launcher(String name, Map<String, String> env, String... args) {
+    List<String> command = new ArrayList<>(List.of("bash", root().resolve("punctual").toString()));
+    command.addAll(List.of(args));
+    Map<String, String> all = new HashMap<>(env);
+    all.put("PUNCTUAL_NO_BUILD", "1");
+    all.put("PUNCTUAL_JAVA_OPTS", "-Xmx256m");
+    all.put("JAVA_HOME", System.getProperty("java.home"));
+    return PunctualProcess.startCommand(tmp.resolve(name + ".log"), all, command);
+  }
+
+  @Test
+  void mvnwBuildsWithAJdk21OrNewerWhateverJavaComesFirstOnThePath() throws Exception {
+    Map<String, String> env = new HashMap<>();
+    String path = System.getenv("PATH");
+    env.put("PATH", Files.isDirectory(Path.of(JDK_17)) ? JDK_17 + ":" + path : path);
+    env.put("JAVA_HOME", "");
+    List<String> command = List.of("sh", root().resolve("mvnw").toString(), "-v");
+    try (PunctualProcess mvnw =
+        PunctualProcess.startCommand(tmp.resolve("mvnw.log"), env, command)) {
+      assertThat(mvnw.awaitExit(START)).as(mvnw.tail()).isZero();
+      Matcher version = Pattern.compile("Java version: (\\d+)").matcher(mvnw.output());
+      assertThat(version.find()).as(mvnw.output()).isTrue();
+      assertThat(Integer.parseInt(version.group(1))).isGreaterThanOrEqualTo(21);
+    }
+  }
+
+  @Test
+  void handlerJarsFromTheOptionAndTheEnvironmentRunOnTheLaunchersJdk() throws Exception {
+    Path hello = handlerJar("HelloHandler", "hello");
+    Path bye = handlerJar("ByeHandler", "bye");
+    try (EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start(tmp.resolve("pg"), false);
+        EmbeddedRedisServer redis = EmbeddedRedisServer.start(null)) {
+      postgres.createDatabaseIfMissing("punctual");
+      Map<String, String> env = new HashMap<>();
+      env.put("PUNCTUAL_DATABASE_URL", postgres.jdbcUrl("punctual"));
+      env.put("PUNCTUAL_REDIS_URL", redis.url());
+      env.put("PUNCTUAL_ADMIN_PORT", "0");
+      try (PunctualProcess migrate = launcher("migrate", env, "migrate")) {
+        assertThat(migrate.awaitExit(START)).as(migrate.tail()).isZero();
+      }
+      env.put("PUNCTUAL_HANDLERS", bye.toString());
+
+      try (PunctualProcess worker =
+          launcher("worker", env, "worker", "--handlers", hello.toString())) {
+        String handlers = worker.awaitOutput("worker started .* handlers: (.*)$", START);
+
+        assertThat(handlers)
+            .isEqualTo(
+                "built-in: fail, http, noop, sleep; custom: bye (acme.ByeHandler from file:"
+                    + bye
+                    + "), hello (acme.HelloHandler from file:"
+                    + hello
+                    + ")");
+      }
+    }
+  }
+
+  @Test
+  void aHandlerJarThatIsNotThereStopsTheLauncherAtOnce() {
+    try (PunctualProcess worker =
+        launcher("missing", Map.of(), "worker", "--handlers", tmp.resolve("nope.jar").toString())) {
+      assertThat(worker.awaitExit(Duration.ofSeconds(30))).isEqualTo(2);
+      assertThat(worker.output())
+          .contains("punctual: handler jar not found: " + tmp.resolve("nope.jar"));
+    }
+  }
+
+  @Test
+  void checkNamesEverySettingThatIsWrong() throws Exception {
+    Path bad = tmp.resolve("bad.yml");
+    Files.writeString(
+        bad,
+        """
+        redis:
+          url: bogus://x
+        reaper:
+          rescueAfter: PT5S
+        worker:
+          concurrency: 0
+        """);
+    Path good = tmp.resolve("good.yml");
+    Files.writeString(good, "worker:\n  concurrency: 8\n");
+
+    try (PunctualProcess check = launcher("check-bad", Map.of(), "check", bad.toString())) {
+      assertThat(check.awaitExit(START)).isEqualTo(1);
+      assertThat(check.output())
+          .contains("punctual: 3 settings are wrong:")
+          .contains("  - redis.url is not a Redis URL")
+          .contains("  - worker.concurrency must be >= 1")
+          .contains("  - reaper.rescueAfter (PT5S) must be longer than worker.heartbeatInterval");
+    }
+    try (PunctualProcess check = launcher("check-good", Map.of(), "check", good.toString())) {
+      assertThat(check.awaitExit(START)).as(check.output()).isZero();
+    }
+  }
+
+  /** A jar with one handler of {@code type} and its META-INF/services entry, compiled now. */
+  private Path handlerJar(String className, String type) throws IOException, URISyntaxException {
+    Path src = tmp.resolve(className + "-src/acme/" + className + ".java");
+    Files.createDirectories(src.getParent());
+    Files.writeString(
+        src,
+        """
+        package acme;
+
+        import io.punctual.worker.handler.JobContext;
+        import io.punctual.worker.handler.JobHandler;
+        import io.punctual.worker.handler.JobResult;
+
+        public final class %s implements JobHandler {
+          @Override
+          public String type() {
+            return "%s";
+          }
+
+          @Override
+          public JobResult handle(JobContext context) {
+            return JobResult.success();
+          }
+        }
+        """
+            .formatted(className, type));
+    Path classes = tmp.resolve(className + "-classes");
+    Files.createDirectories(classes);
+    String classPath =
+        String.join(
+            java.io.File.pathSeparator,
+            location(JobHandler.class),
+            location(Job.class),
+            location(JsonNode.class));
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    int status =
+        javac.run(null, null, null, "-cp", classPath, "-d", classes.toString(), src.toString());
+    assertThat(status).as("javac " + src).isZero();
+
+    Path jar = tmp.resolve(type + ".jar");
+    try (OutputStream file = Files.newOutputStream(jar);
+        JarOutputStream out = new JarOutputStream(file);
+        Stream<Path> files = Files.walk(classes)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        out.putNextEntry(new JarEntry(classes.relativize(f).toString().replace('\\', '/')));
+        out.write(Files.readAllBytes(f));
+        out.closeEntry();
+      }
+      out.putNextEntry(new JarEntry("META-INF/services/" + JobHandler.class.getName()));
+      out.write(("acme." + className + "\n").getBytes(StandardCharsets.UTF_8));
+      out.closeEntry();
+    }
+    return jar;
+  }
+
+  private static String location(Class<?> type) throws URISyntaxException {
+    return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+  }
+}
