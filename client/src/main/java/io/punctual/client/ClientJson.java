@@ -16,7 +16,9 @@ final class ClientJson {
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
           .enable(DeserializationFeature.READ_UNKNOWN_ENUM_VALUES_AS_NULL)
-          .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+          .setDefaultPropertyInclusion(
+              JsonInclude.Value.construct(
+                  JsonInclude.Include.NON_NULL, JsonInclude.Include.USE_DEFAULTS));
 
   private ClientJson() {}
 }

@@ -341,6 +341,7 @@ public final class PunctualClient {
     return JSON.getTypeFactory().constructParametricType(Items.class, item);
   }
 
+  @SuppressWarnings("TypeParameterUnusedInFormals") // T is what `type` describes
   private <T> T send(HttpRequest.Builder builder, JavaType type) {
     HttpResponse<byte[]> response;
     try {

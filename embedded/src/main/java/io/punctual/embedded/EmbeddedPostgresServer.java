@@ -24,6 +24,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   }
 
   /**
+   * Starts a server with the default settings.
+   *
    * @param dataDirectory where to keep data; null for a throw-away directory
    * @param durable fsync and synchronous_commit on
    */
@@ -32,6 +34,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   }
 
   /**
+   * Starts a server with further settings.
+   *
    * @param extraSettings further server settings ({@code postgresql.conf} names), e.g. {@code
    *     shared_preload_libraries=pg_stat_statements} for a benchmark that reports where time goes
    */

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #EXIT_STATUS}. Unarmed (the variable unset, as everywhere but in that suite) a point costs
  * one volatile read.
  */
+@SuppressWarnings("ImmutableEnumChecker") // counting how often a point is reached is its purpose
 public enum CrashPoint {
   /** The API committed a submit to PostgreSQL and has not enqueued it in Redis yet. */
   AFTER_COMMIT("PUNCTUAL_CRASH_AFTER_COMMIT");

@@ -76,7 +76,7 @@ final class BenchSupport {
   /** The system's 1, 5 and 15 minute load averages, as /proc/loadavg gives them. */
   static String loadAverage() {
     try {
-      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+", -1);
       return f[0] + " " + f[1] + " " + f[2];
     } catch (IOException e) {
       return "unknown";
@@ -136,7 +136,7 @@ final class BenchSupport {
     try {
       String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
       // fields after the command name (which is in parentheses and may hold spaces)
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ", -1);
       long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
       if (children) {
         ticks += Long.parseLong(f[13]) + Long.parseLong(f[14]);
@@ -160,7 +160,7 @@ final class BenchSupport {
                     .commandLine()
                     .map(
                         c ->
-                            c.contains("bin/postgres") && c.contains(flag + " ")
+                            (c.contains("bin/postgres") && c.contains(flag + " "))
                                 || c.endsWith(flag))
                     .orElse(false))
         .findFirst()
@@ -175,7 +175,7 @@ final class BenchSupport {
   static long redisPid(String url) {
     RedisClient client = Stores.redisClient(url);
     try (StatefulRedisConnection<String, String> c = client.connect()) {
-      for (String line : c.sync().info("server").split("\r?\n")) {
+      for (String line : c.sync().info("server").split("\r?\n", -1)) {
         if (line.startsWith("process_id:")) {
           return Long.parseLong(line.substring("process_id:".length()).trim());
         }

@@ -546,7 +546,7 @@ public final class ScaleBenchmark {
   }
 
   private static long usedMemory(StatefulRedisConnection<String, String> c) {
-    for (String line : c.sync().info("memory").split("\\r?\\n")) {
+    for (String line : c.sync().info("memory").split("\\r?\\n", -1)) {
       if (line.startsWith("used_memory:")) {
         return Long.parseLong(line.substring("used_memory:".length()).trim());
       }

@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -98,27 +99,28 @@ public final class SoakBenchmark {
         PunctualProcesses.Role worker = processes.startWorkers(1).get(0);
         long t0 = System.nanoTime();
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-        sampler.scheduleAtFixedRate(
-            () -> {
-              double[] rss = BenchSupport.rssMb(worker.pid());
-              long jobs =
-                  PunctualProcesses.meterCount(List.of(worker), "punctual.worker.succeeded");
-              double heap = PunctualProcesses.gauge(worker, "jvm.memory.heap.used") / 1048576.0;
-              Sample s = new Sample((System.nanoTime() - t0) / 1e9, jobs, rss[0], heap);
-              synchronized (samples) {
-                samples.add(s);
-              }
-              System.out.printf(
-                  Locale.ROOT,
-                  "  %5.0f s  %,10d jobs  RSS %6.1f MB  heap used %6.1f MB%n",
-                  s.t(),
-                  s.jobs(),
-                  s.rssMb(),
-                  s.heapMb());
-            },
-            0,
-            sampleSeconds,
-            TimeUnit.SECONDS);
+        ScheduledFuture<?> unused = // ended by sampler.shutdownNow()
+            sampler.scheduleAtFixedRate(
+                () -> {
+                  double[] rss = BenchSupport.rssMb(worker.pid());
+                  long jobs =
+                      PunctualProcesses.meterCount(List.of(worker), "punctual.worker.succeeded");
+                  double heap = PunctualProcesses.gauge(worker, "jvm.memory.heap.used") / 1048576.0;
+                  Sample s = new Sample((System.nanoTime() - t0) / 1e9, jobs, rss[0], heap);
+                  synchronized (samples) {
+                    samples.add(s);
+                  }
+                  System.out.printf(
+                      Locale.ROOT,
+                      "  %5.0f s  %,10d jobs  RSS %6.1f MB  heap used %6.1f MB%n",
+                      s.t(),
+                      s.jobs(),
+                      s.rssMb(),
+                      s.heapMb());
+                },
+                0,
+                sampleSeconds,
+                TimeUnit.SECONDS);
         submitted = paced(stores, rate, minutes, leadMs);
         BenchSupport.waitFor(
             () ->

@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalTime;
+import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.Locale;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -154,6 +156,7 @@ public final class SubmitBenchmark {
    * Requests answered, jobs stored, elapsed time, latencies (ms) and CPU seconds used by the API,
    * PostgreSQL and the client during one phase.
    */
+  @SuppressWarnings("ArrayRecordComponent") // figures to print, never compared or hashed
   record Result(long requests, long jobs, double seconds, double[] latencies, double[] cpuSeconds) {
     /** CPU microseconds per request: API, PostgreSQL, client. */
     double[] cpuMicrosPerRequest() {
@@ -233,18 +236,19 @@ public final class SubmitBenchmark {
     long started = System.nanoTime();
     try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
       for (int c = 0; c < clients; c++) {
-        pool.submit(
-            () -> {
-              try (KeepAliveSender sender = new KeepAliveSender(url, body, 201)) {
-                while (running.get()) {
-                  long t0 = System.nanoTime();
-                  sender.sendNotingFailures(failures);
-                  latencies.add((System.nanoTime() - t0) / 1e6);
-                  requests.incrementAndGet();
-                }
-              }
-              return null;
-            });
+        Future<?> unused = // the pool's close() waits for every sender
+            pool.submit(
+                () -> {
+                  try (KeepAliveSender sender = new KeepAliveSender(url, body, 201)) {
+                    while (running.get()) {
+                      long t0 = System.nanoTime();
+                      sender.sendNotingFailures(failures);
+                      latencies.add((System.nanoTime() - t0) / 1e6);
+                      requests.incrementAndGet();
+                    }
+                  }
+                  return null;
+                });
       }
       if (seconds > 0) {
         Thread.sleep(seconds * 1_000L);
@@ -299,24 +303,26 @@ public final class SubmitBenchmark {
     double[] cpuBefore = null;
     long start = System.nanoTime() + 50_000_000L;
     long measuredFrom = start + FIXED_RATE_LEAD_IN_SECONDS * 1_000_000_000L;
-    LocalTime startedAt = LocalTime.now().plusNanos(measuredFrom - System.nanoTime());
+    LocalTime startedAt =
+        LocalTime.now(ZoneId.systemDefault()).plusNanos(measuredFrom - System.nanoTime());
     try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
       for (int c = 0; c < FIXED_RATE_SENDERS; c++) {
-        pool.submit(
-            () -> {
-              try (KeepAliveSender sender = new KeepAliveSender(url, body, 201)) {
-                while (true) {
-                  released.acquire();
-                  long i = next.getAndIncrement();
-                  if (i >= total) {
-                    return null;
+        Future<?> unused = // the pool's close() waits for every sender
+            pool.submit(
+                () -> {
+                  try (KeepAliveSender sender = new KeepAliveSender(url, body, 201)) {
+                    while (true) {
+                      released.acquire();
+                      long i = next.getAndIncrement();
+                      if (i >= total) {
+                        return null;
+                      }
+                      long due = start + (long) (i * 1e9 / rate);
+                      sender.sendNotingFailures(failures);
+                      latencies[(int) i] = (System.nanoTime() - due) / 1e6;
+                    }
                   }
-                  long due = start + (long) (i * 1e9 / rate);
-                  sender.sendNotingFailures(failures);
-                  latencies[(int) i] = (System.nanoTime() - due) / 1e6;
-                }
-              }
-            });
+                });
       }
       // The pacer: every half millisecond it releases the requests that have come due, so senders
       // wait on a semaphore instead of each on a timer of its own (which cost the client half as

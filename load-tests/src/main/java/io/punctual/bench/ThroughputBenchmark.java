@@ -117,7 +117,7 @@ public final class ThroughputBenchmark {
           int n = jobs;
           Drain punctualDrain =
               processes == null
-                  ? punctual(punctualDb, redis.url(), n, round, servers)
+                  ? punctual(punctualDb, redis.url(), n, servers)
                   : punctualProcesses(punctualDb, redis.url(), n, processes, servers);
           Drain peerDrain =
               skipPeer ? null : dbScheduler(pg.jdbcUrl("dbscheduler"), n, round, servers);
@@ -234,8 +234,8 @@ public final class ThroughputBenchmark {
     }
   }
 
-  private static Drain punctual(
-      PostgresSettings db, String redisUrl, int jobs, int round, Servers servers) throws Exception {
+  private static Drain punctual(PostgresSettings db, String redisUrl, int jobs, Servers servers)
+      throws Exception {
     try (HikariDataSource ds = BenchSupport.dataSource(db.url, 4)) {
       Migrations.migrate(ds);
       try (Connection c = ds.getConnection();

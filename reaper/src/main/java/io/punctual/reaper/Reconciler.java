@@ -91,7 +91,7 @@ public final class Reconciler {
         List<String> args = new ArrayList<>(1 + 3 * group.getValue().size());
         args.add(stores.keys().wakeChannel(group.getKey()));
         for (QueueEntry e : group.getValue()) {
-          args.add(Integer.toString(e.priority().ordinal() + 1));
+          args.add(Integer.toString(e.priority().rank() + 1));
           args.add(Long.toString(e.runAt().toEpochMilli()));
           args.add(e.id().toString());
         }

@@ -36,7 +36,7 @@ class QueueRebuildIT {
       jobs.add(
           aJob()
               .runAt(clock.instant().plusSeconds(60 + i % 240))
-              .priority(Priority.values()[i % 4])
+              .priority(Priority.ofRank(i % 4))
               .build());
     }
     return jobs;

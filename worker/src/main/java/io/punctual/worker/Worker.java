@@ -20,6 +20,7 @@ import io.punctual.worker.run.StopReason;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -120,6 +121,17 @@ public final class Worker implements AutoCloseable {
     return waiter.isWaitingForDue();
   }
 
+  /**
+   * Runs {@code task} on {@code executor} after {@code initialNanos}, then {@code periodNanos}
+   * after each run ends, until the executor shuts down (which is what stops it: the future is not
+   * kept). Each task catches and logs its own failures, so a failed run never ends the schedule.
+   */
+  private static void every(
+      ScheduledExecutorService executor, Runnable task, long initialNanos, long periodNanos) {
+    ScheduledFuture<?> unused =
+        executor.scheduleWithFixedDelay(task, initialNanos, periodNanos, TimeUnit.NANOSECONDS);
+  }
+
   public void start() {
     if (!state.compareAndSet(NEW, STARTED)) {
       throw new IllegalStateException("worker already started or closed");
@@ -131,10 +143,9 @@ public final class Worker implements AutoCloseable {
     completions.start();
     claimThread.start();
     long beat = settings.heartbeatInterval.toNanos();
-    heartbeats.scheduleWithFixedDelay(this::beat, beat, beat, TimeUnit.NANOSECONDS);
-    leaseRenewals.scheduleWithFixedDelay(this::renewLeases, beat, beat, TimeUnit.NANOSECONDS);
-    long promote = stores.queueSettings().promoterInterval.toNanos();
-    promoting.scheduleWithFixedDelay(this::promote, 0, promote, TimeUnit.NANOSECONDS);
+    every(heartbeats, this::beat, beat, beat);
+    every(leaseRenewals, this::renewLeases, beat, beat);
+    every(promoting, this::promote, 0, stores.queueSettings().promoterInterval.toNanos());
     log.info(
         "worker started worker={} namespaces={} concurrency={} handlers: {}",
         settings.workerId,

@@ -144,7 +144,7 @@ public final class SubmitFastPath implements Filter {
     if (contentType == null) {
       return false;
     }
-    String[] parts = contentType.split(";");
+    String[] parts = contentType.split(";", -1);
     if (!parts[0].trim().equalsIgnoreCase("application/json")) {
       return false;
     }
@@ -165,7 +165,7 @@ public final class SubmitFastPath implements Filter {
     if (accept == null || accept.isBlank()) {
       return true;
     }
-    for (String entry : accept.split(",")) {
+    for (String entry : accept.split(",", -1)) {
       String range = entry.trim().toLowerCase(Locale.ROOT);
       if (!range.equals("*/*")
           && !range.equals("application/*")

@@ -204,7 +204,9 @@ public final class SchedulesResource {
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
     UUID scheduleId = scheduleId(id);
-    definitions.resume(namespace, scheduleId).orElseThrow(() -> noSuchSchedule(id));
+    if (definitions.resume(namespace, scheduleId).isEmpty()) {
+      throw noSuchSchedule(id);
+    }
     return representation(namespace, scheduleId);
   }
 

@@ -118,7 +118,7 @@ public final class Promoter {
   /** The Redis server's run_id: a new one on every start of the server. */
   private String serverRunId() {
     String info = redis.sync().info("server");
-    for (String line : info.split("\r?\n")) {
+    for (String line : info.split("\r?\n", -1)) {
       if (line.startsWith("run_id:")) {
         return line.substring("run_id:".length()).trim();
       }

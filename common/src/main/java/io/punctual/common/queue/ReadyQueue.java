@@ -81,7 +81,7 @@ public final class ReadyQueue {
     args[0] = keys.wakeChannel(namespace);
     int i = 1;
     for (QueueEntry e : entries) {
-      args[i++] = Integer.toString(e.priority().ordinal() + 1);
+      args[i++] = Integer.toString(e.priority().rank() + 1);
       args[i++] = Long.toString(e.runAt().toEpochMilli());
       args[i++] = e.id().toString();
     }
@@ -108,7 +108,7 @@ public final class ReadyQueue {
     args[1] = Integer.toString(max);
     args[2] = settings.strictPriority ? "1" : "0";
     for (Priority p : priorities) {
-      args[3 + p.ordinal()] = Integer.toString(settings.weightOf(p));
+      args[3 + p.rank()] = Integer.toString(settings.weightOf(p));
     }
     List<Object> reply = CLAIM.run(connection.sync(), scriptKeys, args);
     long next = Long.parseLong((String) reply.get(0));

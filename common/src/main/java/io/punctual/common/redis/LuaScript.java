@@ -43,6 +43,11 @@ public final class LuaScript {
     return sha;
   }
 
+  /**
+   * Runs the script (by its SHA-1, loading it if the server lost it). The result's type follows the
+   * script's output type, which only the caller knows: the type parameter states it at the call.
+   */
+  @SuppressWarnings("TypeParameterUnusedInFormals") // the output type is the script's, see above
   public <T> T run(RedisCommands<String, String> redis, String[] keys, String... args) {
     try {
       return redis.evalsha(sha, outputType, keys, args);

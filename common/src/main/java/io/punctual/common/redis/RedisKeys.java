@@ -29,7 +29,7 @@ public final class RedisKeys {
     Priority[] all = Priority.values();
     String[] keys = new String[all.length];
     for (Priority p : all) {
-      keys[p.ordinal()] = queue(namespace, p);
+      keys[p.rank()] = queue(namespace, p);
     }
     return keys;
   }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -54,8 +53,7 @@ public final class CallbackParser {
       f.error("headers", "must have at most " + MAX_HEADERS + " entries");
       return headers;
     }
-    for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> header = it.next();
+    for (Map.Entry<String, JsonNode> header : value.properties()) {
       String name = header.getKey();
       if (!name.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
         f.error("headers." + name, "is not a valid header name");

@@ -34,7 +34,7 @@ public final class JobRowMapper implements RowMapper<Job> {
         rs.getString("namespace"),
         rs.getString("type"),
         Json.readTree(rs.getString("payload")),
-        Priority.values()[rs.getShort("priority")],
+        Priority.ofRank(rs.getShort("priority")),
         JobState.valueOf(rs.getString("status")),
         instant(rs, "run_at"),
         rs.getInt("attempt"),
@@ -91,7 +91,7 @@ public final class JobRowMapper implements RowMapper<Job> {
     return new QueueEntry(
         rs.getObject("id", UUID.class),
         rs.getString("namespace"),
-        Priority.values()[rs.getShort("priority")],
+        Priority.ofRank(rs.getShort("priority")),
         instant(rs, "run_at"));
   }
 

@@ -269,7 +269,7 @@ public final class JobSubmissions {
             .texts("namespaces", r -> r.job().namespace())
             .texts("types", r -> r.job().type())
             .texts("payloads", r -> written.computeIfAbsent(r.job().payload(), Json::write))
-            .ints("priorities", r -> r.job().priority().ordinal())
+            .ints("priorities", r -> r.job().priority().rank())
             .millis("runMs", r -> r.job().runAt())
             .ints("maxAttempts", r -> r.job().maxAttempts())
             .texts("backoffs", r -> written.computeIfAbsent(r.job().backoff(), Json::write))

@@ -246,7 +246,7 @@ public final class JobTransitions {
                 new QueueEntry(
                     rs.getObject("id", UUID.class),
                     rs.getString("namespace"),
-                    Priority.values()[rs.getShort("priority")],
+                    Priority.ofRank(rs.getShort("priority")),
                     now))
         .list();
   }

@@ -13,10 +13,10 @@ import java.util.UUID;
 
 /**
  * The follow-up jobs a batch of completions asks for. Each becomes a child of the job that spawned
- * it (parent edge, on_success, shown as its {@code parentId}): stored in the transaction that
- * records the success, it is judged at once and starts PENDING; if the success is refused (a stale
- * attempt), nothing is stored. A completion's follow-ups are checked first ({@link #problem}):
- * those of one completion never name those of another.
+ * it (parent edge, on_success, shown as its parent id): stored in the transaction that records the
+ * success, it is judged at once and starts PENDING; if the success is refused (a stale attempt),
+ * nothing is stored. A completion's follow-ups are checked first ({@link #problem}): those of one
+ * completion never name those of another.
  */
 record Spawn(List<NewJob> jobs, List<UUID> parents, List<Integer> indexes) {
   /**

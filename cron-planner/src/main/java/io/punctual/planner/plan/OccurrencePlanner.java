@@ -45,6 +45,8 @@ public final class OccurrencePlanner {
   }
 
   /**
+   * The occurrences one due schedule gets now.
+   *
    * @param missedBefore fire times before this and not planned yet were missed (never after {@code
    *     now})
    * @param previousRunActive whether the schedule's latest job is not final yet (only read for

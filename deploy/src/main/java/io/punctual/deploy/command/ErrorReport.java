@@ -34,7 +34,7 @@ final class ErrorReport {
       err.println(
           "  (check postgres.url / PUNCTUAL_DATABASE_URL and redis.url / PUNCTUAL_REDIS_URL)");
     } else if (e instanceof FileNotFoundException
-        || e instanceof UncheckedIOException u && u.getCause() instanceof FileNotFoundException) {
+        || (e instanceof UncheckedIOException u && u.getCause() instanceof FileNotFoundException)) {
       err.println("punctual: " + e.getMessage());
     } else {
       err.println("punctual: " + e);
@@ -49,9 +49,9 @@ final class ErrorReport {
       if (t instanceof ConnectException
           || t instanceof UnknownHostException
           || t instanceof RedisConnectionException
-          || t instanceof SQLException sql
+          || (t instanceof SQLException sql
               && sql.getSQLState() != null
-              && sql.getSQLState().startsWith("08")) {
+              && sql.getSQLState().startsWith("08"))) {
         return true;
       }
     }

@@ -121,7 +121,7 @@ public final class EmbeddedStores implements AutoCloseable {
         throw new IOException("unexpected reply to INFO: " + header);
       }
       byte[] body = in.readNBytes(Integer.parseInt(header.substring(1)));
-      for (String line : new String(body, StandardCharsets.UTF_8).split("\r\n")) {
+      for (String line : new String(body, StandardCharsets.UTF_8).split("\r\n", -1)) {
         if (line.startsWith("process_id:")) {
           return Long.parseLong(line.substring("process_id:".length()).trim());
         }

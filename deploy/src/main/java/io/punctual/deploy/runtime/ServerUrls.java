@@ -5,6 +5,7 @@ import io.dropwizard.core.server.ServerFactory;
 import io.dropwizard.core.server.SimpleServerFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -54,7 +55,7 @@ public record ServerUrls(String application, String admin) {
                 && connector
                     .getDefaultConnectionFactory()
                     .getProtocol()
-                    .toLowerCase()
+                    .toLowerCase(Locale.ROOT)
                     .contains("ssl")
             ? "https"
             : "http";

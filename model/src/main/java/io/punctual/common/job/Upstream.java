@@ -6,7 +6,7 @@ import java.util.UUID;
 /**
  * A job a new job waits for, and on what condition: a stored job ({@link #jobId}) or another job of
  * the same submission ({@link #index} into it). {@code parent} marks the edge to the parent (at
- * most one per job, shown as {@code parentId}/{@code runCondition}); the others are {@code
+ * most one per job, shown as the job's parent id and run condition); the others are {@code
  * dependsOn}.
  */
 public record Upstream(UUID jobId, int index, RunCondition condition, boolean parent) {

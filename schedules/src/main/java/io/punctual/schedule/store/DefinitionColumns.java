@@ -32,7 +32,7 @@ final class DefinitionColumns {
         .bind("overlap", WireNames.of(d.overlap()))
         .bind("type", job.type())
         .bind("payload", Json.write(job.payload()))
-        .bind("priority", (short) job.priority().ordinal())
+        .bind("priority", (short) job.priority().rank())
         .bind("maxAttempts", job.maxAttempts())
         .bind("backoff", Json.write(job.backoff()))
         .bind("timeoutMs", job.timeout() == null ? null : job.timeout().toMillis())

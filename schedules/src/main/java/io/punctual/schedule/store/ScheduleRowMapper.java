@@ -52,7 +52,7 @@ public final class ScheduleRowMapper implements RowMapper<Schedule> {
         new JobTemplate(
             rs.getString("type"),
             Json.readTree(rs.getString("payload")),
-            Priority.values()[rs.getShort("priority")],
+            Priority.ofRank(rs.getShort("priority")),
             rs.getInt("max_attempts"),
             backoff(rs.getString("backoff")),
             timeout,

@@ -10,7 +10,6 @@ import io.punctual.common.job.Priority;
 import io.punctual.common.queue.ReadyQueue;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
@@ -90,7 +89,7 @@ public final class WorkerMetrics implements AutoCloseable {
   }
 
   private void register(String name, Gauge<?> gauge) {
-    Map<String, Gauge> existing = registry.getGauges((n, m) -> n.equals(name));
+    var existing = registry.getGauges((n, m) -> n.equals(name));
     if (existing.isEmpty()) {
       registry.register(name, gauge);
       gauges.add(name);

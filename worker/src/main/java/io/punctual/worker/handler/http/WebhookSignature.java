@@ -32,7 +32,7 @@ public final class WebhookSignature {
     }
     Long t = null;
     String v1 = null;
-    for (String part : header.split(",")) {
+    for (String part : header.split(",", -1)) {
       String p = part.trim();
       if (p.startsWith("t=")) {
         try {
