@@ -92,14 +92,7 @@ public final class Worker implements AutoCloseable {
     this.claimLoop = new ClaimLoop(stores, settings, waiter, slots, executor::start, this.metrics);
     this.leaseKeeper = new LeaseKeeper(stores, running, completions.pendingResults(), settings);
     this.heartbeater = new Heartbeater(stores, running, leaseKeeper, settings);
-    this.promoter =
-        new Promoter(
-            stores.queries()::pendingDue,
-            stores.queue(),
-            stores.redis(),
-            stores.queueSettings(),
-            stores.clock(),
-            settings.workerId);
+    this.promoter = stores.promoter(settings.workerId);
     this.claimThread = Thread.ofPlatform().daemon().name("punctual-claim").unstarted(claimLoop);
   }
 
