@@ -132,7 +132,8 @@ class CallbackAddressIT {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"http://127.0.0.1:9000/hook", "http://2130706433/", "http://0x7f.1/"})
+  @ValueSource(
+      strings = {"http://127.0.0.1:9000/hook", "http://2130706433/", "http://[::ffff:127.0.0.1]/"})
   void theAllowlistOpensWhatItNames(String url) {
     Reply reply = OPEN.http().post("/api/v1/jobs", job(url));
 
