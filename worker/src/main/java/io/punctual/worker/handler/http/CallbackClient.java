@@ -17,6 +17,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.net.ssl.SSLContext;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
@@ -54,8 +55,16 @@ final class CallbackClient implements AutoCloseable {
   private final int maxResponseBytes;
   private final ScheduledExecutorService deadlines;
 
+  /**
+   * {@code tls}: the trust to verify servers with; null for the JDK's default (its trust store,
+   * {@code javax.net.ssl.*} properties). Either way the certificate must match the URL's host.
+   */
   CallbackClient(
-      OutboundPolicy policy, Duration connectTimeout, Duration readTimeout, int maxResponseBytes) {
+      OutboundPolicy policy,
+      Duration connectTimeout,
+      Duration readTimeout,
+      int maxResponseBytes,
+      SSLContext tls) {
     this.maxResponseBytes = maxResponseBytes;
     DefaultHttpClientConnectionOperator operator =
         new DefaultHttpClientConnectionOperator(
@@ -63,7 +72,11 @@ final class CallbackClient implements AutoCloseable {
             DefaultSchemePortResolver.INSTANCE,
             new GuardedDnsResolver(policy),
             RegistryBuilder.<TlsSocketStrategy>create()
-                .register("https", DefaultClientTlsStrategy.createSystemDefault())
+                .register(
+                    "https",
+                    tls == null
+                        ? DefaultClientTlsStrategy.createSystemDefault()
+                        : new DefaultClientTlsStrategy(tls))
                 .build());
     PoolingHttpClientConnectionManager connections =
         new PoolingHttpClientConnectionManager(

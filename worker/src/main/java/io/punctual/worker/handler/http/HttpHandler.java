@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import javax.net.ssl.SSLContext;
 
 /**
  * {@code http}: POSTs the job's payload as JSON to {@code callback.url}, with {@code
@@ -58,12 +59,21 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
 
   /** The handler with the policy of {@code settings.allow}. */
   public HttpHandler(WorkerSettings.Http settings, Clock clock) {
+    this(settings, clock, null);
+  }
+
+  /** {@code tls}: whom HTTPS callbacks trust (tests); null for the JDK's default. */
+  HttpHandler(WorkerSettings.Http settings, Clock clock, SSLContext tls) {
     this.settings = settings;
     this.clock = clock;
     this.policy = settings.outboundPolicy();
     this.client =
         new CallbackClient(
-            policy, settings.connectTimeout, settings.requestTimeout, settings.maxResponseBytes);
+            policy,
+            settings.connectTimeout,
+            settings.requestTimeout,
+            settings.maxResponseBytes,
+            tls);
   }
 
   @Override
