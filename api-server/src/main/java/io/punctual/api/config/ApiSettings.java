@@ -7,6 +7,7 @@ import io.punctual.common.config.SettingsErrors;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
+import io.punctual.common.outbound.OutboundPolicy;
 import io.punctual.common.request.JobFields;
 import java.time.Duration;
 
@@ -71,6 +72,13 @@ public final class ApiSettings {
    */
   @JsonProperty public boolean submitFastPath = true;
 
+  /**
+   * What a {@code callback.url} may name: not read from the {@code api} section but from {@code
+   * worker.http.allow} of the same configuration (the launcher links the two), so that the API
+   * refuses at submission exactly the literal addresses the workers would refuse to call.
+   */
+  @JsonIgnore public OutboundPolicy callbackPolicy = OutboundPolicy.DEFAULT;
+
   @JsonProperty("defaultPriority")
   public String getDefaultPriorityName() {
     return defaultPriority.wireName();
@@ -86,7 +94,12 @@ public final class ApiSettings {
   /** The limits and defaults of a job's fields, wherever a job is described (jobs, schedules). */
   public JobFields.Rules jobFieldRules() {
     return new JobFields.Rules(
-        maxPayloadBytes, defaultPriority, defaultMaxAttempts, maxMaxAttempts, defaultBackoff);
+        maxPayloadBytes,
+        defaultPriority,
+        defaultMaxAttempts,
+        maxMaxAttempts,
+        defaultBackoff,
+        callbackPolicy == null ? OutboundPolicy.DEFAULT : callbackPolicy);
   }
 
   /** Throws {@link InvalidSettingsException} naming every setting that makes no sense. */
