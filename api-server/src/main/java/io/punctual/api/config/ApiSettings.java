@@ -2,8 +2,8 @@ package io.punctual.api.config;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.punctual.common.config.InvalidSettingsException;
 import io.punctual.common.config.SettingsErrors;
+import io.punctual.common.config.ValidatedSettings;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
@@ -15,7 +15,7 @@ import java.time.Duration;
  * Limits and defaults of the REST API (the {@code api} section of the configuration). Mutable
  * public-field bean so Dropwizard's YAML binding and overrides work; every field has a default.
  */
-public final class ApiSettings {
+public final class ApiSettings implements ValidatedSettings {
   /** Largest {@code payload} of one job, in bytes of its JSON (413 beyond). */
   @JsonProperty public int maxPayloadBytes = 262_144;
 
@@ -102,14 +102,8 @@ public final class ApiSettings {
         callbackPolicy == null ? OutboundPolicy.DEFAULT : callbackPolicy);
   }
 
-  /** Throws {@link InvalidSettingsException} naming every setting that makes no sense. */
-  public void validate() {
-    SettingsErrors errors = new SettingsErrors();
-    validate(errors);
-    errors.throwIfAny();
-  }
-
   /** Adds every setting that makes no sense to {@code errors}. */
+  @Override
   public void validate(SettingsErrors errors) {
     errors.require(maxPayloadBytes > 0, "api.maxPayloadBytes must be positive");
     errors.require(maxRequestBytes > 0, "api.maxRequestBytes must be positive");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.common.config.InvalidSettingsException;
 import io.punctual.common.config.SettingsErrors;
+import io.punctual.common.config.ValidatedSettings;
 import io.punctual.common.outbound.OutboundPolicy;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -16,7 +17,7 @@ import java.util.UUID;
  * How a worker claims, runs and reports jobs. Mutable Jackson bean (Dropwizard's {@code worker}
  * section); every field has a default that works.
  */
-public class WorkerSettings {
+public class WorkerSettings implements ValidatedSettings {
   /** Name of this worker in leases, job rows and logs; unique per process. */
   @JsonProperty public String workerId = defaultWorkerId();
 
@@ -151,14 +152,8 @@ public class WorkerSettings {
     }
   }
 
-  /** Throws {@link InvalidSettingsException} naming every setting that makes no sense. */
-  public void validate() {
-    SettingsErrors errors = new SettingsErrors();
-    validate(errors);
-    errors.throwIfAny();
-  }
-
   /** Adds every setting that makes no sense to {@code errors}. */
+  @Override
   public void validate(SettingsErrors errors) {
     errors.require(workerId != null && !workerId.isBlank(), "worker.workerId must not be blank");
     errors.require(
