@@ -81,7 +81,7 @@ class DevDistributionE2E {
     int admin = freePort();
     dev = startDev(http, admin, "dev", "--fresh");
     apiBase = "http://localhost:" + http;
-    adminBase = "http://localhost:" + admin;
+    adminBase = "http://127.0.0.1:" + admin; // the admin port listens on loopback only
     dev.awaitHealthy(adminBase + "/healthcheck", START);
     client = PunctualClient.create(URI.create(apiBase));
   }
