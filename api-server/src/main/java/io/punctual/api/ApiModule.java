@@ -6,6 +6,7 @@ import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.Authorizer;
 import io.punctual.api.health.PostgresHealthCheck;
 import io.punctual.api.health.RedisHealthCheck;
+import io.punctual.api.http.QueryTextFilter;
 import io.punctual.api.http.RequestSizeLimitFilter;
 import io.punctual.api.jobs.AfterCommitHook;
 import io.punctual.api.jobs.JobRequestParser;
@@ -74,6 +75,7 @@ public final class ApiModule {
     JerseyEnvironment jersey = env.jersey();
     jersey.register(new RequestSizeLimitFilter(settings.maxRequestBytes));
     jersey.register(authorizer);
+    jersey.register(new QueryTextFilter());
     jersey.register(
         new JobsResource(
             stores.queries(), stores.transitions(), submitter, queue, parser, settings));

@@ -1,10 +1,12 @@
 package io.punctual.api.context;
 
 import io.punctual.api.problem.Problems;
+import io.punctual.common.request.StorableText;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -36,7 +38,8 @@ public final class Authorizer implements ContainerRequestFilter {
   /**
    * Who a request with this {@code Punctual-Namespace} header (null when absent) acts for.
    *
-   * @throws io.punctual.api.problem.ProblemException 400 naming the header when it is not valid
+   * @throws io.punctual.api.problem.ProblemException 400 naming the header when it is not valid;
+   *     422 when it holds a NUL or a lone surrogate (see {@link StorableText})
    */
   public RequestContext resolve(String namespaceHeader) {
     return new RequestContext(namespaceOf(namespaceHeader));
@@ -50,6 +53,10 @@ public final class Authorizer implements ContainerRequestFilter {
   private String namespaceOf(String header) {
     if (header == null || header.isBlank()) {
       return defaultNamespace;
+    }
+    Optional<String> unstorable = StorableText.problem(header);
+    if (unstorable.isPresent()) {
+      throw Problems.invalid(NAMESPACE_HEADER, unstorable.get());
     }
     String namespace = header.trim();
     if (!isValidNamespace(namespace)) {

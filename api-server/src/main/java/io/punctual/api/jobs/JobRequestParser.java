@@ -9,6 +9,7 @@ import io.punctual.common.job.Backoff;
 import io.punctual.common.job.Priority;
 import io.punctual.common.request.Fields;
 import io.punctual.common.request.JobFields;
+import io.punctual.common.request.StorableText;
 import io.punctual.common.request.Violations;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,7 +20,9 @@ import java.util.Set;
 /**
  * Validates job requests field by field, so that every error names its field ({@code "priority"},
  * {@code "backoff.factor"}, {@code "jobs[3].runAt"}). Invalid fields end the request with a 422
- * problem listing all of them; an oversized payload with a 413.
+ * problem listing all of them; an oversized payload with a 413. Text no job may hold (a NUL, a lone
+ * surrogate: see {@link StorableText}) anywhere in a body ends it with a 422 naming each such field
+ * before anything else is read.
  */
 public final class JobRequestParser {
   static final int MAX_KEY_LENGTH = 200;
@@ -64,6 +67,7 @@ public final class JobRequestParser {
   /** The body of {@code POST /jobs}. */
   ValidatedJob parseOne(JsonNode body) {
     requirePresent(body);
+    StorableText.require(body, "");
     Violations violations = new Violations();
     ValidatedJob job = parse(body, "", violations, false);
     violations.throwIfAny();
@@ -73,6 +77,7 @@ public final class JobRequestParser {
   /** The body of {@code POST /jobs/batch}: {@code {"jobs": [...]}}, all valid or none stored. */
   List<ValidatedJob> parseBatch(JsonNode body) {
     requirePresent(body);
+    StorableText.require(body, "");
     JsonNode jobs = body == null ? null : body.get("jobs");
     if (!(body instanceof ObjectNode object) || jobs == null || !jobs.isArray() || jobs.isEmpty()) {
       throw Problems.invalid("jobs", "must be a non-empty array of jobs");

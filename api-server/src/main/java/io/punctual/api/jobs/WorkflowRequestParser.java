@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.request.Fields;
+import io.punctual.common.request.StorableText;
 import io.punctual.common.request.Violations;
 import io.punctual.common.store.WorkflowStore.NewStep;
 import java.time.Instant;
@@ -89,6 +90,7 @@ public final class WorkflowRequestParser {
     if (!(body instanceof ObjectNode object)) {
       throw Problems.invalid(null, "the body must be a JSON object");
     }
+    StorableText.require(object, "");
     Violations violations = new Violations();
     Fields top = new Fields(object, "", violations);
     top.rejectUnknown(Set.of("jobs", "idempotencyKey"));

@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport.Reply;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -106,6 +109,56 @@ class ListJobsIT {
     assertThat(reply.status()).isEqualTo(400);
     assertThat(reply.contentType()).startsWith("application/problem+json");
     assertThat(reply.json().get("field").asText()).isEqualTo(field);
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "type=a%00, type",
+    "type=%00, type",
+    "tag=demo%00, tag",
+    "status=SUCCEEDED%00, status",
+    "limit=5%00, limit",
+    "cursor=01a20789-30fb-757f-aa8b-37dcc072ee45%00, cursor",
+    "from=2030-01-01T00:00:00Z%00, from"
+  })
+  void aNulInAQueryParameterIsA422NamingIt(String query, String field) {
+    Reply reply = list("?" + query);
+
+    assertThat(reply.status()).as(reply.raw().body()).isEqualTo(422);
+    assertThat(reply.contentType()).startsWith("application/problem+json");
+    assertThat(reply.json().get("field").asText()).isEqualTo(field);
+    assertThat(reply.json().get("errors").get(0).get("message").asText())
+        .isEqualTo("must not contain a NUL character (U+0000)");
+  }
+
+  @Test
+  void aLoneSurrogateSpelledInAQueryParameterArrivesAsAReplacementCharacter() {
+    // %ED%A0%80 is not UTF-8: the URI decoder reads it as U+FFFD, text like any other.
+    Reply reply = list("?type=a%ED%A0%80");
+
+    assertThat(reply.status()).as(reply.raw().body()).isEqualTo(200);
+    assertThat(reply.json().get("items")).isEmpty();
+  }
+
+  @Test
+  void aNulInTheNamespaceHeaderNeverReachesAStore() throws IOException {
+    // The JDK client will not send a NUL in a header, so the header goes raw. Jetty refuses the
+    // control character before the application runs (AuthorizerTest covers the check behind it).
+    String answer =
+        raw(
+            "GET /api/v1/jobs HTTP/1.1\r\nHost: localhost\r\nPunctual-Namespace: listing\u0000\r\n"
+                + "Connection: close\r\n\r\n");
+
+    assertThat(answer).startsWith("HTTP/1.1 400");
+  }
+
+  private static String raw(String request) throws IOException {
+    try (Socket socket = new Socket(FIXTURE.baseUri().getHost(), FIXTURE.baseUri().getPort())) {
+      socket.setSoTimeout(10_000);
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+      socket.getOutputStream().flush();
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+    }
   }
 
   private static Reply list(String query) {

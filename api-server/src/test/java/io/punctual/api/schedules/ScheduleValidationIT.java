@@ -99,6 +99,61 @@ class ScheduleValidationIT {
     assertThat(storedSchedules()).isZero();
   }
 
+  static Stream<Arguments> unstorableText() {
+    return Stream.of(
+        Arguments.of("{'name':'n\\u0000','every':'PT1M','type':'noop'}", "name"),
+        Arguments.of("{'name':'\\ud800','every':'PT1M','type':'noop'}", "name"),
+        Arguments.of(
+            "{'name':'n','initIdentifier':'i\\u0000','every':'PT1M','type':'noop'}",
+            "initIdentifier"),
+        Arguments.of(
+            "{'name':'n','initIdentifier':'\\udbff!','every':'PT1M','type':'noop'}",
+            "initIdentifier"),
+        Arguments.of("{'name':'n','every':'PT1M','type':'noop\\u0000'}", "type"),
+        Arguments.of("{'name':'n','every':'PT1M','type':'noop','tags':['\\u0000']}", "tags[0]"),
+        Arguments.of(
+            "{'name':'n','every':'PT1M','type':'noop','payload':{'a':{'b':'\\ud800'}}}",
+            "payload.a.b"),
+        Arguments.of("{'name':'n','cron':'0 9 * * *\\u0000','type':'noop'}", "cron"));
+  }
+
+  @ParameterizedTest(name = "{1}: {0}")
+  @MethodSource("unstorableText")
+  void aNulOrALoneSurrogateIsA422NamingTheField(String body, String field) {
+    Reply reply = FIXTURE.http().post("/api/v1/schedules", body.replace('\'', '"'));
+
+    assertThat(reply.status()).as(reply.raw().body()).isEqualTo(422);
+    assertThat(reply.contentType()).startsWith("application/problem+json");
+    assertThat(reply.json().get("field").asText()).isEqualTo(field);
+    assertThat(reply.json().get("errors").get(0).get("message").asText())
+        .startsWith("must not contain");
+    assertThat(storedSchedules()).isZero();
+  }
+
+  @Test
+  void aCursorThatDecodesToANulIsA422NamingTheCursor() {
+    String cursor =
+        java.util.Base64.getUrlEncoder()
+            .withoutPadding()
+            .encodeToString("a\u0000".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+    Reply reply = FIXTURE.http().get("/api/v1/schedules?cursor=" + cursor);
+
+    assertThat(reply.status()).as(reply.raw().body()).isEqualTo(422);
+    assertThat(reply.contentType()).startsWith("application/problem+json");
+    assertThat(reply.json().get("field").asText()).isEqualTo("cursor");
+  }
+
+  @Test
+  void aCursorThatIsNotUtf8IsNotACursor() {
+    // base64url of the bytes ED A0 80: U+D800 on its own, which UTF-8 cannot hold.
+    Reply reply = FIXTURE.http().get("/api/v1/schedules?cursor=7aCA");
+
+    assertThat(reply.status()).as(reply.raw().body()).isEqualTo(400);
+    assertThat(reply.contentType()).startsWith("application/problem+json");
+    assertThat(reply.json().get("field").asText()).isEqualTo("cursor");
+  }
+
   @Test
   void everyInvalidFieldIsListed() {
     Reply reply =

@@ -301,7 +301,29 @@ class WorkflowsIT {
             "unknown stored job",
             "{'jobs':[{'ref':'a','type':'a','dependsOn':[{'id':'01a20789-30fb-757f-aa8b-37dcc072ee45'}]}]}",
             "jobs[0].dependsOn[0]"),
-        bad("unknown field", "{'jobs':[{'ref':'a','type':'a'}],'name':'x'}", "name"));
+        bad("unknown field", "{'jobs':[{'ref':'a','type':'a'}],'name':'x'}", "name"),
+        bad(
+            "NUL in a ref",
+            "{'jobs':[{'ref':'a','type':'a'},{'ref':'b\\u0000','type':'a'}]}",
+            "jobs[1].ref"),
+        bad("lone surrogate in a ref", "{'jobs':[{'ref':'\\ud800','type':'a'}]}", "jobs[0].ref"),
+        bad(
+            "NUL in a parent ref",
+            "{'jobs':[{'ref':'a','type':'a'},{'ref':'b','type':'a','parent':'a\\u0000'}]}",
+            "jobs[1].parent"),
+        bad(
+            "lone surrogate in a dependsOn ref",
+            "{'jobs':[{'ref':'a','type':'a'},{'ref':'b','type':'a','dependsOn':[{'ref':'a\\udc00'}]}]}",
+            "jobs[1].dependsOn[0].ref"),
+        bad("NUL in a step's type", "{'jobs':[{'ref':'a','type':'a\\u0000'}]}", "jobs[0].type"),
+        bad(
+            "NUL in a step's payload",
+            "{'jobs':[{'ref':'a','type':'a','payload':{'x':['\\u0000']}}]}",
+            "jobs[0].payload.x[0]"),
+        bad(
+            "NUL in the workflow's idempotencyKey",
+            "{'idempotencyKey':'k\\u0000','jobs':[{'ref':'a','type':'a'}]}",
+            "idempotencyKey"));
   }
 
   private static Arguments bad(String name, String body, String field) {

@@ -10,11 +10,15 @@ import java.util.Set;
 
 /**
  * Reads a {@code backoff} object: {@code exponential} (initialDelay, factor, maxDelay, jitter; any
- * left out take the defaults PT1S, 2.0, PT1H, 0.2), {@code fixed} (delay) or {@code intervals}.
+ * left out take the defaults PT1S, 2.0, PT1H, 0.2, those of {@link Backoff#DEFAULT}), {@code fixed}
+ * (delay) or {@code intervals}. The strategy left out is {@code exponential}, as documented: {@code
+ * {}} is the default backoff and {@code {"factor":3.0}} the default with a factor of 3. Every bad
+ * field is named at once ({@code backoff.factor}, {@code backoff.jitter}).
  */
 public final class BackoffParser {
   static final int MAX_INTERVALS = 100;
   private static final double MAX_FACTOR = 100.0;
+  private static final String EXPONENTIAL = "exponential";
 
   private BackoffParser() {}
 
@@ -25,12 +29,12 @@ public final class BackoffParser {
       return null;
     }
     Fields f = new Fields(object, path + ".", violations);
-    String strategy = f.string("strategy", true, 50);
+    String strategy = f.has("strategy") ? f.string("strategy", true, 50) : EXPONENTIAL;
     if (strategy == null) {
       return null;
     }
     return switch (strategy) {
-      case "exponential" -> exponential(f);
+      case EXPONENTIAL -> exponential(f);
       case "fixed" -> fixed(f);
       case "intervals" -> intervals(f, path, violations);
       default -> {
@@ -44,15 +48,18 @@ public final class BackoffParser {
     f.rejectUnknown(Set.of("strategy", "initialDelay", "factor", "maxDelay", "jitter"));
     int before = f.errorCount();
     Backoff.Exponential defaults = (Backoff.Exponential) Backoff.DEFAULT;
-    Duration initial = orElse(f.duration("initialDelay", false), defaults.initialDelay());
-    Double factor = orElse(f.number("factor", 1.0, MAX_FACTOR), defaults.factor());
-    Duration max = orElse(f.duration("maxDelay", false), defaults.maxDelay());
-    Double jitter = orElse(f.number("jitter", 0.0, 1.0), defaults.jitter());
-    if (f.errorCount() > before) {
-      return null;
-    }
-    if (max.compareTo(initial) < 0) {
+    Duration initial =
+        valueOrDefault(
+            f, "initialDelay", f.duration("initialDelay", false), defaults.initialDelay());
+    Double factor =
+        valueOrDefault(f, "factor", f.number("factor", 1.0, MAX_FACTOR), defaults.factor());
+    Duration max =
+        valueOrDefault(f, "maxDelay", f.duration("maxDelay", false), defaults.maxDelay());
+    Double jitter = valueOrDefault(f, "jitter", f.number("jitter", 0.0, 1.0), defaults.jitter());
+    if (initial != null && max != null && max.compareTo(initial) < 0) {
       f.error(f.has("maxDelay") ? "maxDelay" : "initialDelay", "maxDelay must be >= initialDelay");
+    }
+    if (f.errorCount() > before) {
       return null;
     }
     return new Backoff.Exponential(initial, factor, max, jitter);
@@ -91,7 +98,8 @@ public final class BackoffParser {
     return intervals.size() == list.size() ? new Backoff.Intervals(intervals) : null;
   }
 
-  private static <T> T orElse(T value, T fallback) {
-    return value != null ? value : fallback;
+  /** The field's value; its default when left out; null when it is invalid (already recorded). */
+  private static <T> T valueOrDefault(Fields f, String name, T value, T fallback) {
+    return f.has(name) ? value : fallback;
   }
 }

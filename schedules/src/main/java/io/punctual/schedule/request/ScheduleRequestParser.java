@@ -7,6 +7,7 @@ import io.punctual.common.job.Priority;
 import io.punctual.common.request.Fields;
 import io.punctual.common.request.InvalidFieldsException;
 import io.punctual.common.request.JobFields;
+import io.punctual.common.request.StorableText;
 import io.punctual.common.request.Violations;
 import io.punctual.schedule.JobTemplate;
 import io.punctual.schedule.MisfirePolicy;
@@ -77,7 +78,8 @@ public final class ScheduleRequestParser {
   /**
    * The definition in {@code body}.
    *
-   * @throws InvalidFieldsException listing every invalid field
+   * @throws InvalidFieldsException listing every invalid field (first, every field with text no
+   *     schedule may hold: see {@link StorableText})
    * @throws io.punctual.common.request.FieldTooLargeException when the payload is too large
    * @param now the moment it would start (a schedule that would never fire from then on is refused)
    */
@@ -93,6 +95,7 @@ public final class ScheduleRequestParser {
       String field = prefix.isEmpty() ? null : prefix.substring(0, prefix.length() - 1);
       throw new InvalidFieldsException(field, "must be a JSON object describing a schedule");
     }
+    StorableText.require(object, prefix.isEmpty() ? "" : prefix.substring(0, prefix.length() - 1));
     Violations violations = new Violations();
     Fields f = new Fields(object, prefix, violations);
     f.rejectUnknown(FIELDS);
