@@ -2,6 +2,7 @@ package io.punctual.api;
 
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jersey.setup.JerseyEnvironment;
+import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.Authorizer;
 import io.punctual.api.health.PostgresHealthCheck;
 import io.punctual.api.health.RedisHealthCheck;

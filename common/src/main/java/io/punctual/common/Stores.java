@@ -8,6 +8,7 @@ import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
 import io.punctual.common.lease.Redlock;
+import io.punctual.common.queue.Promoter;
 import io.punctual.common.queue.ReadyQueue;
 import io.punctual.common.redis.RedisKeys;
 import io.punctual.common.registry.WorkerRegistry;
@@ -129,6 +130,14 @@ public final class Stores implements AutoCloseable {
 
   public RedisKeys keys() {
     return keys;
+  }
+
+  /**
+   * A promoter over these stores (the worker's and the reaper's: both keep Redis filled from
+   * PostgreSQL), named {@code holder} in its logs and its cursor.
+   */
+  public Promoter promoter(String holder) {
+    return new Promoter(queries()::pendingDue, queue(), redis(), queueSettings(), clock(), holder);
   }
 
   public ReadyQueue queue() {

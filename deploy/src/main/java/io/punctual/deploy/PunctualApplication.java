@@ -8,6 +8,7 @@ import io.punctual.common.json.Json;
 import io.punctual.deploy.command.CommandExit;
 import io.punctual.deploy.command.Commands;
 import io.punctual.deploy.config.LayeredConfigSource;
+import io.punctual.deploy.config.PunctualConfiguration;
 import java.io.PrintStream;
 
 /**

@@ -52,14 +52,7 @@ public final class Reaper implements AutoCloseable {
     this.stores = stores;
     this.settings = settings;
     this.holder = holder;
-    this.promoter =
-        new Promoter(
-            stores.queries()::pendingDue,
-            stores.queue(),
-            stores.redis(),
-            stores.queueSettings(),
-            stores.clock(),
-            holder);
+    this.promoter = stores.promoter(holder);
     this.rescuer = new Rescuer(stores, settings, PerThreadRandom.INSTANCE);
     this.reconciler = new Reconciler(stores, settings);
     this.janitor = new PartitionJanitor(stores, settings);

@@ -9,7 +9,8 @@ import io.punctual.common.registry.WorkerRegistry;
 import io.punctual.worker.claim.ClaimLoop;
 import io.punctual.worker.claim.Waiter;
 import io.punctual.worker.complete.CompletionBatcher;
-import io.punctual.worker.handler.JobHandlers;
+import io.punctual.worker.config.WorkerSettings;
+import io.punctual.worker.handler.registry.JobHandlers;
 import io.punctual.worker.heartbeat.Heartbeater;
 import io.punctual.worker.heartbeat.LeaseKeeper;
 import io.punctual.worker.metrics.WorkerMetrics;
@@ -92,14 +93,7 @@ public final class Worker implements AutoCloseable {
     this.claimLoop = new ClaimLoop(stores, settings, waiter, slots, executor::start, this.metrics);
     this.leaseKeeper = new LeaseKeeper(stores, running, completions.pendingResults(), settings);
     this.heartbeater = new Heartbeater(stores, running, leaseKeeper, settings);
-    this.promoter =
-        new Promoter(
-            stores.queries()::pendingDue,
-            stores.queue(),
-            stores.redis(),
-            stores.queueSettings(),
-            stores.clock(),
-            settings.workerId);
+    this.promoter = stores.promoter(settings.workerId);
     this.claimThread = Thread.ofPlatform().daemon().name("punctual-claim").unstarted(claimLoop);
   }
 

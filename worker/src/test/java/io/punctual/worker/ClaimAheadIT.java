@@ -6,7 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
-import io.punctual.worker.handler.JobHandlers;
+import io.punctual.worker.config.WorkerSettings;
+import io.punctual.worker.handler.registry.JobHandlers;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -5,10 +5,11 @@ import io.punctual.common.Stores;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
+import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.JobContext;
 import io.punctual.worker.handler.JobHandler;
-import io.punctual.worker.handler.JobHandlers;
 import io.punctual.worker.handler.JobResult;
+import io.punctual.worker.handler.registry.JobHandlers;
 import java.time.Clock;
 import java.time.Duration;
 

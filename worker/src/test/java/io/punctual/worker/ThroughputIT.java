@@ -6,7 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.MetricRegistry;
 import io.punctual.common.job.NewJob;
-import io.punctual.worker.handler.JobHandlers;
+import io.punctual.worker.config.WorkerSettings;
+import io.punctual.worker.handler.registry.JobHandlers;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package io.punctual.api.jobs;
 
-import io.punctual.api.ApiSettings;
+import io.punctual.api.config.ApiSettings;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.job.JobId;
 import io.punctual.common.job.JobState;

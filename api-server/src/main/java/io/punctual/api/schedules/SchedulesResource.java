@@ -2,7 +2,7 @@ package io.punctual.api.schedules;
 
 import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.punctual.api.ApiSettings;
+import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.jobs.JobPage;
 import io.punctual.api.jobs.JobRepresentation;

@@ -1,7 +1,7 @@
 package io.punctual.api.workers;
 
 import com.codahale.metrics.annotation.Timed;
-import io.punctual.api.ApiSettings;
+import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.jobs.Items;
 import io.punctual.api.jobs.ListParams;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.punctual.api.ApiSettings;
+import io.punctual.api.config.ApiSettings;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.NewJob;

@@ -3,7 +3,7 @@ package io.punctual.api.outage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
-import io.punctual.api.ApiSettings;
+import io.punctual.api.config.ApiSettings;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport.Reply;
 import io.punctual.common.job.JobState;

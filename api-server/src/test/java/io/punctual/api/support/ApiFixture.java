@@ -3,7 +3,7 @@ package io.punctual.api.support;
 import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.jetty.HttpConnectorFactory;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
-import io.punctual.api.ApiSettings;
+import io.punctual.api.config.ApiSettings;
 import io.punctual.common.Stores;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.RedisSettings;

@@ -2,7 +2,7 @@ package io.punctual.api.support;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.dropwizard.core.Configuration;
-import io.punctual.api.ApiSettings;
+import io.punctual.api.config.ApiSettings;
 import io.punctual.common.Stores;
 
 /** Configuration of the in-process test application: the stores are handed over directly. */

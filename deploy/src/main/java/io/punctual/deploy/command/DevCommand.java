@@ -4,7 +4,7 @@ import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Environment;
 import io.punctual.api.ApiModule;
 import io.punctual.common.Stores;
-import io.punctual.deploy.PunctualConfiguration;
+import io.punctual.deploy.config.PunctualConfiguration;
 import io.punctual.deploy.dev.EmbeddedStores;
 import io.punctual.deploy.runtime.Resources;
 import io.punctual.deploy.runtime.ServerUrls;

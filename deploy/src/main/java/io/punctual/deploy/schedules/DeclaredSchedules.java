@@ -2,7 +2,7 @@ package io.punctual.deploy.schedules;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.api.ApiSettings;
+import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.Authorizer;
 import io.punctual.common.config.InvalidSettingsException;
 import io.punctual.common.config.SettingsErrors;

@@ -34,9 +34,18 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
 
   /**
+   * No cycle between any two packages, each taken on its own ({@code io.punctual.worker} and {@code
+   * io.punctual.worker.run} are two slices): a module's root package holds its wiring (like {@code
+   * io.punctual.worker.Worker}), which uses the feature packages; settings live in {@code config}
+   * packages that the features use, so nothing points back at the root.
+   */
+  @ArchTest
+  static final ArchRule packagesHaveNoCycles =
+      slices().matching("io.punctual.(**)").should().beFreeOfCycles();
+
+  /**
    * No cycle between feature packages ({@code io.punctual.<module>.<feature>}, subpackages
-   * included), e.g. {@code common.lease} and {@code common.queue}. A module's root package (its
-   * wiring and settings, like {@code io.punctual.worker.Worker}) is not a feature package.
+   * included), e.g. {@code common.lease} and {@code common.queue}.
    */
   @ArchTest
   static final ArchRule featurePackagesHaveNoCycles =

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.api.ApiSettings;
+import io.punctual.api.config.ApiSettings;
 import io.punctual.planner.PlannerSettings;
 import io.punctual.schedule.DeclaredSchedule;
 import io.punctual.schedule.MisfirePolicy;

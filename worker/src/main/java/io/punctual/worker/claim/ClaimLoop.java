@@ -7,7 +7,7 @@ import io.punctual.common.job.JobState;
 import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.queue.ReadyQueue.ClaimResult;
 import io.punctual.common.queue.ReadyQueue.Claimed;
-import io.punctual.worker.WorkerSettings;
+import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.metrics.WorkerMetrics;
 import java.time.Duration;
 import java.time.Instant;

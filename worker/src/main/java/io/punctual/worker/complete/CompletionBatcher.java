@@ -7,7 +7,7 @@ import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.store.JobTransitions;
-import io.punctual.worker.WorkerSettings;
+import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.metrics.WorkerMetrics;
 import io.punctual.worker.run.FinishedAttempt;
 import io.punctual.worker.run.JobMdc;

@@ -3,7 +3,7 @@ package io.punctual.worker.heartbeat;
 import io.punctual.common.Stores;
 import io.punctual.common.job.Job;
 import io.punctual.common.store.JobTransitions.Attempt;
-import io.punctual.worker.WorkerSettings;
+import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.run.JobMdc;
 import io.punctual.worker.run.RunningAttempt;
 import io.punctual.worker.run.RunningAttempts;

@@ -2,8 +2,8 @@ package io.punctual.worker.heartbeat;
 
 import io.punctual.common.Stores;
 import io.punctual.common.store.JobTransitions.Attempt;
-import io.punctual.worker.WorkerSettings;
 import io.punctual.worker.complete.PendingResults;
+import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.run.RunningAttempt;
 import io.punctual.worker.run.RunningAttempts;
 import java.util.Collection;

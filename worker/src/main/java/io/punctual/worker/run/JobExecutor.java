@@ -4,7 +4,7 @@ import io.punctual.common.job.Completion;
 import io.punctual.common.job.Job;
 import io.punctual.worker.handler.JobContext;
 import io.punctual.worker.handler.JobHandler;
-import io.punctual.worker.handler.JobHandlers;
+import io.punctual.worker.handler.registry.JobHandlers;
 import io.punctual.worker.metrics.WorkerMetrics;
 import java.time.Clock;
 import java.time.Duration;

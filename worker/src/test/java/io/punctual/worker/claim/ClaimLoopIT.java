@@ -13,7 +13,7 @@ import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.Priority;
 import io.punctual.worker.WorkerHarness;
-import io.punctual.worker.WorkerSettings;
+import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.metrics.WorkerMetrics;
 import java.time.Clock;
 import java.time.Duration;

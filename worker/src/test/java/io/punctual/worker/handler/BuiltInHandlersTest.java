@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.punctual.common.job.Job;
-import io.punctual.worker.WorkerSettings;
+import io.punctual.worker.config.WorkerSettings;
+import io.punctual.worker.handler.registry.JobHandlers;
 import io.punctual.worker.run.TestJobs;
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -10,7 +10,7 @@ import io.punctual.common.json.Json;
 import io.punctual.worker.CallbackServer;
 import io.punctual.worker.CallbackServer.Request;
 import io.punctual.worker.CallbackServer.Response;
-import io.punctual.worker.WorkerSettings;
+import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.http.HttpHandler;
 import io.punctual.worker.handler.http.HttpStatusException;
 import io.punctual.worker.handler.http.WebhookSignature;

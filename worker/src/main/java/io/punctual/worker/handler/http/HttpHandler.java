@@ -2,7 +2,7 @@ package io.punctual.worker.handler.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.common.json.Json;
-import io.punctual.worker.WorkerSettings;
+import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.JobContext;
 import io.punctual.worker.handler.JobHandler;
 import io.punctual.worker.handler.JobResult;

@@ -1,4 +1,4 @@
-package io.punctual.api;
+package io.punctual.api.config;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;

@@ -1,4 +1,4 @@
-package io.punctual.worker;
+package io.punctual.worker.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.punctual.api;
+package io.punctual.api.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

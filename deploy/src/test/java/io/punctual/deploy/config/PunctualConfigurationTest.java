@@ -1,4 +1,4 @@
-package io.punctual.deploy;
+package io.punctual.deploy.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -8,7 +8,6 @@ import io.dropwizard.configuration.DefaultConfigurationFactoryFactory;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.jersey.validation.Validators;
 import io.punctual.common.config.InvalidSettingsException;
-import io.punctual.deploy.config.LayeredConfigSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

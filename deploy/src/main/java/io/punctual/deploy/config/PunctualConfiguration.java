@@ -1,8 +1,8 @@
-package io.punctual.deploy;
+package io.punctual.deploy.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
-import io.punctual.api.ApiSettings;
+import io.punctual.api.config.ApiSettings;
 import io.punctual.common.config.InvalidSettingsException;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
@@ -11,7 +11,7 @@ import io.punctual.common.config.SettingsErrors;
 import io.punctual.deploy.schedules.DeclaredSchedules;
 import io.punctual.planner.PlannerSettings;
 import io.punctual.reaper.ReaperSettings;
-import io.punctual.worker.WorkerSettings;
+import io.punctual.worker.config.WorkerSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.punctual.worker;
+package io.punctual.worker.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.punctual.common.config.InvalidSettingsException;
