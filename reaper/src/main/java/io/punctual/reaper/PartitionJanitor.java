@@ -1,11 +1,14 @@
 package io.punctual.reaper;
 
-import io.punctual.common.Stores;
+import io.punctual.common.registry.WorkerRegistry;
 import io.punctual.common.sql.SqlFiles;
+import io.punctual.common.store.PartitionManager;
+import java.time.Clock;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,11 +22,22 @@ public final class PartitionJanitor {
   private static final SqlFiles SQL = new SqlFiles(PartitionJanitor.class);
   private static final int KEY_BATCH = 10_000;
 
-  private final Stores stores;
+  private final Clock clock;
+  private final Jdbi jdbi;
+  private final PartitionManager partitions;
+  private final WorkerRegistry workers;
   private final ReaperSettings settings;
 
-  public PartitionJanitor(Stores stores, ReaperSettings settings) {
-    this.stores = stores;
+  public PartitionJanitor(
+      Clock clock,
+      Jdbi jdbi,
+      PartitionManager partitions,
+      WorkerRegistry workers,
+      ReaperSettings settings) {
+    this.clock = clock;
+    this.jdbi = jdbi;
+    this.partitions = partitions;
+    this.workers = workers;
     this.settings = settings;
   }
 
@@ -38,31 +52,28 @@ public final class PartitionJanitor {
       int workflowsForgotten) {}
 
   public Upkeep runOnce() {
-    int created = stores.partitions().ensureAhead();
-    LocalDate today = LocalDate.ofInstant(stores.clock().instant(), ZoneOffset.UTC);
+    int created = partitions.ensureAhead();
+    LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
     LocalDate jobsBefore = today.minusDays(settings.jobRetention.toDays());
     LocalDate executionsBefore = today.minusDays(settings.executionRetention.toDays());
     List<String> dropped = new ArrayList<>();
     List<String> kept = new ArrayList<>();
-    stores
-        .database()
-        .jdbi()
-        .useHandle(
-            h ->
-                h.createQuery(SQL.get("dropExpired"))
-                    .bind("jobsBefore", jobsBefore)
-                    .bind("executionsBefore", executionsBefore)
-                    .map(
-                        (rs, ctx) -> {
-                          String table = rs.getString("table_name");
-                          (rs.getString("action").equals("dropped") ? dropped : kept).add(table);
-                          return table;
-                        })
-                    .list());
+    jdbi.useHandle(
+        h ->
+            h.createQuery(SQL.get("dropExpired"))
+                .bind("jobsBefore", jobsBefore)
+                .bind("executionsBefore", executionsBefore)
+                .map(
+                    (rs, ctx) -> {
+                      String table = rs.getString("table_name");
+                      (rs.getString("action").equals("dropped") ? dropped : kept).add(table);
+                      return table;
+                    })
+                .list());
     int forgotten = forget("forgetKeys", jobsBefore);
     int edges = forget("forgetEdges", jobsBefore);
     int workflows = forget("forgetWorkflows", jobsBefore);
-    int pruned = stores.workers().prune(stores.clock().instant().minus(settings.workerRetention));
+    int pruned = workers.prune(clock.instant().minus(settings.workerRetention));
     if (!dropped.isEmpty()) {
       log.info("dropped partitions past retention: {}", dropped);
     }
@@ -78,15 +89,12 @@ public final class PartitionJanitor {
     int total = 0;
     while (true) {
       int n =
-          stores
-              .database()
-              .jdbi()
-              .withHandle(
-                  h ->
-                      h.createUpdate(SQL.get(statement))
-                          .bind("before", before.atStartOfDay(ZoneOffset.UTC).toInstant())
-                          .bind("limit", KEY_BATCH)
-                          .execute());
+          jdbi.withHandle(
+              h ->
+                  h.createUpdate(SQL.get(statement))
+                      .bind("before", before.atStartOfDay(ZoneOffset.UTC).toInstant())
+                      .bind("limit", KEY_BATCH)
+                      .execute());
       total += n;
       if (n < KEY_BATCH) {
         return total;

@@ -53,9 +53,25 @@ public final class Reaper implements AutoCloseable {
     this.settings = settings;
     this.holder = holder;
     this.promoter = stores.promoter(holder);
-    this.rescuer = new Rescuer(stores, settings, PerThreadRandom.INSTANCE);
-    this.reconciler = new Reconciler(stores, settings);
-    this.janitor = new PartitionJanitor(stores, settings);
+    this.rescuer =
+        new Rescuer(
+            stores.clock(),
+            stores.queries(),
+            stores.transitions(),
+            stores.redlock(),
+            stores.queue(),
+            stores.queueSettings(),
+            settings,
+            PerThreadRandom.INSTANCE);
+    this.reconciler =
+        new Reconciler(stores.clock(), stores.queries(), stores.redis(), stores.keys(), settings);
+    this.janitor =
+        new PartitionJanitor(
+            stores.clock(),
+            stores.database().jdbi(),
+            stores.partitions(),
+            stores.workers(),
+            settings);
     this.rescued = metrics.meter("punctual.reaper.rescued");
     this.requeued = metrics.meter("punctual.reaper.requeued");
     this.removed = metrics.meter("punctual.reaper.removedFromRedis");

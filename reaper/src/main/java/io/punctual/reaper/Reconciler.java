@@ -6,13 +6,16 @@ import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanIterator;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.punctual.common.Stores;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.redis.LuaScript;
+import io.punctual.common.redis.RedisKeys;
 import io.punctual.common.redis.RedisKeys.QueueKey;
+import io.punctual.common.store.JobQueries;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,11 +48,22 @@ public final class Reconciler {
       LuaScript.load(Reconciler.class, "removeStale.lua", ScriptOutputType.INTEGER);
   private static final int PAGE = 1_000;
 
-  private final Stores stores;
+  private final Clock clock;
+  private final JobQueries queries;
+  private final StatefulRedisConnection<String, String> redis;
+  private final RedisKeys keys;
   private final ReaperSettings settings;
 
-  public Reconciler(Stores stores, ReaperSettings settings) {
-    this.stores = stores;
+  public Reconciler(
+      Clock clock,
+      JobQueries queries,
+      StatefulRedisConnection<String, String> redis,
+      RedisKeys keys,
+      ReaperSettings settings) {
+    this.clock = clock;
+    this.queries = queries;
+    this.redis = redis;
+    this.keys = keys;
     this.settings = settings;
   }
 
@@ -57,7 +71,7 @@ public final class Reconciler {
   public record Repairs(int enqueued, int removed) {}
 
   public Repairs runOnce() {
-    Instant dueBefore = stores.clock().instant().minus(settings.reconcileAfter);
+    Instant dueBefore = clock.instant().minus(settings.reconcileAfter);
     int enqueued = enqueueMissing(dueBefore);
     int removed = removeStale(dueBefore);
     if (enqueued > 0 || removed > 0) {
@@ -72,13 +86,13 @@ public final class Reconciler {
 
   /** PostgreSQL to Redis: every PENDING job due before {@code dueBefore} is in its queue. */
   private int enqueueMissing(Instant dueBefore) {
-    RedisCommands<String, String> redis = stores.redis().sync();
+    RedisCommands<String, String> commands = redis.sync();
     Instant afterRunAt = Instant.EPOCH;
     UUID afterId = new UUID(0, 0);
     int added = 0;
     int seen = 0;
     while (seen < settings.maxPerPass) {
-      List<QueueEntry> page = stores.queries().pendingDue(afterRunAt, afterId, dueBefore, PAGE);
+      List<QueueEntry> page = queries.pendingDue(afterRunAt, afterId, dueBefore, PAGE);
       if (page.isEmpty()) {
         break;
       }
@@ -89,14 +103,13 @@ public final class Reconciler {
       }
       for (var group : byNamespace.entrySet()) {
         List<String> args = new ArrayList<>(1 + 3 * group.getValue().size());
-        args.add(stores.keys().wakeChannel(group.getKey()));
+        args.add(keys.wakeChannel(group.getKey()));
         for (QueueEntry e : group.getValue()) {
           args.add(Integer.toString(e.priority().rank() + 1));
           args.add(Long.toString(e.runAt().toEpochMilli()));
           args.add(e.id().toString());
         }
-        Long n =
-            RECONCILE.run(redis, stores.keys().queues(group.getKey()), args.toArray(String[]::new));
+        Long n = RECONCILE.run(commands, keys.queues(group.getKey()), args.toArray(String[]::new));
         added += n.intValue();
       }
       QueueEntry last = page.get(page.size() - 1);
@@ -111,20 +124,20 @@ public final class Reconciler {
 
   /** Redis to PostgreSQL: queue entries due before {@code dueBefore} belong to PENDING jobs. */
   private int removeStale(Instant dueBefore) {
-    RedisCommands<String, String> redis = stores.redis().sync();
+    RedisCommands<String, String> commands = redis.sync();
     Range<Double> due = Range.create(Double.NEGATIVE_INFINITY, (double) dueBefore.toEpochMilli());
     int removed = 0;
     int budget = settings.maxPerPass;
     ScanIterator<String> queues =
-        ScanIterator.scan(redis, ScanArgs.Builder.matches(stores.keys().queuePattern()).limit(100));
+        ScanIterator.scan(commands, ScanArgs.Builder.matches(keys.queuePattern()).limit(100));
     while (queues.hasNext() && budget > 0) {
       String key = queues.next();
-      Optional<QueueKey> queue = stores.keys().parseQueue(key);
+      Optional<QueueKey> queue = keys.parseQueue(key);
       if (queue.isEmpty()) {
         continue;
       }
       List<ScoredValue<String>> entries =
-          redis.zrangebyscoreWithScores(key, due, Limit.create(0, Math.min(budget, PAGE)));
+          commands.zrangebyscoreWithScores(key, due, Limit.create(0, Math.min(budget, PAGE)));
       budget -= entries.size();
       if (entries.isEmpty()) {
         continue;
@@ -134,7 +147,7 @@ public final class Reconciler {
         scores.put(UUID.fromString(e.getValue()), (long) e.getScore());
       }
       Map<UUID, Job> jobs = new HashMap<>();
-      for (Job job : stores.queries().findMany(scores.keySet())) {
+      for (Job job : queries.findMany(scores.keySet())) {
         jobs.put(job.id(), job);
       }
       Map<UUID, Long> stale = new HashMap<>();
@@ -159,9 +172,7 @@ public final class Reconciler {
       args.add(e.getKey().toString());
       args.add(Long.toString(e.getValue()));
     }
-    Long n =
-        REMOVE_STALE.run(
-            stores.redis().sync(), new String[] {queueKey}, args.toArray(String[]::new));
+    Long n = REMOVE_STALE.run(redis.sync(), new String[] {queueKey}, args.toArray(String[]::new));
     return n.intValue();
   }
 }

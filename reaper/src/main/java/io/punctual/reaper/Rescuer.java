@@ -1,12 +1,16 @@
 package io.punctual.reaper;
 
-import io.punctual.common.Stores;
+import io.punctual.common.config.QueueSettings;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
+import io.punctual.common.lease.Redlock;
 import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.queue.ReadyQueue;
+import io.punctual.common.store.JobQueries;
 import io.punctual.common.store.JobTransitions;
 import io.punctual.common.store.JobTransitions.Rescue;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,18 +35,45 @@ public final class Rescuer {
   private static final Logger log = LoggerFactory.getLogger(Rescuer.class);
   private static final int PAGE = 500;
 
-  private final Stores stores;
+  private final Clock clock;
+  private final JobQueries queries;
+  private final JobTransitions transitions;
+  private final Redlock redlock;
+  private final ReadyQueue queue;
+  private final QueueSettings queueSettings;
   private final ReaperSettings settings;
   private final RandomGenerator random;
   private final int pageSize;
 
   /** {@code random} is used from the reaper's threads: it must be safe to share. */
-  public Rescuer(Stores stores, ReaperSettings settings, RandomGenerator random) {
-    this(stores, settings, random, PAGE);
+  public Rescuer(
+      Clock clock,
+      JobQueries queries,
+      JobTransitions transitions,
+      Redlock redlock,
+      ReadyQueue queue,
+      QueueSettings queueSettings,
+      ReaperSettings settings,
+      RandomGenerator random) {
+    this(clock, queries, transitions, redlock, queue, queueSettings, settings, random, PAGE);
   }
 
-  Rescuer(Stores stores, ReaperSettings settings, RandomGenerator random, int pageSize) {
-    this.stores = stores;
+  Rescuer(
+      Clock clock,
+      JobQueries queries,
+      JobTransitions transitions,
+      Redlock redlock,
+      ReadyQueue queue,
+      QueueSettings queueSettings,
+      ReaperSettings settings,
+      RandomGenerator random,
+      int pageSize) {
+    this.clock = clock;
+    this.queries = queries;
+    this.transitions = transitions;
+    this.redlock = redlock;
+    this.queue = queue;
+    this.queueSettings = queueSettings;
     this.settings = settings;
     this.random = random;
     this.pageSize = pageSize;
@@ -53,7 +84,7 @@ public final class Rescuer {
    * (heartbeat, id), past those whose lease is still held, up to {@code maxPerPass} of them.
    */
   public int runOnce() {
-    Instant now = stores.clock().instant();
+    Instant now = clock.instant();
     Instant staleBefore = now.minus(settings.rescueAfter);
     int rescued = 0;
     int seen = 0;
@@ -61,7 +92,7 @@ public final class Rescuer {
     UUID afterId = new UUID(0, 0);
     while (seen < settings.maxPerPass) {
       int limit = Math.min(pageSize, settings.maxPerPass - seen);
-      List<Job> stale = stores.queries().staleRunning(staleBefore, afterHeartbeat, afterId, limit);
+      List<Job> stale = queries.staleRunning(staleBefore, afterHeartbeat, afterId, limit);
       if (stale.isEmpty()) {
         break;
       }
@@ -69,7 +100,7 @@ public final class Rescuer {
       Job last = stale.get(stale.size() - 1);
       afterHeartbeat = last.heartbeatAt();
       afterId = last.id();
-      Set<UUID> leased = stores.redlock().heldAmong(stale.stream().map(Job::id).toList());
+      Set<UUID> leased = redlock.heldAmong(stale.stream().map(Job::id).toList());
       List<Rescue> rescues = new ArrayList<>();
       Map<UUID, Job> byId = new HashMap<>();
       for (Job job : stale) {
@@ -81,7 +112,7 @@ public final class Rescuer {
         rescues.add(decide(job, now));
       }
       if (!rescues.isEmpty()) {
-        JobTransitions.Ended ended = stores.transitions().rescue(rescues, staleBefore);
+        JobTransitions.Ended ended = transitions.rescue(rescues, staleBefore);
         Set<UUID> done = ended.applied();
         rescued += done.size();
         requeue(rescues, byId, done, ended.released(), now);
@@ -118,7 +149,7 @@ public final class Rescuer {
       Set<UUID> done,
       List<QueueEntry> released,
       Instant now) {
-    Instant horizon = now.plus(stores.queueSettings().horizon);
+    Instant horizon = now.plus(queueSettings.horizon);
     List<QueueEntry> entries = new ArrayList<>();
     for (QueueEntry r : released) {
       if (!r.runAt().isAfter(horizon)) {
@@ -134,7 +165,7 @@ public final class Rescuer {
       }
     }
     try {
-      stores.queue().enqueue(entries);
+      queue.enqueue(entries);
     } catch (RuntimeException e) {
       // PostgreSQL holds them as PENDING: the reconciliation or the promoter enqueues them later.
       log.warn("could not enqueue {} rescued jobs: {}", entries.size(), e.toString());

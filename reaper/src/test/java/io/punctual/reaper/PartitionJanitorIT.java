@@ -71,7 +71,7 @@ class PartitionJanitorIT {
     try (Stores other =
         new Stores(
             f.postgres, TestStores.get().newRedis(), new QueueSettings(), f.clock, "other")) {
-      new PartitionJanitor(other, f.settings).runOnce();
+      f.janitor(other).runOnce();
     }
     assertThat(exists("jobs_p" + day(100))).isFalse();
 
@@ -110,8 +110,7 @@ class PartitionJanitorIT {
           .bind("id", late)
           .bind("at", at)
           .execute();
-      Future<PartitionJanitor.Upkeep> upkeep =
-          janitor.submit(() -> new PartitionJanitor(f.stores, f.settings).runOnce());
+      Future<PartitionJanitor.Upkeep> upkeep = janitor.submit(() -> f.janitor().runOnce());
       // The janitor reaches the day and waits for the write's lock.
       await().atMost(Duration.ofSeconds(10)).until(() -> sessionsWaitingForALock() > 0);
       assertThat(upkeep).as("the drop waits for the write to commit").isNotDone();
@@ -147,7 +146,7 @@ class PartitionJanitorIT {
     f.stores.transitions().cancel("default", finalMiddle.id());
     Job recent = jobFrom(5);
 
-    PartitionJanitor.Upkeep upkeep = new PartitionJanitor(f.stores, f.settings).runOnce();
+    PartitionJanitor.Upkeep upkeep = f.janitor().runOnce();
 
     // 100 days: past both retentions, all final -> both tables dropped
     assertThat(exists("jobs_p" + day(100))).isFalse();
@@ -169,7 +168,7 @@ class PartitionJanitorIT {
     assertThat(f.stores.queries().find("default", finalMiddle.id())).isPresent();
     assertThat(f.stores.queries().find("default", recent.id())).isPresent();
 
-    PartitionJanitor.Upkeep again = new PartitionJanitor(f.stores, f.settings).runOnce();
+    PartitionJanitor.Upkeep again = f.janitor().runOnce();
     assertThat(again.partitionsDropped()).as("idempotent").isEmpty();
   }
 
@@ -180,7 +179,7 @@ class PartitionJanitorIT {
     f.clock.set(now);
     f.store(List.of(aJob().runAt(now).idempotencyKey("new", "h").build()));
 
-    PartitionJanitor.Upkeep upkeep = new PartitionJanitor(f.stores, f.settings).runOnce();
+    PartitionJanitor.Upkeep upkeep = f.janitor().runOnce();
 
     assertThat(upkeep.keysForgotten()).isEqualTo(1);
     List<String> keys =
@@ -203,7 +202,7 @@ class PartitionJanitorIT {
         .workers()
         .register(new Registration("alive", "h", 2, List.of("default"), 4, Duration.ofSeconds(10)));
 
-    PartitionJanitor.Upkeep upkeep = new PartitionJanitor(f.stores, f.settings).runOnce();
+    PartitionJanitor.Upkeep upkeep = f.janitor().runOnce();
 
     assertThat(upkeep.workersPruned()).isEqualTo(1);
     assertThat(f.stores.workers().list("default", 10))
@@ -243,7 +242,7 @@ class PartitionJanitorIT {
                     .build()));
     f.clock.set(now);
 
-    PartitionJanitor.Upkeep upkeep = new PartitionJanitor(f.stores, f.settings).runOnce();
+    PartitionJanitor.Upkeep upkeep = f.janitor().runOnce();
 
     assertThat(upkeep.workflowsForgotten()).isEqualTo(1);
     assertThat(upkeep.edgesForgotten()).isEqualTo(1);

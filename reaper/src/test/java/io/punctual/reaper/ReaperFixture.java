@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.random.RandomGenerator;
 
 /** A fresh database and Redis prefix, {@link Stores} on a test clock, and reaper settings. */
 final class ReaperFixture implements AutoCloseable {
@@ -28,6 +29,48 @@ final class ReaperFixture implements AutoCloseable {
     postgres = servers.newDatabase();
     stores = new Stores(postgres, servers.newRedis(), new QueueSettings(), clock, "t");
     stores.partitions().ensureAhead();
+  }
+
+  /** A rescuer over these stores, reading {@code pageSize} stale attempts at a time. */
+  Rescuer rescuer(RandomGenerator random, int pageSize) {
+    return new Rescuer(
+        stores.clock(),
+        stores.queries(),
+        stores.transitions(),
+        stores.redlock(),
+        stores.queue(),
+        stores.queueSettings(),
+        settings,
+        random,
+        pageSize);
+  }
+
+  /** A rescuer over these stores, as the reaper builds it. */
+  Rescuer rescuer(RandomGenerator random) {
+    return new Rescuer(
+        stores.clock(),
+        stores.queries(),
+        stores.transitions(),
+        stores.redlock(),
+        stores.queue(),
+        stores.queueSettings(),
+        settings,
+        random);
+  }
+
+  Reconciler reconciler() {
+    return new Reconciler(
+        stores.clock(), stores.queries(), stores.redis(), stores.keys(), settings);
+  }
+
+  PartitionJanitor janitor() {
+    return janitor(stores);
+  }
+
+  /** A janitor over other stores (another process's), with these settings. */
+  PartitionJanitor janitor(Stores on) {
+    return new PartitionJanitor(
+        on.clock(), on.database().jdbi(), on.partitions(), on.workers(), settings);
   }
 
   /** Stores jobs in PostgreSQL only (as if the API died before its enqueue). */

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 class ReconcilerIT {
   private final ReaperFixture f = new ReaperFixture();
-  private final Reconciler reconciler = new Reconciler(f.stores, f.settings);
+  private final Reconciler reconciler = f.reconciler();
 
   @AfterEach
   void close() {

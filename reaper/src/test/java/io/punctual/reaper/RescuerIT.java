@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 
 class RescuerIT {
   private final ReaperFixture f = new ReaperFixture();
-  private final Rescuer rescuer = new Rescuer(f.stores, f.settings, new Random(1));
+  private final Rescuer rescuer = f.rescuer(new Random(1));
 
   @AfterEach
   void close() {
@@ -141,7 +141,7 @@ class RescuerIT {
     f.clock.advance(Duration.ofSeconds(61));
 
     // Pages of 2: the first two pages hold only leased attempts, the lost one comes third.
-    Rescuer paging = new Rescuer(f.stores, f.settings, new Random(1), 2);
+    Rescuer paging = f.rescuer(new Random(1), 2);
     assertThat(paging.runOnce()).isEqualTo(1);
 
     assertThat(f.find(lost).status()).isEqualTo(JobState.PENDING);
@@ -158,8 +158,8 @@ class RescuerIT {
     f.clock.advance(Duration.ofSeconds(61));
     f.settings.maxPerPass = 3;
 
-    assertThat(new Rescuer(f.stores, f.settings, new Random(1), 2).runOnce()).isEqualTo(3);
-    assertThat(new Rescuer(f.stores, f.settings, new Random(1), 2).runOnce()).isEqualTo(2);
+    assertThat(f.rescuer(new Random(1), 2).runOnce()).isEqualTo(3);
+    assertThat(f.rescuer(new Random(1), 2).runOnce()).isEqualTo(2);
   }
 
   @Test
@@ -198,7 +198,7 @@ class RescuerIT {
     ExecutorService pool = Executors.newFixedThreadPool(3);
     List<Callable<Integer>> reapers = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      Rescuer r = new Rescuer(f.stores, f.settings, new Random(i));
+      Rescuer r = f.rescuer(new Random(i));
       reapers.add(r::runOnce);
     }
     int total = 0;

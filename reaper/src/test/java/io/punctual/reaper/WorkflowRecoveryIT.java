@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class WorkflowRecoveryIT {
   private final ReaperFixture f = new ReaperFixture();
-  private final Rescuer rescuer = new Rescuer(f.stores, f.settings, new Random(1));
+  private final Rescuer rescuer = f.rescuer(new Random(1));
 
   @AfterEach
   void close() {

@@ -72,7 +72,15 @@ public final class Worker implements AutoCloseable {
     this.metrics = new WorkerMetrics(metrics);
     this.slots = new Semaphore(settings.concurrency);
     this.waiter = new Waiter(stores.clock(), settings.claimAhead);
-    this.completions = new CompletionBatcher(stores, settings, this.metrics);
+    this.completions =
+        new CompletionBatcher(
+            stores.clock(),
+            stores.transitions(),
+            stores.redlock(),
+            stores.queue(),
+            stores.queueSettings(),
+            settings,
+            this.metrics);
     this.timeouts = new ScheduledThreadPoolExecutor(1, daemon("punctual-timeouts"));
     timeouts.setRemoveOnCancelPolicy(true);
     this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("punctual-heartbeat"));
@@ -90,9 +98,21 @@ public final class Worker implements AutoCloseable {
             settings.workerId,
             settings.defaultTimeout,
             stores.clock());
-    this.claimLoop = new ClaimLoop(stores, settings, waiter, slots, executor::start, this.metrics);
-    this.leaseKeeper = new LeaseKeeper(stores, running, completions.pendingResults(), settings);
-    this.heartbeater = new Heartbeater(stores, running, leaseKeeper, settings);
+    this.claimLoop =
+        new ClaimLoop(
+            stores.clock(),
+            stores.queries(),
+            stores.transitions(),
+            stores.redlock(),
+            stores.queue(),
+            settings,
+            waiter,
+            slots,
+            executor::start,
+            this.metrics);
+    this.leaseKeeper =
+        new LeaseKeeper(stores.redlock(), running, completions.pendingResults(), settings);
+    this.heartbeater = new Heartbeater(stores.transitions(), running, leaseKeeper, settings);
     this.promoter = stores.promoter(settings.workerId);
     this.claimThread = Thread.ofPlatform().daemon().name("punctual-claim").unstarted(claimLoop);
   }

@@ -4,6 +4,7 @@ import static io.punctual.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.codahale.metrics.MetricRegistry;
+import io.punctual.common.Stores;
 import io.punctual.common.job.Completion;
 import io.punctual.common.job.Execution;
 import io.punctual.common.job.ExecutionStatus;
@@ -63,8 +64,21 @@ class FencingIT {
   }
 
   private Heartbeater heartbeater(RunningAttempts running, WorkerSettings settings) {
-    LeaseKeeper leases = new LeaseKeeper(harness.stores, running, new PendingResults(), settings);
-    return new Heartbeater(harness.stores, running, leases, settings);
+    LeaseKeeper leases =
+        new LeaseKeeper(harness.stores.redlock(), running, new PendingResults(), settings);
+    return new Heartbeater(harness.stores.transitions(), running, leases, settings);
+  }
+
+  private CompletionBatcher batcher(WorkerSettings settings, MetricRegistry metrics) {
+    Stores stores = harness.stores;
+    return new CompletionBatcher(
+        stores.clock(),
+        stores.transitions(),
+        stores.redlock(),
+        stores.queue(),
+        stores.queueSettings(),
+        settings,
+        new WorkerMetrics(metrics));
   }
 
   @Test
@@ -84,8 +98,7 @@ class FencingIT {
     MetricRegistry staleMetrics = new MetricRegistry();
     WorkerSettings staleSettings = WorkerHarness.settings();
     staleSettings.workerId = "stalled-worker";
-    CompletionBatcher batcher =
-        new CompletionBatcher(harness.stores, staleSettings, new WorkerMetrics(staleMetrics));
+    CompletionBatcher batcher = batcher(staleSettings, staleMetrics);
     CompletionDecider decider =
         new CompletionDecider(harness.stores.clock(), new SplittableRandom());
     Outcome failed = Outcome.Failed.retryable("finally gave up");
@@ -123,8 +136,7 @@ class FencingIT {
 
     // The interrupted handler's completion (CANCELLED) is refused by the fence, and counted.
     MetricRegistry staleMetrics = new MetricRegistry();
-    CompletionBatcher batcher =
-        new CompletionBatcher(harness.stores, settings, new WorkerMetrics(staleMetrics));
+    CompletionBatcher batcher = batcher(settings, staleMetrics);
     CompletionDecider decider =
         new CompletionDecider(harness.stores.clock(), new SplittableRandom());
     Outcome cancelled = new Outcome.Cancelled();

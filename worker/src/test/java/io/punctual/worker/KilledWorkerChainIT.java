@@ -188,7 +188,16 @@ class KilledWorkerChainIT {
     toClose.add(survivor);
     survivor.start();
     reaperSettings.rescueAfter = Duration.ofSeconds(1);
-    Rescuer rescuer = new Rescuer(stores, reaperSettings, new Random(7));
+    Rescuer rescuer =
+        new Rescuer(
+            stores.clock(),
+            stores.queries(),
+            stores.transitions(),
+            stores.redlock(),
+            stores.queue(),
+            stores.queueSettings(),
+            reaperSettings,
+            new Random(7));
     await()
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(200))

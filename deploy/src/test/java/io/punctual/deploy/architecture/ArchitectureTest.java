@@ -89,6 +89,30 @@ class ArchitectureTest {
                 }
               });
 
+  /**
+   * {@code Stores} (every store of a process) is for the wiring: deploy's commands, each role's
+   * assembler ({@code ApiModule}, {@code PlannerWiring}, {@code Reaper}, {@code Worker}) and the
+   * benchmarks. Everything else takes the narrow collaborators it uses.
+   */
+  @ArchTest
+  static final ArchRule onlyTheWiringTakesStores =
+      noClasses()
+          .that()
+          .resideOutsideOfPackages("io.punctual.deploy..", "io.punctual.bench..")
+          .and()
+          .doNotHaveFullyQualifiedName("io.punctual.common.Stores")
+          .and()
+          .doNotHaveFullyQualifiedName("io.punctual.api.ApiModule")
+          .and()
+          .doNotHaveFullyQualifiedName("io.punctual.planner.plan.PlannerWiring")
+          .and()
+          .doNotHaveFullyQualifiedName("io.punctual.reaper.Reaper")
+          .and()
+          .doNotHaveFullyQualifiedName("io.punctual.worker.Worker")
+          .should()
+          .dependOnClassesThat()
+          .haveFullyQualifiedName("io.punctual.common.Stores");
+
   /** The API shares schedule definitions with the planner, not the planner's internals. */
   @ArchTest
   static final ArchRule apiDoesNotUsePlannerInternals =

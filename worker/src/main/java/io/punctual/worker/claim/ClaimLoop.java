@@ -1,14 +1,18 @@
 package io.punctual.worker.claim;
 
 import com.codahale.metrics.Timer;
-import io.punctual.common.Stores;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
+import io.punctual.common.lease.Redlock;
 import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.queue.ReadyQueue;
 import io.punctual.common.queue.ReadyQueue.ClaimResult;
 import io.punctual.common.queue.ReadyQueue.Claimed;
+import io.punctual.common.store.JobQueries;
+import io.punctual.common.store.JobTransitions;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.metrics.WorkerMetrics;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,7 +51,11 @@ public final class ClaimLoop implements Runnable {
   /** How soon a claimed job whose lease was taken is tried again, if it is still pending. */
   private static final Duration LEASE_CONFLICT_RETRY = Duration.ofMillis(100);
 
-  private final Stores stores;
+  private final Clock clock;
+  private final JobQueries queries;
+  private final JobTransitions transitions;
+  private final Redlock redlock;
+  private final ReadyQueue queue;
   private final WorkerSettings settings;
   private final Waiter waiter;
   private final Semaphore slots;
@@ -68,13 +76,21 @@ public final class ClaimLoop implements Runnable {
    * @param starter starts a confirmed job (the slot is already taken for it)
    */
   public ClaimLoop(
-      Stores stores,
+      Clock clock,
+      JobQueries queries,
+      JobTransitions transitions,
+      Redlock redlock,
+      ReadyQueue queue,
       WorkerSettings settings,
       Waiter waiter,
       Semaphore slots,
       Consumer<Job> starter,
       WorkerMetrics metrics) {
-    this.stores = stores;
+    this.clock = clock;
+    this.queries = queries;
+    this.transitions = transitions;
+    this.redlock = redlock;
+    this.queue = queue;
     this.settings = settings;
     this.waiter = waiter;
     this.slots = slots;
@@ -170,7 +186,7 @@ public final class ClaimLoop implements Runnable {
       waiter.awaitSlots(slots::availablePermits, 1, settings.maxIdleWait);
       return;
     }
-    Instant cap = stores.clock().instant().plus(settings.maxIdleWait);
+    Instant cap = clock.instant().plus(settings.maxIdleWait);
     Instant until = pass.nextDue().filter(t -> t.isBefore(cap)).orElse(cap);
     waiter.awaitDue(until);
   }
@@ -224,16 +240,14 @@ public final class ClaimLoop implements Runnable {
         if (free == 0 || waiter.isStopped()) {
           return new Claims(free == 0, backlog, nextDue, starting);
         }
-        Instant now = stores.clock().instant();
+        Instant now = clock.instant();
         String ns = namespaces.get((first + i) % namespaces.size());
         ClaimResult result;
         try (Timer.Context t = metrics.claimRedis.time()) {
           // Up to claimAhead before their due time: the handlers start at runAt (JobExecutor).
           result =
-              stores
-                  .queue()
-                  .claim(
-                      ns, Math.min(free, settings.claimBatchSize), now.plus(settings.claimAhead));
+              queue.claim(
+                  ns, Math.min(free, settings.claimBatchSize), now.plus(settings.claimAhead));
         }
         nextDue = earliest(nextDue, result.nextDue());
         // Only jobs already due count: a job claimed ahead holds its slot until its runAt, so
@@ -321,7 +335,7 @@ public final class ClaimLoop implements Runnable {
     Set<UUID> leased;
     try {
       try (Timer.Context t = metrics.claimLease.time()) {
-        leased = stores.redlock().acquire(ids, settings.workerId, settings.leaseTtl);
+        leased = redlock.acquire(ids, settings.workerId, settings.leaseTtl);
       }
     } catch (RuntimeException e) {
       putBack(ns, claimed, Set.copyOf(ids), now);
@@ -342,7 +356,7 @@ public final class ClaimLoop implements Runnable {
     List<Job> jobs;
     try {
       try (Timer.Context t = metrics.claimConfirm.time()) {
-        jobs = new ArrayList<>(stores.transitions().claim(leasedIds, settings.workerId));
+        jobs = new ArrayList<>(transitions.claim(leasedIds, settings.workerId));
       }
     } catch (RuntimeException e) {
       putBack(ns, claimed, leased, now);
@@ -374,7 +388,7 @@ public final class ClaimLoop implements Runnable {
       }
     }
     try {
-      stores.queue().enqueue(entries);
+      queue.enqueue(entries);
     } catch (RuntimeException e) {
       log.warn(
           "could not put {} claimed jobs back; they wait for reconciliation worker={}: {}",
@@ -395,13 +409,13 @@ public final class ClaimLoop implements Runnable {
     }
     try {
       List<QueueEntry> entries = new ArrayList<>();
-      for (Job job : stores.queries().findMany(ids)) {
+      for (Job job : queries.findMany(ids)) {
         if (job.status() == JobState.PENDING) {
           Instant at = job.runAt().isBefore(notBefore) ? notBefore : job.runAt();
           entries.add(new QueueEntry(job.id(), job.namespace(), job.priority(), at));
         }
       }
-      stores.queue().enqueue(entries);
+      queue.enqueue(entries);
     } catch (RuntimeException e) {
       log.warn(
           "could not check {} refused claims; they wait for reconciliation worker={}: {}",
@@ -416,7 +430,7 @@ public final class ClaimLoop implements Runnable {
       return;
     }
     try {
-      stores.redlock().release(ids, settings.workerId);
+      redlock.release(ids, settings.workerId);
     } catch (RuntimeException e) {
       log.warn(
           "releasing {} leases failed worker={}: {}", ids.size(), settings.workerId, e.toString());

@@ -1,17 +1,20 @@
 package io.punctual.worker.complete;
 
-import io.punctual.common.Stores;
+import io.punctual.common.config.QueueSettings;
 import io.punctual.common.job.Completion;
 import io.punctual.common.job.ExecutionStatus;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
+import io.punctual.common.lease.Redlock;
 import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.queue.ReadyQueue;
 import io.punctual.common.store.JobTransitions;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.metrics.WorkerMetrics;
 import io.punctual.worker.run.FinishedAttempt;
 import io.punctual.worker.run.JobMdc;
 import io.punctual.worker.run.Outcome;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,7 +43,11 @@ public final class CompletionBatcher implements AutoCloseable {
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
   private static final int TRIES_WHEN_CLOSING = 5;
 
-  private final Stores stores;
+  private final Clock clock;
+  private final JobTransitions transitions;
+  private final Redlock redlock;
+  private final ReadyQueue readyQueue;
+  private final QueueSettings queueSettings;
   private final WorkerMetrics metrics;
   private final String workerId;
   private final int batchSize;
@@ -50,8 +57,19 @@ public final class CompletionBatcher implements AutoCloseable {
   private final Thread thread;
   private volatile boolean closing;
 
-  public CompletionBatcher(Stores stores, WorkerSettings settings, WorkerMetrics metrics) {
-    this.stores = stores;
+  public CompletionBatcher(
+      Clock clock,
+      JobTransitions transitions,
+      Redlock redlock,
+      ReadyQueue readyQueue,
+      QueueSettings queueSettings,
+      WorkerSettings settings,
+      WorkerMetrics metrics) {
+    this.clock = clock;
+    this.transitions = transitions;
+    this.redlock = redlock;
+    this.readyQueue = readyQueue;
+    this.queueSettings = queueSettings;
     this.metrics = metrics;
     this.workerId = settings.workerId;
     this.batchSize = settings.completionBatchSize;
@@ -162,7 +180,7 @@ public final class CompletionBatcher implements AutoCloseable {
     for (FinishedAttempt f : batch) {
       completions.add(f.completion());
     }
-    JobTransitions.Ended ended = stores.transitions().finish(completions, workerId);
+    JobTransitions.Ended ended = transitions.finish(completions, workerId);
     Set<UUID> accepted = ended.applied();
     // Written or refused: from now on nothing renews these leases.
     pending.removeAll(batch);
@@ -199,7 +217,7 @@ public final class CompletionBatcher implements AutoCloseable {
    */
   private void enqueueRetries(
       List<FinishedAttempt> batch, Set<UUID> accepted, List<QueueEntry> released) {
-    Instant horizon = stores.clock().instant().plus(stores.queueSettings().horizon);
+    Instant horizon = clock.instant().plus(queueSettings.horizon);
     List<QueueEntry> entries = new ArrayList<>();
     for (QueueEntry r : released) {
       if (!r.runAt().isAfter(horizon)) {
@@ -217,7 +235,7 @@ public final class CompletionBatcher implements AutoCloseable {
     }
     for (int tries = 1; !entries.isEmpty(); tries++) {
       try {
-        stores.queue().enqueue(entries);
+        readyQueue.enqueue(entries);
         return;
       } catch (RuntimeException e) {
         if (tries >= 3) {
@@ -239,7 +257,7 @@ public final class CompletionBatcher implements AutoCloseable {
       ids.add(f.job().id());
     }
     try {
-      stores.redlock().release(ids, workerId);
+      redlock.release(ids, workerId);
     } catch (RuntimeException e) {
       log.warn("releasing {} leases failed worker={}: {}", ids.size(), workerId, e.toString());
     }

@@ -1,7 +1,7 @@
 package io.punctual.worker.heartbeat;
 
-import io.punctual.common.Stores;
 import io.punctual.common.job.Job;
+import io.punctual.common.store.JobTransitions;
 import io.punctual.common.store.JobTransitions.Attempt;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.run.JobMdc;
@@ -27,14 +27,17 @@ import org.slf4j.LoggerFactory;
 public final class Heartbeater {
   private static final Logger log = LoggerFactory.getLogger(Heartbeater.class);
 
-  private final Stores stores;
+  private final JobTransitions transitions;
   private final RunningAttempts running;
   private final LeaseKeeper leases;
   private final WorkerSettings settings;
 
   public Heartbeater(
-      Stores stores, RunningAttempts running, LeaseKeeper leases, WorkerSettings settings) {
-    this.stores = stores;
+      JobTransitions transitions,
+      RunningAttempts running,
+      LeaseKeeper leases,
+      WorkerSettings settings) {
+    this.transitions = transitions;
     this.running = running;
     this.leases = leases;
     this.settings = settings;
@@ -47,7 +50,7 @@ public final class Heartbeater {
     if (attempts.isEmpty()) {
       return 0;
     }
-    Set<UUID> current = stores.transitions().heartbeat(new ArrayList<>(attempts));
+    Set<UUID> current = transitions.heartbeat(new ArrayList<>(attempts));
     int stopped = 0;
     for (RunningAttempt a : snapshot) {
       // An attempt that ended meanwhile may already be recorded; only stop ones still running.

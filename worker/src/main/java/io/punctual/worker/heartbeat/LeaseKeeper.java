@@ -1,6 +1,6 @@
 package io.punctual.worker.heartbeat;
 
-import io.punctual.common.Stores;
+import io.punctual.common.lease.Redlock;
 import io.punctual.common.store.JobTransitions.Attempt;
 import io.punctual.worker.complete.PendingResults;
 import io.punctual.worker.config.WorkerSettings;
@@ -27,14 +27,14 @@ import org.slf4j.LoggerFactory;
 public final class LeaseKeeper {
   private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
 
-  private final Stores stores;
+  private final Redlock redlock;
   private final RunningAttempts running;
   private final PendingResults pending;
   private final WorkerSettings settings;
 
   public LeaseKeeper(
-      Stores stores, RunningAttempts running, PendingResults pending, WorkerSettings settings) {
-    this.stores = stores;
+      Redlock redlock, RunningAttempts running, PendingResults pending, WorkerSettings settings) {
+    this.redlock = redlock;
     this.running = running;
     this.pending = pending;
     this.settings = settings;
@@ -59,7 +59,7 @@ public final class LeaseKeeper {
     if (ids.isEmpty()) {
       return 0;
     }
-    Set<UUID> held = stores.redlock().renew(ids, settings.workerId, settings.leaseTtl);
+    Set<UUID> held = redlock.renew(ids, settings.workerId, settings.leaseTtl);
     if (held.size() < ids.size()) {
       log.debug(
           "{} of {} leases not renewed (released meanwhile, or lost) worker={}",
@@ -78,13 +78,13 @@ public final class LeaseKeeper {
     if (current.isEmpty()) {
       return;
     }
-    Set<UUID> held = stores.redlock().renew(current, settings.workerId, settings.leaseTtl);
+    Set<UUID> held = redlock.renew(current, settings.workerId, settings.leaseTtl);
     Set<UUID> lost = new HashSet<>(current);
     lost.removeAll(held);
     if (lost.isEmpty()) {
       return;
     }
-    Set<UUID> regained = stores.redlock().acquire(lost, settings.workerId, settings.leaseTtl);
+    Set<UUID> regained = redlock.acquire(lost, settings.workerId, settings.leaseTtl);
     if (regained.size() < lost.size()) {
       log.warn(
           "{} running attempts lost their lease worker={}",

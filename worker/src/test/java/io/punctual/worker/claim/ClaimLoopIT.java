@@ -37,13 +37,22 @@ class ClaimLoopIT {
   }
 
   private ClaimLoop loop(Stores stores, Semaphore slots) {
+    return loop(stores, new Waiter(stores.clock()), slots, new MetricRegistry());
+  }
+
+  /** A loop over {@code stores} that records the jobs it starts in {@link #started}. */
+  private ClaimLoop loop(Stores stores, Waiter waiter, Semaphore slots, MetricRegistry registry) {
     return new ClaimLoop(
-        stores,
+        stores.clock(),
+        stores.queries(),
+        stores.transitions(),
+        stores.redlock(),
+        stores.queue(),
         settings,
-        new Waiter(stores.clock()),
+        waiter,
         slots,
         started::add,
-        new WorkerMetrics(new MetricRegistry()));
+        new WorkerMetrics(registry));
   }
 
   @Test
@@ -182,9 +191,7 @@ class ClaimLoopIT {
     Semaphore slots = new Semaphore(10);
     Waiter waiter = new Waiter(harness.stores.clock());
     MetricRegistry registry = new MetricRegistry();
-    ClaimLoop loop =
-        new ClaimLoop(
-            harness.stores, settings, waiter, slots, started::add, new WorkerMetrics(registry));
+    ClaimLoop loop = loop(harness.stores, waiter, slots, registry);
     List<Job> before;
     Thread thread = null;
     try (org.jdbi.v3.core.Handle lock = harness.stores.database().jdbi().open()) {
@@ -235,9 +242,7 @@ class ClaimLoopIT {
     slots.acquire(3);
     Waiter waiter = new Waiter(harness.stores.clock());
     MetricRegistry registry = new MetricRegistry();
-    ClaimLoop loop =
-        new ClaimLoop(
-            harness.stores, settings, waiter, slots, started::add, new WorkerMetrics(registry));
+    ClaimLoop loop = loop(harness.stores, waiter, slots, registry);
     Thread thread = Thread.ofPlatform().name("claim-loop-test").start(loop);
     try {
       await().atMost(Duration.ofSeconds(10)).until(() -> started.size() == 2);
