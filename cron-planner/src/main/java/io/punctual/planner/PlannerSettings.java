@@ -2,8 +2,8 @@ package io.punctual.planner;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.common.config.InvalidSettingsException;
 import io.punctual.common.config.SettingsErrors;
+import io.punctual.common.config.ValidatedSettings;
 import io.punctual.schedule.request.ScheduleRequestParser;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,7 +13,7 @@ import java.util.List;
  * How the planner materialises schedules (the {@code planner} section of the configuration).
  * Mutable Jackson bean; every field has a default that works.
  */
-public class PlannerSettings {
+public class PlannerSettings implements ValidatedSettings {
   /** Longest wait between two passes (a pass also starts as soon as a schedule is due). */
   @JsonProperty public Duration interval = Duration.ofSeconds(1);
 
@@ -52,14 +52,8 @@ public class PlannerSettings {
    */
   @JsonProperty public List<ObjectNode> schedules = new ArrayList<>();
 
-  /** Throws {@link InvalidSettingsException} naming every setting that makes no sense. */
-  public void validate() {
-    SettingsErrors errors = new SettingsErrors();
-    validate(errors);
-    errors.throwIfAny();
-  }
-
   /** Adds every setting that makes no sense to {@code errors}. */
+  @Override
   public void validate(SettingsErrors errors) {
     errors.positive(interval, "planner.interval");
     errors.positive(lookAhead, "planner.lookAhead");

@@ -1,15 +1,15 @@
 package io.punctual.reaper;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.punctual.common.config.InvalidSettingsException;
 import io.punctual.common.config.SettingsErrors;
+import io.punctual.common.config.ValidatedSettings;
 import java.time.Duration;
 
 /**
  * What the reaper repairs and when. Mutable Jackson bean (the {@code reaper} section of the
  * configuration); every field has a default that works.
  */
-public class ReaperSettings {
+public class ReaperSettings implements ValidatedSettings {
   /** How often the reaper looks for lost attempts and for drift between PostgreSQL and Redis. */
   @JsonProperty public Duration interval = Duration.ofSeconds(5);
 
@@ -46,17 +46,11 @@ public class ReaperSettings {
   /** Rows of workers not heard of for this long leave the worker registry. */
   @JsonProperty public Duration workerRetention = Duration.ofDays(1);
 
-  /** Throws {@link InvalidSettingsException} naming every setting that makes no sense. */
-  public void validate() {
-    SettingsErrors errors = new SettingsErrors();
-    validate(errors);
-    errors.throwIfAny();
-  }
-
   /**
    * Adds every setting that makes no sense to {@code errors}. ({@code rescueAfter} against the
    * workers' heartbeat and lease is checked where both sections are known, in the configuration.)
    */
+  @Override
   public void validate(SettingsErrors errors) {
     errors.positive(interval, "reaper.interval");
     errors.positive(rescueAfter, "reaper.rescueAfter");

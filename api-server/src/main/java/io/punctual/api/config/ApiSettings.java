@@ -2,11 +2,12 @@ package io.punctual.api.config;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.punctual.common.config.InvalidSettingsException;
 import io.punctual.common.config.SettingsErrors;
+import io.punctual.common.config.ValidatedSettings;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
+import io.punctual.common.outbound.OutboundPolicy;
 import io.punctual.common.request.JobFields;
 import java.time.Duration;
 
@@ -14,7 +15,7 @@ import java.time.Duration;
  * Limits and defaults of the REST API (the {@code api} section of the configuration). Mutable
  * public-field bean so Dropwizard's YAML binding and overrides work; every field has a default.
  */
-public final class ApiSettings {
+public final class ApiSettings implements ValidatedSettings {
   /** Largest {@code payload} of one job, in bytes of its JSON (413 beyond). */
   @JsonProperty public int maxPayloadBytes = 262_144;
 
@@ -71,6 +72,13 @@ public final class ApiSettings {
    */
   @JsonProperty public boolean submitFastPath = true;
 
+  /**
+   * What a {@code callback.url} may name: not read from the {@code api} section but from {@code
+   * worker.http.allow} of the same configuration (the launcher links the two), so that the API
+   * refuses at submission exactly the literal addresses the workers would refuse to call.
+   */
+  @JsonIgnore public OutboundPolicy callbackPolicy = OutboundPolicy.DEFAULT;
+
   @JsonProperty("defaultPriority")
   public String getDefaultPriorityName() {
     return defaultPriority.wireName();
@@ -86,17 +94,16 @@ public final class ApiSettings {
   /** The limits and defaults of a job's fields, wherever a job is described (jobs, schedules). */
   public JobFields.Rules jobFieldRules() {
     return new JobFields.Rules(
-        maxPayloadBytes, defaultPriority, defaultMaxAttempts, maxMaxAttempts, defaultBackoff);
-  }
-
-  /** Throws {@link InvalidSettingsException} naming every setting that makes no sense. */
-  public void validate() {
-    SettingsErrors errors = new SettingsErrors();
-    validate(errors);
-    errors.throwIfAny();
+        maxPayloadBytes,
+        defaultPriority,
+        defaultMaxAttempts,
+        maxMaxAttempts,
+        defaultBackoff,
+        callbackPolicy == null ? OutboundPolicy.DEFAULT : callbackPolicy);
   }
 
   /** Adds every setting that makes no sense to {@code errors}. */
+  @Override
   public void validate(SettingsErrors errors) {
     errors.require(maxPayloadBytes > 0, "api.maxPayloadBytes must be positive");
     errors.require(maxRequestBytes > 0, "api.maxRequestBytes must be positive");

@@ -7,7 +7,7 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /** How jobs move from PostgreSQL into Redis and how workers share the priorities. */
-public class QueueSettings {
+public class QueueSettings implements ValidatedSettings {
   /** Jobs due within this window are enqueued in Redis at once; later ones by the promoter. */
   @JsonProperty public Duration horizon = Duration.ofMinutes(10);
 
@@ -37,14 +37,8 @@ public class QueueSettings {
     return w == null ? 1 : Math.max(1, w);
   }
 
-  /** Throws {@link InvalidSettingsException} naming every setting that makes no sense. */
-  public void validate() {
-    SettingsErrors errors = new SettingsErrors();
-    validate(errors);
-    errors.throwIfAny();
-  }
-
   /** Adds every setting that makes no sense to {@code errors}. */
+  @Override
   public void validate(SettingsErrors errors) {
     errors.positive(horizon, "queue.horizon");
     errors.positive(promoterInterval, "queue.promoterInterval");

@@ -3,10 +3,12 @@ package io.punctual.common.request;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.punctual.common.outbound.OutboundPolicy;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /** Reads a {@code callback}: {@code {"url": "https://...", "headers": {"name": "value"}}}. */
@@ -16,8 +18,14 @@ public final class CallbackParser {
 
   private CallbackParser() {}
 
-  /** The callback as stored ({@code url} and {@code headers}), or null if invalid. */
-  public static ObjectNode parse(JsonNode value, String path, Violations violations) {
+  /**
+   * The callback as stored ({@code url} and {@code headers}), or null if invalid. A URL whose host
+   * is an address {@code policy} refuses, in any spelling ({@code 127.0.0.1}, {@code 2130706433},
+   * {@code 0x7f000001}, {@code [::ffff:127.0.0.1]}), is invalid; a host name is not resolved here
+   * (the worker checks what it resolves to when it connects).
+   */
+  public static ObjectNode parse(
+      JsonNode value, String path, Violations violations, OutboundPolicy policy) {
     if (!(value instanceof ObjectNode object)) {
       violations.add(path, "must be an object with a url");
       return null;
@@ -26,8 +34,18 @@ public final class CallbackParser {
     int before = f.errorCount();
     f.rejectUnknown(Set.of("url", "headers"));
     String url = f.string("url", true, MAX_URL_LENGTH);
-    if (url != null && !isHttpUrl(url)) {
-      f.error("url", "must be an absolute http or https URL");
+    if (url != null) {
+      Optional<String> refusal = refusal(url, policy);
+      if (refusal.isPresent()) {
+        f.error(
+            "url",
+            "names "
+                + refusal.get()
+                + ", which callbacks may not reach; allow it with "
+                + OutboundPolicy.SETTING);
+      } else if (!isHttpUrl(url)) {
+        f.error("url", "must be an absolute http or https URL");
+      }
     }
     ObjectNode headers = headers(f);
     if (f.errorCount() > before) {
@@ -66,6 +84,36 @@ public final class CallbackParser {
       }
     }
     return headers;
+  }
+
+  /** Why {@code policy} refuses the host of {@code url}, when that host spells an address. */
+  private static Optional<String> refusal(String url, OutboundPolicy policy) {
+    try {
+      URI uri = new URI(url);
+      String host = uri.getHost() != null ? uri.getHost() : hostOfAuthority(uri.getRawAuthority());
+      return host == null ? Optional.empty() : policy.literalRefusal(host);
+    } catch (URISyntaxException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The host of an authority {@link URI} did not read as a server ({@code 0x7f000001}, {@code
+   * 127.1}: its last label starts with a digit), which other parsers and resolvers do read.
+   */
+  private static String hostOfAuthority(String authority) {
+    if (authority == null) {
+      return null;
+    }
+    String hostPort = authority.substring(authority.lastIndexOf('@') + 1);
+    if (hostPort.startsWith("[") && hostPort.indexOf(']') > 0) {
+      return hostPort.substring(0, hostPort.indexOf(']') + 1);
+    }
+    int colon = hostPort.lastIndexOf(':');
+    if (colon >= 0 && !hostPort.endsWith("]") && hostPort.indexOf(':') == colon) {
+      hostPort = hostPort.substring(0, colon);
+    }
+    return hostPort.isEmpty() ? null : hostPort;
   }
 
   private static boolean isHttpUrl(String url) {

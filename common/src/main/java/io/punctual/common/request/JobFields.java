@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
+import io.punctual.common.outbound.OutboundPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,14 +25,32 @@ public final class JobFields {
   /**
    * The limits and defaults of job fields (the API's settings: {@code api.maxPayloadBytes}, {@code
    * api.defaultPriority}, {@code api.defaultMaxAttempts}, {@code api.maxMaxAttempts}, {@code
-   * api.defaultBackoff}).
+   * api.defaultBackoff}), and what a {@code callback.url} may name ({@code worker.http.allow}).
    */
   public record Rules(
       int maxPayloadBytes,
       Priority defaultPriority,
       int defaultMaxAttempts,
       int maxMaxAttempts,
-      Backoff defaultBackoff) {}
+      Backoff defaultBackoff,
+      OutboundPolicy callbackPolicy) {
+
+    /** The rules with the default callback policy (no address opened). */
+    public Rules(
+        int maxPayloadBytes,
+        Priority defaultPriority,
+        int defaultMaxAttempts,
+        int maxMaxAttempts,
+        Backoff defaultBackoff) {
+      this(
+          maxPayloadBytes,
+          defaultPriority,
+          defaultMaxAttempts,
+          maxMaxAttempts,
+          defaultBackoff,
+          OutboundPolicy.DEFAULT);
+    }
+  }
 
   private final Rules rules;
 
@@ -101,10 +120,14 @@ public final class JobFields {
     return f.duration("timeout", true);
   }
 
-  /** {@code callback} (see {@link CallbackParser}), or none. */
+  /**
+   * {@code callback} (see {@link CallbackParser}), or none. A URL that spells an address the
+   * callback policy refuses is an error of {@code callback.url}.
+   */
   public ObjectNode callback(Fields f) {
     return f.has("callback")
-        ? CallbackParser.parse(f.get("callback"), f.path("callback"), f.violations())
+        ? CallbackParser.parse(
+            f.get("callback"), f.path("callback"), f.violations(), rules.callbackPolicy())
         : null;
   }
 

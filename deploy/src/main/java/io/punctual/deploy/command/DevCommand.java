@@ -4,6 +4,7 @@ import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Environment;
 import io.punctual.api.ApiModule;
 import io.punctual.common.Stores;
+import io.punctual.common.outbound.OutboundPolicy;
 import io.punctual.deploy.config.PunctualConfiguration;
 import io.punctual.deploy.dev.EmbeddedStores;
 import io.punctual.deploy.runtime.Resources;
@@ -77,6 +78,18 @@ final class DevCommand extends RoleCommand {
     resources.addStarted("reaper", reaper::start, reaper::close, environment);
   }
 
+  /**
+   * Dev keeps the callback policy of production: an {@code http} job may not call this machine (its
+   * admin port, its Redis) unless told to, as a dev API is often reachable from the network.
+   */
+  private static String callbacks(PunctualConfiguration config) {
+    OutboundPolicy policy = config.worker.http.outboundPolicy();
+    return policy.opensAnything()
+        ? "  Callbacks    http jobs MAY ALSO CALL " + policy.describe() + " (worker.http.allow)"
+        : "  Callbacks    http jobs may not call loopback or private addresses; for a receiver on"
+            + " this machine: PUNCTUAL_HTTP_ALLOW=127.0.0.1/32";
+  }
+
   @Override
   List<String> banner(ServerUrls urls, PunctualConfiguration config) {
     return List.of(
@@ -92,6 +105,7 @@ final class DevCommand extends RoleCommand {
             + ", no password)",
         "  Redis        " + embedded.redisUrl(),
         "  Data         " + embedded.dataDir(),
+        callbacks(config),
         "Try: curl -s -X POST "
             + urls.application()
             + "/api/v1/jobs -H 'Content-Type: application/json' -d '{\"type\":\"noop\"}'",

@@ -2,6 +2,7 @@ package io.punctual.deploy.command;
 
 import io.dropwizard.core.setup.Environment;
 import io.punctual.common.Stores;
+import io.punctual.common.outbound.OutboundPolicy;
 import io.punctual.common.store.Migrations;
 import io.punctual.deploy.config.PunctualConfiguration;
 import io.punctual.deploy.runtime.Resources;
@@ -74,6 +75,16 @@ final class RoleWiring {
   /** A worker with the built-in handlers (and any on the class path), started with the server. */
   static Worker startWorker(
       PunctualConfiguration config, Stores stores, Resources resources, Environment environment) {
+    OutboundPolicy callbacks = config.worker.http.outboundPolicy();
+    if (callbacks.opensAnything()) {
+      log.warn(
+          "http callbacks may reach, besides the public internet: {} (worker.http.allow)",
+          callbacks.describe());
+    } else {
+      log.info(
+          "http callbacks refuse loopback, private, link-local and reserved addresses"
+              + " (open chosen ones with worker.http.allow / PUNCTUAL_HTTP_ALLOW)");
+    }
     Worker worker =
         new Worker(
             stores,

@@ -8,6 +8,7 @@ import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
 import io.punctual.common.config.SettingsErrors;
+import io.punctual.common.outbound.OutboundPolicy;
 import io.punctual.deploy.schedules.DeclaredSchedules;
 import io.punctual.planner.PlannerSettings;
 import io.punctual.reaper.ReaperSettings;
@@ -44,10 +45,13 @@ public class PunctualConfiguration extends Configuration {
 
   /**
    * Checks every section before anything starts; throws {@link InvalidSettingsException} naming
-   * every setting that makes no sense (each section's own rules, then those across sections).
+   * every setting that makes no sense (each section's own rules, then those across sections). Links
+   * the sections that share a setting: the API refuses callback URLs by {@code worker.http.allow}
+   * ({@link ApiSettings#callbackPolicy}).
    */
   public void validate() {
     SettingsErrors errors = new SettingsErrors();
+    linkCallbackPolicy();
     if (postgres == null) {
       errors.add("postgres section is missing");
     } else {
@@ -103,6 +107,16 @@ public class PunctualConfiguration extends Configuration {
               + ") and worker.leaseTtl ("
               + lease
               + "), or the reaper would take back the jobs of workers that are alive");
+    }
+  }
+
+  /**
+   * The API's callback policy from {@code worker.http.allow} (bad entries are errors elsewhere).
+   */
+  private void linkCallbackPolicy() {
+    if (api != null && worker != null && worker.http != null) {
+      api.callbackPolicy =
+          OutboundPolicy.parse(worker.http.allow, "worker.http.allow", new SettingsErrors());
     }
   }
 

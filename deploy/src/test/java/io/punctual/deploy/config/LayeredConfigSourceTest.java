@@ -55,6 +55,8 @@ class LayeredConfigSourceTest {
     assertThat(config.redis.url).isEqualTo(env("PUNCTUAL_REDIS_URL", "redis://127.0.0.1:6379"));
     assertThat(config.dataDir).isEqualTo(env("PUNCTUAL_DATA_DIR", ".punctual-data"));
     assertThat(config.worker.concurrency).isEqualTo(new WorkerSettings().concurrency);
+    assertThat(String.join(",", config.worker.http.allow))
+        .isEqualTo(env("PUNCTUAL_HTTP_ALLOW", "").replace(" ", ""));
     config.validate();
   }
 

@@ -103,4 +103,47 @@ class PunctualConfigurationTest {
                 ::validate)
         .doesNotThrowAnyException();
   }
+
+  @Test
+  void aBadHttpAllowEntryIsReportedWithTheOthers() throws Exception {
+    PunctualConfiguration config =
+        load(
+            """
+            worker:
+              concurrency: 0
+              http:
+                allow: ["127.0.0.1/32", "10.0.0.0/33", "hooks.internal"]
+            """);
+
+    assertThatThrownBy(config::validate)
+        .isInstanceOfSatisfying(
+            InvalidSettingsException.class,
+            e ->
+                assertThat(e.errors())
+                    .containsExactlyInAnyOrder(
+                        "worker.concurrency must be >= 1",
+                        "worker.http.allow: \"10.0.0.0/33\" has a prefix length that is not a"
+                            + " number from 0 to 32"));
+  }
+
+  @Test
+  void theApiRefusesCallbackUrlsByTheWorkersAllowlist() throws Exception {
+    String schedule =
+        """
+        planner:
+          schedules:
+            - {initIdentifier: ping, name: ping, every: PT1M, type: http,
+               callback: {url: "http://127.0.0.1:9000/ping"}}
+        """;
+    PunctualConfiguration closed = load(schedule);
+    PunctualConfiguration open = load(schedule + "worker:\n  http:\n    allow: 127.0.0.1/32\n");
+
+    assertThatThrownBy(closed::validate)
+        .isInstanceOf(InvalidSettingsException.class)
+        .hasMessageContaining("planner.schedules[0].callback.url")
+        .hasMessageContaining("127.0.0.1, a loopback address");
+    assertThatCode(open::validate).doesNotThrowAnyException();
+    assertThat(open.api.callbackPolicy.describe()).isEqualTo("127.0.0.1/32");
+    assertThat(closed.api.callbackPolicy.opensAnything()).isFalse();
+  }
 }

@@ -116,6 +116,8 @@ class FaultInjectionE2E {
     Files.writeString(config, CONFIG);
     env.put("PUNCTUAL_DATABASE_URL", jdbcUrl);
     env.put("PUNCTUAL_REDIS_URL", redis.url());
+    // The side-effect server listens on loopback, which callbacks may not reach unless allowed.
+    env.put("PUNCTUAL_HTTP_ALLOW", "127.0.0.1/32");
 
     try {
       PunctualProcess migrate = start("migrate", Map.of(), "migrate");

@@ -1,8 +1,12 @@
 package io.punctual.worker.config;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.common.config.InvalidSettingsException;
 import io.punctual.common.config.SettingsErrors;
+import io.punctual.common.config.ValidatedSettings;
+import io.punctual.common.outbound.OutboundPolicy;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,7 +17,7 @@ import java.util.UUID;
  * How a worker claims, runs and reports jobs. Mutable Jackson bean (Dropwizard's {@code worker}
  * section); every field has a default that works.
  */
-public class WorkerSettings {
+public class WorkerSettings implements ValidatedSettings {
   /** Name of this worker in leases, job rows and logs; unique per process. */
   @JsonProperty public String workerId = defaultWorkerId();
 
@@ -94,18 +98,62 @@ public class WorkerSettings {
     /** Time allowed to open a connection to a callback URL. */
     @JsonProperty public Duration connectTimeout = Duration.ofSeconds(5);
 
-    /** Time allowed for a whole callback request (also capped by the job's deadline). */
+    /**
+     * Time allowed for a whole callback exchange, redirects and reading the answer included (also
+     * capped by the job's deadline); also the longest wait for any one read.
+     */
     @JsonProperty public Duration requestTimeout = Duration.ofSeconds(30);
-  }
 
-  /** Throws {@link InvalidSettingsException} naming every setting that makes no sense. */
-  public void validate() {
-    SettingsErrors errors = new SettingsErrors();
-    validate(errors);
-    errors.throwIfAny();
+    /**
+     * Most bytes of a callback's answer read; the rest is not read (the connection is dropped). A
+     * 2xx answer longer than this stores no result; an error answer appears in {@code lastError} as
+     * an excerpt of at most 200 characters anyway.
+     */
+    @JsonProperty public int maxResponseBytes = 65_536;
+
+    /**
+     * What callbacks may reach besides the public internet: CIDR blocks ({@code 10.1.0.0/16},
+     * {@code 127.0.0.1/32}, {@code fd00::/8}), single addresses and host names (any address the
+     * name resolves to). Loopback, private, link-local, unspecified, multicast and reserved
+     * addresses are refused otherwise. The API refuses callback URLs that spell a refused address
+     * by the same list. A YAML list, or one string of comma-separated entries (env {@code
+     * PUNCTUAL_HTTP_ALLOW}).
+     */
+    @JsonIgnore public List<String> allow = new ArrayList<>();
+
+    @JsonProperty("allow")
+    public List<String> getAllow() {
+      return allow;
+    }
+
+    /** A list of strings, or one string (entries separated by commas); null or blank: none. */
+    @JsonProperty("allow")
+    public void setAllow(JsonNode value) {
+      List<String> entries = new ArrayList<>();
+      if (value != null && value.isArray()) {
+        value.forEach(v -> entries.add(v.isTextual() ? v.textValue() : v.toString()));
+      } else if (value != null && !value.isNull()) {
+        entries.add(value.isTextual() ? value.textValue() : value.toString());
+      }
+      allow = OutboundPolicy.split(entries);
+    }
+
+    /**
+     * The policy {@link #allow} describes.
+     *
+     * @throws InvalidSettingsException naming each entry that is not a CIDR block, an address or a
+     *     host name
+     */
+    public OutboundPolicy outboundPolicy() {
+      SettingsErrors errors = new SettingsErrors();
+      OutboundPolicy policy = OutboundPolicy.parse(allow, "worker.http.allow", errors);
+      errors.throwIfAny();
+      return policy;
+    }
   }
 
   /** Adds every setting that makes no sense to {@code errors}. */
+  @Override
   public void validate(SettingsErrors errors) {
     errors.require(workerId != null && !workerId.isBlank(), "worker.workerId must not be blank");
     errors.require(
@@ -136,6 +184,8 @@ public class WorkerSettings {
     } else {
       errors.positive(http.connectTimeout, "worker.http.connectTimeout");
       errors.positive(http.requestTimeout, "worker.http.requestTimeout");
+      errors.require(http.maxResponseBytes >= 1, "worker.http.maxResponseBytes must be >= 1");
+      OutboundPolicy.parse(http.allow, "worker.http.allow", errors);
     }
   }
 

@@ -32,6 +32,37 @@ class WorkerSettingsTest {
     assertThat(s.http.signingSecret).isNull();
     assertThat(s.http.connectTimeout).isEqualTo(Duration.ofSeconds(5));
     assertThat(s.http.requestTimeout).isEqualTo(Duration.ofSeconds(30));
+    assertThat(s.http.maxResponseBytes).isEqualTo(65_536);
+    assertThat(s.http.allow).isEmpty();
+    assertThat(s.http.outboundPolicy().opensAnything()).isFalse();
+  }
+
+  @Test
+  void httpAllowIsAListOrOneCommaSeparatedString() {
+    WorkerSettings list =
+        Json.read(
+            "{\"http\":{\"allow\":[\"127.0.0.1/32\",\"hooks.internal\"]}}", WorkerSettings.class);
+    WorkerSettings env =
+        Json.read(
+            "{\"http\":{\"allow\":\" 127.0.0.1/32, hooks.internal ,\"}}", WorkerSettings.class);
+    WorkerSettings blank = Json.read("{\"http\":{\"allow\":\"\"}}", WorkerSettings.class);
+
+    assertThat(list.http.allow).containsExactly("127.0.0.1/32", "hooks.internal");
+    assertThat(env.http.allow).containsExactly("127.0.0.1/32", "hooks.internal");
+    assertThat(blank.http.allow).isEmpty();
+    assertThat(env.http.outboundPolicy().describe()).isEqualTo("127.0.0.1/32, hooks.internal");
+  }
+
+  @Test
+  void aBadHttpAllowEntryIsANamedSettingsError() {
+    WorkerSettings s = new WorkerSettings();
+    s.http.allow = List.of("10.0.0.0/8", "10.0.0.0/40");
+
+    assertThatThrownBy(s::validate)
+        .hasMessage(
+            "worker.http.allow: \"10.0.0.0/40\" has a prefix length that is not a number from 0"
+                + " to 32");
+    assertThatThrownBy(s.http::outboundPolicy).hasMessageContaining("10.0.0.0/40");
   }
 
   @Test

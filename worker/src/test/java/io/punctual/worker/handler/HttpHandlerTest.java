@@ -20,6 +20,7 @@ import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +32,7 @@ class HttpHandlerTest {
     http.signingSecret = secret;
     http.connectTimeout = Duration.ofSeconds(2);
     http.requestTimeout = Duration.ofSeconds(5);
+    http.allow = List.of("127.0.0.1/32"); // the test receivers listen on loopback
     return new HttpHandler(http, Clock.systemUTC());
   }
 

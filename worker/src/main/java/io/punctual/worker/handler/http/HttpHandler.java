@@ -2,6 +2,8 @@ package io.punctual.worker.handler.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.common.json.Json;
+import io.punctual.common.outbound.ForbiddenAddressException;
+import io.punctual.common.outbound.OutboundPolicy;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.JobContext;
 import io.punctual.worker.handler.JobHandler;
@@ -10,38 +12,68 @@ import io.punctual.worker.handler.NonRetryableException;
 import io.punctual.worker.handler.RetryAfterException;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
+import java.net.URISyntaxException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.AbstractMap.SimpleEntry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import javax.net.ssl.SSLContext;
 
 /**
  * {@code http}: POSTs the job's payload as JSON to {@code callback.url}, with {@code
  * callback.headers}. 2xx succeeds (a JSON body becomes the result); 429 and 5xx are retried,
  * honouring {@code Retry-After}; other statuses fail the job; connection errors are retried.
+ *
+ * <p>Callbacks cannot be turned against the network Punctual runs in: every connection is checked
+ * on the address it resolved to, at connect time, against the {@link OutboundPolicy} ({@code
+ * worker.http.allow}); a refused address fails the attempt for good, with the address and why.
+ * Redirects are followed hop by hop under the same check ({@link Redirects}); at most {@code
+ * worker.http.maxResponseBytes} of an answer are read, and the whole exchange, redirects included,
+ * gets {@code worker.http.requestTimeout} (or what is left of the job's timeout). What an endpoint
+ * answered reaches {@code lastError} only as a short, sanitised {@link Excerpt}.
  */
-public final class HttpHandler implements JobHandler {
-  private static final int MAX_ERROR_BODY = 500;
+public final class HttpHandler implements JobHandler, AutoCloseable {
   private static final Set<String> RESERVED =
-      Set.of("content-length", "host", "connection", "expect", "upgrade");
+      Set.of(
+          "content-length",
+          "host",
+          "connection",
+          "expect",
+          "upgrade",
+          "transfer-encoding",
+          "te",
+          "trailer",
+          "keep-alive",
+          "proxy-connection");
 
   private final WorkerSettings.Http settings;
-  private final HttpClient client;
+  private final OutboundPolicy policy;
+  private final CallbackClient client;
   private final Clock clock;
 
+  /** The handler with the policy of {@code settings.allow}. */
   public HttpHandler(WorkerSettings.Http settings, Clock clock) {
+    this(settings, clock, null);
+  }
+
+  /** {@code tls}: whom HTTPS callbacks trust (tests); null for the JDK's default. */
+  HttpHandler(WorkerSettings.Http settings, Clock clock, SSLContext tls) {
     this.settings = settings;
     this.clock = clock;
+    this.policy = settings.outboundPolicy();
     this.client =
-        HttpClient.newBuilder()
-            .connectTimeout(settings.connectTimeout)
-            .followRedirects(HttpClient.Redirect.NORMAL)
-            .build();
+        new CallbackClient(
+            policy,
+            settings.connectTimeout,
+            settings.requestTimeout,
+            settings.maxResponseBytes,
+            tls);
   }
 
   @Override
@@ -53,43 +85,114 @@ public final class HttpHandler implements JobHandler {
   public JobResult handle(JobContext ctx) throws Exception {
     URI url = callbackUrl(ctx);
     String body = ctx.payload() == null ? "{}" : Json.write(ctx.payload());
-    HttpResponse<String> response =
-        client.send(request(ctx, url, body), HttpResponse.BodyHandlers.ofString());
-    return interpret(response);
+    List<Map.Entry<String, String>> callbackHeaders = callbackHeaders(ctx);
+    List<Map.Entry<String, String>> ownHeaders = ownHeaders(ctx, body);
+    Instant deadline = clock.instant().plus(timeout(ctx));
+
+    URI target = url;
+    String method = "POST";
+    String sending = body;
+    for (int hop = 0; ; hop++) {
+      List<Map.Entry<String, String>> headers = new ArrayList<>();
+      if (sending != null) {
+        headers.add(new SimpleEntry<>("Content-Type", "application/json"));
+      }
+      if (Redirects.sameOrigin(url, target)) {
+        headers.addAll(callbackHeaders);
+      }
+      headers.addAll(ownHeaders);
+      CallbackResponse response;
+      try {
+        response = client.send(method, target, headers, sending, left(deadline));
+      } catch (IOException e) {
+        Optional<ForbiddenAddressException> forbidden = forbidden(e);
+        if (forbidden.isPresent()) {
+          throw refused(hop, target, forbidden.get().refusal(), e);
+        }
+        throw e;
+      }
+      if (!Redirects.isRedirect(response)) {
+        return interpret(response);
+      }
+      if (hop >= Redirects.MAX) {
+        throw new NonRetryableException(
+            "callback redirected more than " + Redirects.MAX + " times; not followed further");
+      }
+      target = Redirects.next(target, response);
+      Optional<String> literal = policy.literalRefusal(target.getHost());
+      if (literal.isPresent()) {
+        throw refused(hop + 1, target, literal.get(), null);
+      }
+      if (!Redirects.keepsMethod(response.status())) {
+        method = "GET";
+        sending = null;
+      }
+    }
   }
 
-  HttpRequest request(JobContext ctx, URI url, String body) throws NonRetryableException {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(url)
-            .timeout(timeout(ctx))
-            .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
-            .header("Content-Type", "application/json");
-    JsonNode headers = ctx.callback().get("headers");
-    if (headers != null && headers.isObject()) {
-      for (Map.Entry<String, JsonNode> h : headers.properties()) {
-        if (!RESERVED.contains(h.getKey().toLowerCase(java.util.Locale.ROOT))) {
-          setHeader(request, h.getKey(), h.getValue().asText());
+  private static NonRetryableException refused(int hop, URI target, String why, Throwable cause) {
+    String what =
+        hop == 0
+            ? "callback.url"
+            : "callback.url redirected (hop "
+                + hop
+                + ") to "
+                + Redirects.origin(target)
+                + ", which";
+    return new NonRetryableException(
+        what + " resolves to " + why + "; allow it with " + OutboundPolicy.SETTING, cause);
+  }
+
+  private static Optional<ForbiddenAddressException> forbidden(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ForbiddenAddressException f) {
+        return Optional.of(f);
+      }
+      for (Throwable s : t.getSuppressed()) {
+        if (s instanceof ForbiddenAddressException f) {
+          return Optional.of(f);
         }
       }
     }
-    request.setHeader("Punctual-Job-Id", ctx.jobId().toString());
-    request.setHeader("Punctual-Attempt", Integer.toString(ctx.attempt()));
-    request.setHeader("Idempotency-Key", ctx.idempotencyKey());
-    if (settings.signingSecret != null && !settings.signingSecret.isEmpty()) {
-      long t = clock.instant().getEpochSecond();
-      request.setHeader(
-          WebhookSignature.HEADER, WebhookSignature.sign(settings.signingSecret, t, body));
-    }
-    return request.build();
+    return Optional.empty();
   }
 
-  private static void setHeader(HttpRequest.Builder request, String name, String value)
+  /**
+   * {@code callback.headers} that may be sent: the reserved ones are left out, bad ones refused.
+   */
+  private static List<Map.Entry<String, String>> callbackHeaders(JobContext ctx)
       throws NonRetryableException {
-    try {
-      request.setHeader(name, value);
-    } catch (IllegalArgumentException e) {
-      throw new NonRetryableException("callback.headers." + name + " is not a valid header", e);
+    List<Map.Entry<String, String>> out = new ArrayList<>();
+    JsonNode headers = ctx.callback().get("headers");
+    if (headers != null && headers.isObject()) {
+      for (Map.Entry<String, JsonNode> h : headers.properties()) {
+        String name = h.getKey();
+        String value = h.getValue().asText();
+        if (RESERVED.contains(name.toLowerCase(Locale.ROOT))) {
+          continue;
+        }
+        if (!name.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+            || !value.matches("[^\\x00-\\x08\\x0a-\\x1f\\x7f]*")) {
+          throw new NonRetryableException("callback.headers." + name + " is not a valid header");
+        }
+        out.add(new SimpleEntry<>(name, value));
+      }
     }
+    return out;
+  }
+
+  private List<Map.Entry<String, String>> ownHeaders(JobContext ctx, String body) {
+    List<Map.Entry<String, String>> out = new ArrayList<>();
+    out.add(new SimpleEntry<>("Punctual-Job-Id", ctx.jobId().toString()));
+    out.add(new SimpleEntry<>("Punctual-Attempt", Integer.toString(ctx.attempt())));
+    out.add(new SimpleEntry<>("Idempotency-Key", ctx.idempotencyKey()));
+    if (settings.signingSecret != null && !settings.signingSecret.isEmpty()) {
+      long t = clock.instant().getEpochSecond();
+      out.add(
+          new SimpleEntry<>(
+              WebhookSignature.HEADER, WebhookSignature.sign(settings.signingSecret, t, body)));
+    }
+    return out;
   }
 
   private Duration timeout(JobContext ctx) {
@@ -97,39 +200,50 @@ public final class HttpHandler implements JobHandler {
     if (ctx.deadline() != null) {
       Duration left = Duration.between(clock.instant(), ctx.deadline());
       if (left.compareTo(timeout) < 0) {
-        timeout = left.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : left;
+        timeout = left;
       }
     }
     return timeout;
   }
 
-  private static URI callbackUrl(JobContext ctx) throws NonRetryableException {
+  private Duration left(Instant deadline) {
+    Duration left = Duration.between(clock.instant(), deadline);
+    return left.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : left;
+  }
+
+  private URI callbackUrl(JobContext ctx) throws NonRetryableException {
     JsonNode callback = ctx.callback();
     JsonNode url = callback == null ? null : callback.get("url");
     if (url == null || !url.isTextual() || url.asText().isBlank()) {
       throw new NonRetryableException("http job needs callback.url");
     }
+    URI uri;
     try {
-      URI uri = URI.create(url.asText());
-      String scheme = uri.getScheme();
-      if (uri.getHost() == null || !("http".equals(scheme) || "https".equals(scheme))) {
-        throw new NonRetryableException("callback.url must be an http(s) URL: " + url.asText());
-      }
-      return uri;
-    } catch (IllegalArgumentException e) {
-      throw new NonRetryableException("callback.url is not a valid URL: " + url.asText(), e);
+      uri = new URI(url.asText());
+    } catch (URISyntaxException e) {
+      throw new NonRetryableException("callback.url is not a valid URL", e);
     }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (uri.getHost() == null || !(scheme.equals("http") || scheme.equals("https"))) {
+      throw new NonRetryableException("callback.url must be an absolute http(s) URL");
+    }
+    Optional<String> literal = policy.literalRefusal(uri.getHost());
+    if (literal.isPresent()) {
+      throw refused(0, uri, literal.get(), null);
+    }
+    return uri;
   }
 
-  JobResult interpret(HttpResponse<String> response) throws Exception {
-    int status = response.statusCode();
+  JobResult interpret(CallbackResponse response) throws Exception {
+    int status = response.status();
     if (status >= 200 && status < 300) {
-      return JobResult.success(jsonOrNull(response.body()));
+      return JobResult.success(response.truncated() ? null : jsonOrNull(response.body()));
     }
-    String message = "callback answered HTTP " + status + excerpt(response.body());
+    String excerpt = Excerpt.of(response.body());
+    String message = "callback answered HTTP " + status + (excerpt.isEmpty() ? "" : ": " + excerpt);
     if (status == 429 || status >= 500) {
-      Optional<String> header = response.headers().firstValue("Retry-After");
-      Optional<Duration> after = header.flatMap(v -> RetryAfter.parse(v, clock.instant()));
+      Optional<Duration> after =
+          response.retryAfter().flatMap(v -> RetryAfter.parse(v, clock.instant()));
       if (after.isPresent()) {
         throw new RetryAfterException(after.get(), message);
       }
@@ -149,14 +263,8 @@ public final class HttpHandler implements JobHandler {
     }
   }
 
-  private static String excerpt(String body) {
-    if (body == null || body.isBlank()) {
-      return "";
-    }
-    String trimmed = body.strip();
-    return ": "
-        + (trimmed.length() > MAX_ERROR_BODY
-            ? trimmed.substring(0, MAX_ERROR_BODY) + "..."
-            : trimmed);
+  @Override
+  public void close() throws IOException {
+    client.close();
   }
 }

@@ -1,0 +1,61 @@
+package io.punctual.worker;
+
+import static io.punctual.testing.Jobs.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.punctual.common.job.Backoff;
+import io.punctual.common.job.Job;
+import io.punctual.common.job.JobState;
+import io.punctual.common.json.Json;
+import io.punctual.worker.CallbackServer.Response;
+import io.punctual.worker.config.WorkerSettings;
+import io.punctual.worker.handler.registry.JobHandlers;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A worker with the default callback policy: an {@code http} job whose host name resolves to
+ * loopback fails on its first attempt, for good, with the address and the setting that would open
+ * it, and the receiver is never called.
+ */
+class CallbackGuardIT {
+  private final WorkerHarness harness = new WorkerHarness();
+  private final WorkerSettings settings = WorkerHarness.settings();
+
+  CallbackGuardIT() {
+    harness.start(settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()));
+  }
+
+  @AfterEach
+  void close() {
+    harness.close();
+  }
+
+  @Test
+  void aCallbackToANameThatResolvesToLoopbackFailsWithoutRetry() throws Exception {
+    try (CallbackServer server = new CallbackServer(Response.of(200, "{\"secret\":1}"))) {
+      int port = URI.create(server.url()).getPort();
+      Job job =
+          harness.submit(
+              aJob()
+                  .type("http")
+                  .callback(Json.readTree("{\"url\":\"http://localhost:" + port + "/admin\"}"))
+                  .backoff(new Backoff.Fixed(Duration.ofMillis(10)))
+                  .maxAttempts(3)
+                  .build());
+
+      Job failed = harness.awaitState(job, JobState.FAILED);
+
+      assertThat(failed.attempt()).isEqualTo(1);
+      assertThat(failed.lastError())
+          .matches(
+              "callback\\.url resolves to (127\\.0\\.0\\.1|0:0:0:0:0:0:0:1), a loopback address;"
+                  + " allow it with worker\\.http\\.allow");
+      assertThat(failed.result()).isNull();
+      assertThat(server.requests()).isEmpty();
+    }
+  }
+}
