@@ -8,6 +8,7 @@ import io.punctual.api.support.HttpSupport;
 import io.punctual.api.support.HttpSupport.Reply;
 import java.io.ByteArrayInputStream;
 import java.net.http.HttpRequest;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -99,6 +100,35 @@ class ProblemResponsesIT {
 
     assertProblem(reply, 400, "invalid-json");
     assertThat(reply.json().has("code")).isFalse();
+  }
+
+  @Test
+  void anythingAfterTheFirstJsonValueIs400AndStoresNothing() {
+    for (String body :
+        List.of(
+            "{\"type\":\"noop\"} x",
+            "{\"type\":\"noop\"}{\"type\":\"noop\"}",
+            "{\"type\":\"noop\"} // a comment",
+            "[{\"type\":\"noop\"}] 1")) {
+      String path = body.startsWith("[") ? "/api/v1/jobs/batch" : "/api/v1/jobs";
+      assertProblem(FIXTURE.http().namespace("strict-json").post(path, body), 400, "invalid-json");
+    }
+    assertThat(FIXTURE.http().namespace("strict-json").get("/api/v1/jobs").json().get("items"))
+        .isEmpty();
+  }
+
+  @Test
+  void aFieldNamedTwiceIs400AndStoresNothing() {
+    Reply reply =
+        FIXTURE
+            .http()
+            .namespace("duplicate-keys")
+            .post("/api/v1/jobs", "{\"type\":\"noop\",\"type\":\"fail\"}");
+
+    assertProblem(reply, 400, "invalid-json");
+    assertThat(reply.json().get("detail").asText()).contains("type");
+    assertThat(FIXTURE.http().namespace("duplicate-keys").get("/api/v1/jobs").json().get("items"))
+        .isEmpty();
   }
 
   @Test

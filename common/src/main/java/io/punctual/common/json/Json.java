@@ -1,6 +1,7 @@
 package io.punctual.common.json;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -32,6 +33,10 @@ public final class Json {
         .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
         .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        // A body is one JSON value: anything after it (a second document, "x") is refused, not
+        // dropped; so is an object naming a field twice (which of the two would count?).
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
         .setDefaultPropertyInclusion(
             JsonInclude.Value.construct(
                 JsonInclude.Include.NON_NULL, JsonInclude.Include.USE_DEFAULTS));

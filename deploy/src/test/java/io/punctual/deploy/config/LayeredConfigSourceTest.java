@@ -48,6 +48,10 @@ class LayeredConfigSourceTest {
         .isEqualTo(Integer.parseInt(env("PUNCTUAL_HTTP_PORT", "8080")));
     assertThat(port((HttpConnectorFactory) server.getAdminConnectors().get(0)))
         .isEqualTo(Integer.parseInt(env("PUNCTUAL_ADMIN_PORT", "8081")));
+    assertThat(((HttpConnectorFactory) server.getAdminConnectors().get(0)).getBindHost())
+        .isEqualTo(env("PUNCTUAL_ADMIN_HOST", "127.0.0.1"));
+    assertThat(((HttpConnectorFactory) server.getApplicationConnectors().get(0)).getBindHost())
+        .isNull();
     assertThat(server.isEnableVirtualThreads()).isTrue();
     assertThat(config.postgres.url)
         .isEqualTo(env("PUNCTUAL_DATABASE_URL", "jdbc:postgresql://127.0.0.1:5432/punctual"));
