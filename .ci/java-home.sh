@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by ./punctual and .ci/run: finds a JDK >= 21 and exports JAVA_HOME.
+# Sourced by ./punctual, ./mvnw and .ci/run: finds a JDK >= 21 and exports JAVA_HOME.
 # Order: $JAVA_HOME if it is >= 21, else the first JDK >= 21 under /usr/lib/jvm,
 # else the `java` on PATH if it is >= 21; otherwise it prints why and returns 1.
 

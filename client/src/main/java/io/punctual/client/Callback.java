@@ -4,7 +4,14 @@ import java.net.URI;
 import java.util.Map;
 import java.util.Objects;
 
-/** Where the server POSTs the outcome of a job once it is final. */
+/**
+ * A job's {@code callback}: where the built-in {@code http} handler POSTs the job's payload, as
+ * JSON, with these headers (plus {@code Punctual-Job-Id}, {@code Punctual-Attempt}, {@code
+ * Idempotency-Key} and, when the worker has a signing secret, {@code Punctual-Signature}), once per
+ * attempt. That request is the job's work: a 2xx answer succeeds it, 429 and 5xx are retried, any
+ * other status fails it. Jobs of other types carry the callback for their own handlers ({@code
+ * JobContext.callback()}); nothing is sent when a job ends.
+ */
 public record Callback(URI url, Map<String, String> headers) {
   public Callback {
     Objects.requireNonNull(url, "url");

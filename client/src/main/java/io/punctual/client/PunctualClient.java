@@ -19,10 +19,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Client of the Punctual REST API ({@code /api/v1}: jobs and schedules). Thread-safe; reuse one
- * instance. Every call is made in the client's namespace (header {@code Punctual-Namespace}). An
- * error response throws {@link PunctualApiException}; a transport failure throws {@link
- * UncheckedIOException}.
+ * Client of the Punctual REST API ({@code /api/v1}: jobs, workflows and schedules), with {@link
+ * #awaitFinal} to wait for a job to end. Thread-safe; reuse one instance. Every call is made in the
+ * client's namespace (header {@code Punctual-Namespace}). An error response throws {@link
+ * PunctualApiException}; a transport failure throws {@link UncheckedIOException}.
  */
 public final class PunctualClient {
   public static final String NAMESPACE_HEADER = "Punctual-Namespace";

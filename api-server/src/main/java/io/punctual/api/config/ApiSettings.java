@@ -61,7 +61,7 @@ public final class ApiSettings implements ValidatedSettings {
    * enqueue for all of them, each answered once it is committed. 0 gives every submit a transaction
    * of its own. One by default: a group's Redis enqueue runs after its transaction has given the
    * slot on, so one slot is one transaction at a time, and fewer, larger groups cost PostgreSQL and
-   * the API less CPU per submit at the same latency (docs/performance.md, sixth set).
+   * the API less CPU per submit at the same latency (docs/performance-log.md, sixth set).
    */
   @JsonProperty public int submitGroupConcurrency = 1;
 

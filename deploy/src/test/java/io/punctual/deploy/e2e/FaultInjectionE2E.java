@@ -62,7 +62,7 @@ class FaultInjectionE2E {
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-  /** Fast failure detection so the faults play out in seconds (each knob is in README). */
+  /** Fast failure detection so the faults play out in seconds (knobs: docs/configuration.md). */
   private static final String CONFIG =
       """
       queue:
