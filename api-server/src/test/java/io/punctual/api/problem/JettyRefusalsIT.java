@@ -119,6 +119,29 @@ class JettyRefusalsIT {
   }
 
   @Test
+  void aBodyThatIsNotGzipIs400AlsoWhenJsonIsAccepted() throws IOException {
+    String request =
+        "POST /api/v1/jobs HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n"
+            + "Content-Type: application/json\r\nConnection: close\r\n"
+            + "Content-Encoding: gzip\r\nContent-Length: "
+            + JOB.length()
+            + "\r\n\r\n"
+            + JOB;
+    assertProblem(send(request), 400);
+  }
+
+  @Test
+  void aMalformedChunkedBodyIs400AlsoWhenJsonIsAccepted() throws IOException {
+    String request =
+        "POST /api/v1/jobs HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n"
+            + "Content-Type: application/json\r\nConnection: close\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n5\r\n"
+            + JOB
+            + "\r\n0\r\n\r\n";
+    assertProblem(send(request), 400);
+  }
+
+  @Test
   void aGzipBodyIsAccepted() throws IOException {
     ByteArrayOutputStream gz = new ByteArrayOutputStream();
     try (GZIPOutputStream out = new GZIPOutputStream(gz)) {
