@@ -17,6 +17,7 @@ import io.punctual.api.jobs.SubmitFastPath;
 import io.punctual.api.problem.EmptyOptionalExceptionMapper;
 import io.punctual.api.problem.IllegalStateExceptionMapper;
 import io.punctual.api.problem.JsonProcessingExceptionMapper;
+import io.punctual.api.problem.ProblemErrorHandler;
 import io.punctual.api.problem.ProblemExceptionMapper;
 import io.punctual.api.problem.RequestRejectedExceptionMapper;
 import io.punctual.api.problem.ThrowableMapper;
@@ -117,6 +118,11 @@ public final class ApiModule {
     jersey.register(new IllegalStateExceptionMapper());
     jersey.register(new EmptyOptionalExceptionMapper());
     jersey.register(new ThrowableMapper());
+
+    // Jetty's own refusals (before Jersey runs, or from the servlet layer) as problem+json too.
+    ProblemErrorHandler errors = new ProblemErrorHandler();
+    env.getApplicationContext().setErrorHandler(errors);
+    env.lifecycle().addServerLifecycleListener(server -> server.setErrorHandler(errors));
 
     env.healthChecks().register("postgres", new PostgresHealthCheck(stores.database()));
     env.healthChecks()

@@ -5,12 +5,17 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.ExceptionMapper;
 
-/** Any exception no closer mapper handles: 503 for a store outage, else 500. */
+/**
+ * Any exception no closer mapper handles: 400 for a body that cannot be read as sent (malformed
+ * chunked encoding, not gzip under Content-Encoding: gzip), 503 for a store outage, else 500.
+ */
 public final class ThrowableMapper implements ExceptionMapper<Throwable> {
   @Context private UriInfo uriInfo;
 
   @Override
   public Response toResponse(Throwable exception) {
-    return ServerErrors.toResponse(exception, uriInfo);
+    return UnreadableBodies.problemOf(exception)
+        .map(problem -> ProblemResponses.of(problem, uriInfo))
+        .orElseGet(() -> ServerErrors.toResponse(exception, uriInfo));
   }
 }
