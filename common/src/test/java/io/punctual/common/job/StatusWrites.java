@@ -278,68 +278,75 @@ final class StatusWrites {
     return sql.replaceAll("--[^\n]*", " ");
   }
 
-  /** From {@code start} to the end of its statement: a ';' or a ')' closing what holds it. */
-  private static String statementFrom(String code, int start) {
+  /** Where a scan of SQL text stops: {@code depth} counts the parentheses open at {@code i}. */
+  private interface Stop {
+    boolean at(int i, int depth);
+  }
+
+  /**
+   * The first index from {@code from} on, outside quoted strings, where {@code stop} holds (after
+   * the parenthesis at {@code i}, if any, is counted); -1 if none. The one scanner behind the
+   * readers below.
+   */
+  private static int scan(String text, int from, Stop stop) {
     int depth = 0;
     boolean quoted = false;
-    for (int i = start; i < code.length(); i++) {
-      char c = code.charAt(i);
+    for (int i = from; i < text.length(); i++) {
+      char c = text.charAt(i);
       if (c == '\'') {
         quoted = !quoted;
-      } else if (!quoted && c == '(') {
+        continue;
+      }
+      if (quoted) {
+        continue;
+      }
+      if (c == '(') {
         depth++;
-      } else if (!quoted && c == ')') {
-        if (--depth < 0) {
-          return code.substring(start, i);
-        }
-      } else if (!quoted && c == ';' && depth == 0) {
-        return code.substring(start, i);
+      } else if (c == ')') {
+        depth--;
+      }
+      if (stop.at(i, depth)) {
+        return i;
       }
     }
-    return code.substring(start);
+    return -1;
+  }
+
+  /** From {@code start} to the end of its statement: a ';' or a ')' closing what holds it. */
+  private static String statementFrom(String code, int start) {
+    int end = scan(code, start, (i, depth) -> depth < 0 || (depth == 0 && code.charAt(i) == ';'));
+    return end < 0 ? code.substring(start) : code.substring(start, end);
   }
 
   /** Where the first of {@code keywords} stands outside parentheses (the length if nowhere). */
   private static int topLevelKeyword(String text, String... keywords) {
-    int depth = 0;
-    boolean quoted = false;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == '\'') {
-        quoted = !quoted;
-      } else if (!quoted && c == '(') {
-        depth++;
-      } else if (!quoted && c == ')') {
-        depth--;
-      } else if (!quoted && depth == 0 && (i == 0 || !isWord(text.charAt(i - 1)))) {
-        for (String k : keywords) {
-          if (text.regionMatches(true, i, k, 0, k.length())
-              && (i + k.length() == text.length() || !isWord(text.charAt(i + k.length())))) {
-            return i;
-          }
-        }
-      }
-    }
-    return text.length();
+    int at =
+        scan(
+            text,
+            0,
+            (i, depth) -> {
+              if (depth != 0 || (i > 0 && isWord(text.charAt(i - 1)))) {
+                return false;
+              }
+              for (String k : keywords) {
+                if (text.regionMatches(true, i, k, 0, k.length())
+                    && (i + k.length() == text.length() || !isWord(text.charAt(i + k.length())))) {
+                  return true;
+                }
+              }
+              return false;
+            });
+    return at < 0 ? text.length() : at;
   }
 
+  /** {@code text} cut at its commas outside parentheses and quoted strings. */
   private static List<String> splitTopLevel(String text) {
     List<String> parts = new ArrayList<>();
-    int depth = 0;
-    boolean quoted = false;
     int from = 0;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == '\'') {
-        quoted = !quoted;
-      } else if (!quoted && c == '(') {
-        depth++;
-      } else if (!quoted && c == ')') {
-        depth--;
-      } else if (!quoted && c == ',' && depth == 0) {
-        parts.add(text.substring(from, i));
-        from = i + 1;
-      }
+    for (int comma;
+        (comma = scan(text, from, (i, depth) -> depth == 0 && text.charAt(i) == ',')) >= 0; ) {
+      parts.add(text.substring(from, comma));
+      from = comma + 1;
     }
     parts.add(text.substring(from));
     return parts;
