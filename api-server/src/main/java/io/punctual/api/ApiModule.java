@@ -56,7 +56,7 @@ public final class ApiModule {
     settings.validate();
     ScheduleRequestParser scheduleParser =
         new ScheduleRequestParser(settings.jobFieldRules(), minInterval);
-    Json.configure(env.getObjectMapper());
+    Json.strictForRequests(Json.configure(env.getObjectMapper()));
 
     QueueWriter queue = new QueueWriter(stores.queue(), settings.redisTimeout);
     JobSubmitter submitter =

@@ -33,13 +33,21 @@ public final class Json {
         .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
         .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-        // A body is one JSON value: anything after it (a second document, "x") is refused, not
-        // dropped; so is an object naming a field twice (which of the two would count?).
-        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-        .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
         .setDefaultPropertyInclusion(
             JsonInclude.Value.construct(
                 JsonInclude.Include.NON_NULL, JsonInclude.Include.USE_DEFAULTS));
+  }
+
+  /**
+   * {@code mapper} made strict about what clients send: a body is one JSON value, so anything after
+   * it (a second document, "x") is refused, not dropped; so is an object naming a field twice
+   * (which of the two would count?). For the mapper that reads request bodies (the API's), not for
+   * {@link #mapper()}, which reads what PostgreSQL stored and need not pay for the checks.
+   */
+  public static ObjectMapper strictForRequests(ObjectMapper mapper) {
+    return mapper
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
   }
 
   public static ObjectMapper mapper() {
