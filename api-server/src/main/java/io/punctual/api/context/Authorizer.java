@@ -1,5 +1,6 @@
 package io.punctual.api.context;
 
+import io.punctual.api.auth.Principal;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.request.StorableText;
 import jakarta.annotation.Priority;
@@ -42,7 +43,7 @@ public final class Authorizer implements ContainerRequestFilter {
    *     422 when it holds a NUL or a lone surrogate (see {@link StorableText})
    */
   public RequestContext resolve(String namespaceHeader) {
-    return new RequestContext(namespaceOf(namespaceHeader));
+    return new RequestContext(namespaceOf(namespaceHeader), Principal.AUTH_DISABLED);
   }
 
   /** Whether {@code namespace} is one a request may name (and a Redis hash tag may carry). */
