@@ -2,8 +2,13 @@ package io.punctual.api;
 
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jersey.setup.JerseyEnvironment;
+import io.punctual.api.auth.ApiKeys;
+import io.punctual.api.auth.KeyAuthenticator;
+import io.punctual.api.auth.KeyBootstrapAtStart;
 import io.punctual.api.config.ApiSettings;
+import io.punctual.api.config.AuthSettings;
 import io.punctual.api.context.Authorizer;
+import io.punctual.api.context.PermissionFeature;
 import io.punctual.api.health.PostgresHealthCheck;
 import io.punctual.api.health.RedisHealthCheck;
 import io.punctual.api.http.QueryTextFilter;
@@ -14,6 +19,7 @@ import io.punctual.api.jobs.JobSubmitter;
 import io.punctual.api.jobs.JobsResource;
 import io.punctual.api.jobs.QueueWriter;
 import io.punctual.api.jobs.SubmitFastPath;
+import io.punctual.api.keys.KeysResource;
 import io.punctual.api.problem.EmptyOptionalExceptionMapper;
 import io.punctual.api.problem.IllegalStateExceptionMapper;
 import io.punctual.api.problem.JsonProcessingExceptionMapper;
@@ -34,6 +40,8 @@ import io.punctual.schedule.store.ScheduleJobs;
 import jakarta.servlet.DispatcherType;
 import java.time.Duration;
 import java.util.EnumSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Wires the REST API ({@code /api/v1}: jobs, schedules, workers) into a Dropwizard environment:
@@ -41,19 +49,30 @@ import java.util.EnumSet;
  * health checks.
  */
 public final class ApiModule {
+  private static final Logger LOG = LoggerFactory.getLogger(ApiModule.class);
+
   private ApiModule() {}
 
   /** The API with schedules' smallest {@code every} at its default, PT1S. */
-  public static void register(Environment env, Stores stores, ApiSettings settings) {
-    register(env, stores, settings, ScheduleRequestParser.DEFAULT_MIN_INTERVAL);
+  public static void register(
+      Environment env, Stores stores, ApiSettings settings, AuthSettings auth) {
+    register(env, stores, settings, auth, ScheduleRequestParser.DEFAULT_MIN_INTERVAL);
   }
 
   /**
    * {@code minInterval}: the smallest {@code every} of a schedule ({@code planner.minInterval}).
+   *
+   * @throws IllegalStateException when authentication is on and no admin key exists (see {@link
+   *     KeyBootstrapAtStart})
    */
   public static void register(
-      Environment env, Stores stores, ApiSettings settings, Duration minInterval) {
+      Environment env,
+      Stores stores,
+      ApiSettings settings,
+      AuthSettings auth,
+      Duration minInterval) {
     settings.validate();
+    auth.validate();
     ScheduleRequestParser scheduleParser =
         new ScheduleRequestParser(settings.jobFieldRules(), minInterval);
     Json.strictForRequests(Json.configure(env.getObjectMapper()));
@@ -71,11 +90,24 @@ public final class ApiModule {
             settings.maxBatchSize,
             AfterCommitHook.installed());
 
-    Authorizer authorizer = new Authorizer(settings.defaultNamespace);
+    ApiKeys keys = new ApiKeys(stores.database().jdbi(), stores.clock());
+    KeyAuthenticator authenticator = null;
+    if (auth.enabled) {
+      KeyBootstrapAtStart bootstrap = new KeyBootstrapAtStart(auth, keys);
+      bootstrap.start(); // now, so that a missing admin key stops the start with its reason
+      env.lifecycle().manage(new StopOnly(bootstrap));
+      authenticator = new KeyAuthenticator(keys, stores.clock(), auth.cacheFor);
+    } else {
+      LOG.warn(
+          "Authentication is OFF (auth.enabled: false): anyone who reaches the API acts as an admin"
+              + " of every namespace. Only for a private network.");
+    }
+    Authorizer authorizer = new Authorizer(settings.defaultNamespace, authenticator);
     JobRequestParser parser = new JobRequestParser(settings);
     JerseyEnvironment jersey = env.jersey();
     jersey.register(new RequestSizeLimitFilter(settings.maxRequestBytes));
     jersey.register(authorizer);
+    jersey.register(new PermissionFeature());
     jersey.register(new QueryTextFilter());
     jersey.register(
         new JobsResource(
@@ -94,6 +126,7 @@ public final class ApiModule {
           .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     }
     jersey.register(new WorkersResource(stores.workers(), settings));
+    jersey.register(new KeysResource(keys, authenticator, settings, stores.clock()));
     jersey.register(new WorkflowsResource(stores.workflows(), submitter, queue, settings));
     ScheduleJobs scheduleJobs =
         new ScheduleJobs(
@@ -127,5 +160,14 @@ public final class ApiModule {
     env.healthChecks().register("postgres", new PostgresHealthCheck(stores.database()));
     env.healthChecks()
         .register("redis", new RedisHealthCheck(stores.redis(), settings.redisTimeout));
+  }
+
+  /** Stops {@code managed} with the server; it was started already. */
+  private record StopOnly(io.dropwizard.lifecycle.Managed managed)
+      implements io.dropwizard.lifecycle.Managed {
+    @Override
+    public void stop() throws Exception {
+      managed.stop();
+    }
   }
 }

@@ -38,9 +38,11 @@ public final class PunctualClient {
   private final String workflowsUrl;
   private final String schedulesUrl;
   private final String namespace;
+  private final String apiKey;
 
-  private PunctualClient(HttpClient http, String apiUrl, String namespace) {
+  private PunctualClient(HttpClient http, String apiUrl, String namespace, String apiKey) {
     this.http = http;
+    this.apiKey = apiKey;
     this.apiUrl = apiUrl;
     this.jobsUrl = apiUrl + "/jobs";
     this.workflowsUrl = apiUrl + "/workflows";
@@ -68,12 +70,25 @@ public final class PunctualClient {
     while (base.endsWith("/")) {
       base = base.substring(0, base.length() - 1);
     }
-    return new PunctualClient(http, base + "/api/v1", namespace);
+    return new PunctualClient(http, base + "/api/v1", namespace, null);
   }
 
   /** The same server, another namespace. */
   public PunctualClient withNamespace(String otherNamespace) {
-    return new PunctualClient(http, apiUrl, otherNamespace);
+    return new PunctualClient(http, apiUrl, otherNamespace, apiKey);
+  }
+
+  /**
+   * The same server and namespace, each request carrying {@code Authorization: Bearer <key>} (the
+   * secret {@code POST /api/v1/keys} answered). A server with authentication on answers 401 to a
+   * client without one.
+   */
+  public PunctualClient withApiKey(String key) {
+    Objects.requireNonNull(key, "key");
+    if (key.isBlank() || !key.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+      throw new IllegalArgumentException("an API key is printable ASCII without spaces");
+    }
+    return new PunctualClient(http, apiUrl, namespace, key);
   }
 
   public String namespace() {
@@ -312,10 +327,15 @@ public final class PunctualClient {
   }
 
   private HttpRequest.Builder request(String url) {
-    return HttpRequest.newBuilder(URI.create(url))
-        .timeout(REQUEST_TIMEOUT)
-        .header("Accept", "application/json")
-        .header(NAMESPACE_HEADER, namespace);
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(REQUEST_TIMEOUT)
+            .header("Accept", "application/json")
+            .header(NAMESPACE_HEADER, namespace);
+    if (apiKey != null) {
+      builder.header("Authorization", "Bearer " + apiKey);
+    }
+    return builder;
   }
 
   private static byte[] json(Object body) {

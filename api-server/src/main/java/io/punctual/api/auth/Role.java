@@ -1,6 +1,7 @@
 package io.punctual.api.auth;
 
-import java.util.EnumSet;
+import com.google.common.collect.ImmutableSet;
+import com.google.common.collect.Sets;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -8,18 +9,18 @@ import java.util.Set;
 /** The role of an API key: a fixed set of {@link Permission}s. Wire names are lower case. */
 public enum Role {
   /** Reads only. */
-  VIEWER(EnumSet.of(Permission.READ)),
+  VIEWER(Set.of(Permission.READ)),
   /** Submits and reads: for services. */
-  SUBMITTER(EnumSet.of(Permission.READ, Permission.SUBMIT)),
+  SUBMITTER(Set.of(Permission.READ, Permission.SUBMIT)),
   /** Submits, reads and steers jobs, schedules and workflows in its namespaces. */
-  OPERATOR(EnumSet.of(Permission.READ, Permission.SUBMIT, Permission.OPERATE)),
+  OPERATOR(Set.of(Permission.READ, Permission.SUBMIT, Permission.OPERATE)),
   /** Everything, keys, namespaces and the audit log included. */
-  ADMIN(EnumSet.allOf(Permission.class));
+  ADMIN(Set.of(Permission.values()));
 
-  private final Set<Permission> permissions;
+  private final ImmutableSet<Permission> permissions;
 
   Role(Set<Permission> permissions) {
-    this.permissions = permissions;
+    this.permissions = Sets.immutableEnumSet(permissions);
   }
 
   public boolean allows(Permission permission) {

@@ -1,5 +1,7 @@
 package io.punctual.api.context;
 
+import io.punctual.api.auth.KeyAuthenticator;
+import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Principal;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.request.StorableText;
@@ -7,15 +9,19 @@ import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.core.HttpHeaders;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The single place that decides what a request may act on. It resolves the namespace from the
- * {@code Punctual-Namespace} header (default: the configured default namespace) and stores a {@link
- * RequestContext} on the request. API keys and roles will be checked here. Jersey runs it as a
- * filter; the one route served outside Jersey ({@code POST /api/v1/jobs}, see {@link
- * io.punctual.api.jobs.SubmitFastPath}) calls {@link #resolve} with the same header.
+ * The single place that decides who a request is and what it may act on. It authenticates the
+ * {@code Authorization: Bearer <key>} header (401 without a valid key, unless {@code auth.enabled}
+ * is false), resolves the namespace from the {@code Punctual-Namespace} header and checks that the
+ * key may act in it (403), then stores a {@link RequestContext} on the request. The permission each
+ * route needs is checked next by {@link PermissionFeature}. Every query a resource makes is bound
+ * to the context's namespace, so a key never reads or changes another namespace's objects. Jersey
+ * runs this as a filter; the one route served outside Jersey ({@code POST /api/v1/jobs}, see {@link
+ * io.punctual.api.jobs.SubmitFastPath}) calls {@link #resolve} and {@link #require} itself.
  */
 @Priority(Priorities.AUTHENTICATION)
 public final class Authorizer implements ContainerRequestFilter {
@@ -25,25 +31,56 @@ public final class Authorizer implements ContainerRequestFilter {
   private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,99}");
 
   private final String defaultNamespace;
+  private final KeyAuthenticator authenticator;
 
-  public Authorizer(String defaultNamespace) {
+  /**
+   * @param authenticator null when authentication is switched off: every request then acts as
+   *     {@link Principal#AUTH_DISABLED}
+   */
+  public Authorizer(String defaultNamespace, KeyAuthenticator authenticator) {
     this.defaultNamespace = defaultNamespace;
+    this.authenticator = authenticator;
   }
 
   @Override
   public void filter(ContainerRequestContext request) {
     request.setProperty(
-        RequestContext.PROPERTY, resolve(request.getHeaderString(NAMESPACE_HEADER)));
+        RequestContext.PROPERTY,
+        resolve(
+            request.getHeaderString(HttpHeaders.AUTHORIZATION),
+            request.getHeaderString(NAMESPACE_HEADER)));
   }
 
   /**
-   * Who a request with this {@code Punctual-Namespace} header (null when absent) acts for.
+   * Who a request with these {@code Authorization} and {@code Punctual-Namespace} headers (null
+   * when absent) is, and the namespace it acts in.
    *
-   * @throws io.punctual.api.problem.ProblemException 400 naming the header when it is not valid;
-   *     422 when it holds a NUL or a lone surrogate (see {@link StorableText})
+   * @throws io.punctual.api.problem.ProblemException 401 without a valid key; 400 naming the
+   *     namespace header when it is not valid, 422 when it holds a NUL or a lone surrogate (see
+   *     {@link StorableText}); 403 when the key may not act in the namespace
    */
-  public RequestContext resolve(String namespaceHeader) {
-    return new RequestContext(namespaceOf(namespaceHeader), Principal.AUTH_DISABLED);
+  public RequestContext resolve(String authorization, String namespaceHeader) {
+    Principal principal =
+        authenticator == null ? Principal.AUTH_DISABLED : authenticator.authenticate(authorization);
+    return new RequestContext(namespaceOf(namespaceHeader, principal), principal);
+  }
+
+  /**
+   * Refuses a key whose role lacks {@code needed}.
+   *
+   * @throws io.punctual.api.problem.ProblemException 403 when the key's role lacks {@code needed}
+   */
+  public static void require(RequestContext context, Permission needed) {
+    Principal principal = context.principal();
+    if (!principal.allows(needed)) {
+      throw Problems.forbidden(
+          "A "
+              + principal.role().wireName()
+              + " key may not do this (it needs "
+              + needed.name().toLowerCase(java.util.Locale.ROOT)
+              + " permission).",
+          null);
+    }
   }
 
   /** Whether {@code namespace} is one a request may name (and a Redis hash tag may carry). */
@@ -51,9 +88,21 @@ public final class Authorizer implements ContainerRequestFilter {
     return namespace != null && NAMESPACE.matcher(namespace).matches();
   }
 
-  private String namespaceOf(String header) {
+  private String namespaceOf(String header, Principal principal) {
     if (header == null || header.isBlank()) {
-      return defaultNamespace;
+      if (principal.mayActIn(defaultNamespace)) {
+        return defaultNamespace;
+      }
+      if (principal.namespaces().size() == 1) {
+        return principal.namespaces().get(0);
+      }
+      throw Problems.forbidden(
+          "This key acts in "
+              + String.join(", ", principal.namespaces())
+              + ": name one in the "
+              + NAMESPACE_HEADER
+              + " header.",
+          NAMESPACE_HEADER);
     }
     Optional<String> unstorable = StorableText.problem(header);
     if (unstorable.isPresent()) {
@@ -64,6 +113,10 @@ public final class Authorizer implements ContainerRequestFilter {
       throw Problems.badParameter(
           NAMESPACE_HEADER,
           "must be 1 to 100 letters, digits, '.', '_', ':' or '-', starting with a letter or digit");
+    }
+    if (!principal.mayActIn(namespace)) {
+      throw Problems.forbidden(
+          "This key may not act in namespace " + namespace + ".", NAMESPACE_HEADER);
     }
     return namespace;
   }

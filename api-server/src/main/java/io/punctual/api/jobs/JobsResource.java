@@ -2,6 +2,8 @@ package io.punctual.api.jobs;
 
 import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.punctual.api.auth.Permission;
+import io.punctual.api.auth.Requires;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.problem.Problems;
@@ -58,6 +60,7 @@ public final class JobsResource {
   @POST
   @Timed
   @Consumes(MediaType.APPLICATION_JSON)
+  @Requires(Permission.SUBMIT)
   public Response submit(@Context ContainerRequestContext request, JsonNode body) {
     ValidatedJob job = parser.parseOne(body);
     String namespace = RequestContext.of(request).namespace();
@@ -79,6 +82,7 @@ public final class JobsResource {
   @Path("batch")
   @Timed
   @Consumes(MediaType.APPLICATION_JSON)
+  @Requires(Permission.SUBMIT)
   public Response submitBatch(@Context ContainerRequestContext request, JsonNode body) {
     List<ValidatedJob> jobs = parser.parseBatch(body);
     String namespace = RequestContext.of(request).namespace();
@@ -93,6 +97,7 @@ public final class JobsResource {
   @GET
   @Path("{id}")
   @Timed
+  @Requires(Permission.READ)
   public JobRepresentation get(
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
@@ -104,6 +109,7 @@ public final class JobsResource {
 
   @GET
   @Timed
+  @Requires(Permission.READ)
   public JobPage list(
       @Context ContainerRequestContext request,
       @QueryParam("status") String status,
@@ -125,6 +131,7 @@ public final class JobsResource {
   @POST
   @Path("{id}/cancel")
   @Timed
+  @Requires(Permission.OPERATE)
   public JobRepresentation cancel(
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
@@ -150,6 +157,7 @@ public final class JobsResource {
   @GET
   @Path("{id}/executions")
   @Timed
+  @Requires(Permission.READ)
   public Items<ExecutionRepresentation> executions(
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();

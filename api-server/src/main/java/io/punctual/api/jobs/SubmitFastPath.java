@@ -5,12 +5,12 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.punctual.api.auth.Permission;
 import io.punctual.api.context.Authorizer;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.ProblemResponses;
 import io.punctual.api.problem.ServerErrors;
-import io.punctual.common.request.RequestRejectedException;
 import io.punctual.common.store.JobSubmissions.Submitted;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -97,10 +97,15 @@ public final class SubmitFastPath implements Filter {
     RequestContext context;
     ValidatedJob job;
     try {
-      context = authorizer.resolve(request.getHeader(Authorizer.NAMESPACE_HEADER));
+      context =
+          authorizer.resolve(
+              request.getHeader("Authorization"), request.getHeader(Authorizer.NAMESPACE_HEADER));
+      Authorizer.require(context, Permission.SUBMIT);
       job = parser.parseOne(mapper.readTree(body));
-    } catch (ProblemException | RequestRejectedException | JsonProcessingException invalid) {
-      return false; // Jersey answers the same problem (and times it)
+    } catch (JsonProcessingException | RuntimeException notServedHere) {
+      // Jersey answers the same problem (and times it): an invalid job, a 401 or 403, and a key
+      // that could not be checked (PostgreSQL unreachable: 503). Nothing was stored yet.
+      return false;
     }
     Timer.Context timing = timer.time();
     try {

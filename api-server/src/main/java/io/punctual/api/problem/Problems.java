@@ -57,6 +57,25 @@ public final class Problems {
     return new ProblemException(field == null ? problem : problem.withField(field));
   }
 
+  /**
+   * 401: no usable API key. {@code invalidToken}: a key was presented but is not valid (RFC 6750's
+   * {@code error="invalid_token"}).
+   */
+  public static ProblemException unauthorized(String detail, boolean invalidToken) {
+    return new ProblemException(
+        Problem.of(401, "unauthorized", "Unauthorized", detail)
+            .withHeader(
+                "WWW-Authenticate",
+                invalidToken
+                    ? "Bearer realm=\"punctual\", error=\"invalid_token\""
+                    : "Bearer realm=\"punctual\""));
+  }
+
+  /** 403: the key is valid but may not do this; {@code field} names what it may not use. */
+  public static ProblemException forbidden(String detail, String field) {
+    return new ProblemException(Problem.of(403, "forbidden", "Forbidden", detail).withField(field));
+  }
+
   public static ProblemException notFound(String detail) {
     return new ProblemException(Problem.of(404, "not-found", "Not found", detail));
   }

@@ -2,6 +2,8 @@ package io.punctual.api.schedules;
 
 import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.punctual.api.auth.Permission;
+import io.punctual.api.auth.Requires;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.jobs.JobPage;
@@ -92,6 +94,7 @@ public final class SchedulesResource {
   @POST
   @Timed
   @Consumes(MediaType.APPLICATION_JSON)
+  @Requires(Permission.OPERATE)
   public Response create(@Context ContainerRequestContext request, JsonNode body) {
     String namespace = RequestContext.of(request).namespace();
     ScheduleDefinition definition = parse(body);
@@ -114,6 +117,7 @@ public final class SchedulesResource {
 
   @GET
   @Timed
+  @Requires(Permission.READ)
   public SchedulePage list(
       @Context ContainerRequestContext request,
       @QueryParam("status") String status,
@@ -135,6 +139,7 @@ public final class SchedulesResource {
   @GET
   @Path("{id}")
   @Timed
+  @Requires(Permission.READ)
   public ScheduleRepresentation get(
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
@@ -151,6 +156,7 @@ public final class SchedulesResource {
   @Path("{id}")
   @Timed
   @Consumes(MediaType.APPLICATION_JSON)
+  @Requires(Permission.OPERATE)
   public ScheduleRepresentation replace(
       @Context ContainerRequestContext request, @PathParam("id") String id, JsonNode body) {
     String namespace = RequestContext.of(request).namespace();
@@ -176,6 +182,7 @@ public final class SchedulesResource {
   @DELETE
   @Path("{id}")
   @Timed
+  @Requires(Permission.OPERATE)
   public Deleted delete(@Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
     Changed deleted =
@@ -187,6 +194,7 @@ public final class SchedulesResource {
   @POST
   @Path("{id}/pause")
   @Timed
+  @Requires(Permission.OPERATE)
   public ScheduleRepresentation pause(
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
@@ -200,6 +208,7 @@ public final class SchedulesResource {
   @POST
   @Path("{id}/resume")
   @Timed
+  @Requires(Permission.OPERATE)
   public ScheduleRepresentation resume(
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
@@ -214,6 +223,7 @@ public final class SchedulesResource {
   @POST
   @Path("{id}/trigger")
   @Timed
+  @Requires(Permission.OPERATE)
   public Response trigger(@Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
     Job job = jobs.trigger(namespace, scheduleId(id)).orElseThrow(() -> noSuchSchedule(id));
@@ -227,6 +237,7 @@ public final class SchedulesResource {
   @GET
   @Path("{id}/preview")
   @Timed
+  @Requires(Permission.READ)
   public Preview preview(
       @Context ContainerRequestContext request,
       @PathParam("id") String id,
@@ -244,6 +255,7 @@ public final class SchedulesResource {
   @GET
   @Path("{id}/jobs")
   @Timed
+  @Requires(Permission.READ)
   public JobPage jobs(
       @Context ContainerRequestContext request,
       @PathParam("id") String id,

@@ -1,6 +1,8 @@
 package io.punctual.api.workers;
 
 import com.codahale.metrics.annotation.Timed;
+import io.punctual.api.auth.Permission;
+import io.punctual.api.auth.Requires;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.jobs.Items;
@@ -31,6 +33,7 @@ public final class WorkersResource {
 
   @GET
   @Timed
+  @Requires(Permission.READ)
   public Items<WorkerRepresentation> list(
       @Context ContainerRequestContext request, @QueryParam("limit") String limit) {
     String namespace = RequestContext.of(request).namespace();

@@ -2,6 +2,8 @@ package io.punctual.api.workflows;
 
 import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.punctual.api.auth.Permission;
+import io.punctual.api.auth.Requires;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.jobs.JobSubmitter;
@@ -47,6 +49,7 @@ public final class WorkflowsResource {
   @POST
   @Timed
   @Consumes(MediaType.APPLICATION_JSON)
+  @Requires(Permission.SUBMIT)
   public Response submit(@Context ContainerRequestContext request, JsonNode body) {
     WorkflowRequestParser.ValidatedWorkflow workflow = parser.parse(body);
     String namespace = RequestContext.of(request).namespace();
@@ -62,6 +65,7 @@ public final class WorkflowsResource {
   @GET
   @Path("{id}")
   @Timed
+  @Requires(Permission.READ)
   public WorkflowRepresentation get(
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
@@ -80,6 +84,7 @@ public final class WorkflowsResource {
   @POST
   @Path("{id}/cancel")
   @Timed
+  @Requires(Permission.OPERATE)
   public WorkflowRepresentation cancel(
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();

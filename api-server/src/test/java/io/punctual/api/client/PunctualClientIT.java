@@ -50,7 +50,7 @@ class PunctualClientIT {
   @RegisterExtension static final DropwizardAppExtension<?> APP = FIXTURE.app;
 
   private static PunctualClient client(String namespace) {
-    return PunctualClient.create(FIXTURE.baseUri(), namespace);
+    return PunctualClient.create(FIXTURE.baseUri(), namespace).withApiKey(ApiFixture.ADMIN_KEY);
   }
 
   @Test

@@ -32,7 +32,7 @@ class ScheduleClientIT {
   @RegisterExtension static final DropwizardAppExtension<?> APP = FIXTURE.app;
 
   private static PunctualClient client(String namespace) {
-    return PunctualClient.create(FIXTURE.baseUri(), namespace);
+    return PunctualClient.create(FIXTURE.baseUri(), namespace).withApiKey(ApiFixture.ADMIN_KEY);
   }
 
   private static void plan() {

@@ -7,12 +7,13 @@ import io.punctual.api.problem.ProblemException;
 import org.junit.jupiter.api.Test;
 
 class AuthorizerTest {
-  private final Authorizer authorizer = new Authorizer("default");
+  private final Authorizer authorizer =
+      new Authorizer("default", null); // authentication off: namespace rules only
 
   @Test
   void aNulInTheNamespaceHeaderIsA422NamingTheHeaderNotTrimmedAway() {
     for (String header : new String[] {"team-a\u0000", "\u0000team-a", "te\u0000am"}) {
-      assertThatThrownBy(() -> authorizer.resolve(header))
+      assertThatThrownBy(() -> authorizer.resolve(null, header))
           .isInstanceOfSatisfying(
               ProblemException.class,
               e -> {
@@ -24,17 +25,17 @@ class AuthorizerTest {
 
   @Test
   void aLoneSurrogateInTheNamespaceHeaderIsA422() {
-    assertThatThrownBy(() -> authorizer.resolve("team\uD800"))
+    assertThatThrownBy(() -> authorizer.resolve(null, "team\uD800"))
         .isInstanceOfSatisfying(
             ProblemException.class, e -> assertThat(e.problem().status()).isEqualTo(422));
   }
 
   @Test
   void otherInvalidNamespacesStay400AndValidOnesResolve() {
-    assertThatThrownBy(() -> authorizer.resolve("a b"))
+    assertThatThrownBy(() -> authorizer.resolve(null, "a b"))
         .isInstanceOfSatisfying(
             ProblemException.class, e -> assertThat(e.problem().status()).isEqualTo(400));
-    assertThat(authorizer.resolve(" team-a ").namespace()).isEqualTo("team-a");
-    assertThat(authorizer.resolve(null).namespace()).isEqualTo("default");
+    assertThat(authorizer.resolve(null, " team-a ").namespace()).isEqualTo("team-a");
+    assertThat(authorizer.resolve(null, null).namespace()).isEqualTo("default");
   }
 }

@@ -150,7 +150,9 @@ class JettyRefusalsIT {
     byte[] body = gz.toByteArray();
     String request =
         "POST /api/v1/jobs HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-            + "Connection: close\r\nContent-Encoding: gzip\r\nContent-Length: "
+            + "Authorization: Bearer "
+            + ApiFixture.ADMIN_KEY
+            + "\r\nConnection: close\r\nContent-Encoding: gzip\r\nContent-Length: "
             + body.length
             + "\r\n\r\n";
     Response response = send(request, body);
@@ -163,6 +165,9 @@ class JettyRefusalsIT {
         + " "
         + path
         + " HTTP/1.1\r\nHost: localhost\r\nAccept: text/html\r\n"
+        + "Authorization: Bearer "
+        + ApiFixture.ADMIN_KEY
+        + "\r\n"
         + "Content-Type: application/json\r\nConnection: close\r\n";
   }
 

@@ -19,6 +19,9 @@ import java.time.temporal.ChronoUnit;
  * DropwizardAppExtension<?> APP = FIXTURE.app;}.
  */
 public final class ApiFixture {
+  /** The admin key every fixture starts with (its bootstrap key); requests carry it by default. */
+  public static final String ADMIN_KEY = "test-admin-key-0123456789abcdefghijklmnopqrstuvwxyz";
+
   public final TestClock clock;
   public final TestStack stack;
   public final Stores stores;
@@ -33,6 +36,7 @@ public final class ApiFixture {
     TestApiConfiguration config = new TestApiConfiguration();
     config.stores = stores;
     config.api = settings;
+    config.auth.bootstrapKey = ADMIN_KEY;
     DefaultServerFactory server = (DefaultServerFactory) config.getServerFactory();
     server.setEnableVirtualThreads(true); // as the bundled punctual.yml sets it
     ((HttpConnectorFactory) server.getApplicationConnectors().get(0)).setPort(0);
@@ -89,8 +93,9 @@ public final class ApiFixture {
     return URI.create("http://localhost:" + app.getAdminPort());
   }
 
+  /** Raw HTTP carrying the admin key ({@link HttpSupport#key} to use another, or none). */
   public HttpSupport http() {
-    return new HttpSupport(baseUri());
+    return new HttpSupport(baseUri()).key(ADMIN_KEY);
   }
 
   public HttpSupport adminHttp() {

@@ -18,6 +18,7 @@ public final class HttpSupport {
 
   private final URI base;
   private String namespace;
+  private String key;
 
   HttpSupport(URI base) {
     this.base = base;
@@ -25,6 +26,12 @@ public final class HttpSupport {
 
   public HttpSupport namespace(String value) {
     this.namespace = value;
+    return this;
+  }
+
+  /** Requests carry {@code Authorization: Bearer <value>}; null: no Authorization header. */
+  public HttpSupport key(String value) {
+    this.key = value;
     return this;
   }
 
@@ -76,6 +83,9 @@ public final class HttpSupport {
         HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30));
     if (namespace != null) {
       builder.header("Punctual-Namespace", namespace);
+    }
+    if (key != null) {
+      builder.header("Authorization", "Bearer " + key);
     }
     return builder;
   }

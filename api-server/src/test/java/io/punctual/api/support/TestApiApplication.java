@@ -8,7 +8,7 @@ import io.punctual.api.ApiModule;
 public class TestApiApplication extends Application<TestApiConfiguration> {
   @Override
   public void run(TestApiConfiguration configuration, Environment environment) {
-    ApiModule.register(environment, configuration.stores, configuration.api);
+    ApiModule.register(environment, configuration.stores, configuration.api, configuration.auth);
     environment.jersey().register(new FailingResource());
   }
 }

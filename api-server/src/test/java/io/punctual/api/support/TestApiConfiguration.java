@@ -3,10 +3,12 @@ package io.punctual.api.support;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.dropwizard.core.Configuration;
 import io.punctual.api.config.ApiSettings;
+import io.punctual.api.config.AuthSettings;
 import io.punctual.common.Stores;
 
 /** Configuration of the in-process test application: the stores are handed over directly. */
 public class TestApiConfiguration extends Configuration {
   @JsonIgnore public Stores stores;
   @JsonIgnore public ApiSettings api = new ApiSettings();
+  @JsonIgnore public AuthSettings auth = new AuthSettings();
 }

@@ -24,7 +24,7 @@ final class ApiCommand extends RoleCommand {
       Resources resources) {
     Stores stores = RoleWiring.openStores(config, "api", resources, environment);
     RoleWiring.checkSchema(stores);
-    ApiModule.register(environment, stores, config.api, config.planner.minInterval);
+    ApiModule.register(environment, stores, config.api, config.auth, config.planner.minInterval);
   }
 
   @Override

@@ -3,13 +3,16 @@ package io.punctual.deploy.command;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Environment;
 import io.punctual.api.ApiModule;
+import io.punctual.api.auth.ApiKeys;
 import io.punctual.common.Stores;
 import io.punctual.common.outbound.OutboundPolicy;
 import io.punctual.deploy.config.PunctualConfiguration;
+import io.punctual.deploy.dev.DevAdminKey;
 import io.punctual.deploy.dev.EmbeddedStores;
 import io.punctual.deploy.runtime.Resources;
 import io.punctual.deploy.runtime.ServerUrls;
 import io.punctual.reaper.Reaper;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import net.sourceforge.argparse4j.impl.Arguments;
@@ -32,6 +35,7 @@ final class DevCommand extends RoleCommand {
           + " your own PostgreSQL and Redis.";
 
   private EmbeddedStores embedded;
+  private String adminKey;
 
   DevCommand(Application<PunctualConfiguration> application) {
     super(
@@ -69,7 +73,8 @@ final class DevCommand extends RoleCommand {
 
     Stores stores = RoleWiring.openStores(config, "dev", resources, environment);
     RoleWiring.migrate(stores);
-    ApiModule.register(environment, stores, config.api, config.planner.minInterval);
+    adminKey = adminKey(config, stores);
+    ApiModule.register(environment, stores, config.api, config.auth, config.planner.minInterval);
     RoleWiring.startWorker(config, stores, resources, environment);
     RoleWiring.startPlanner(config, stores, resources, environment);
     Reaper reaper =
@@ -90,6 +95,33 @@ final class DevCommand extends RoleCommand {
             + " this machine: PUNCTUAL_HTTP_ALLOW=127.0.0.1/32";
   }
 
+  /** What the banner says of the admin key: the dev key itself, or where the key comes from. */
+  private static String adminKey(PunctualConfiguration config, Stores stores) {
+    if (!config.auth.enabled) {
+      return "none: authentication is OFF (auth.enabled: false)";
+    }
+    if (config.auth.bootstrapKeyOrNull() != null) {
+      return "the value of PUNCTUAL_BOOTSTRAP_KEY (auth.bootstrapKey)";
+    }
+    Path file = config.dataDirPath().resolve(DevAdminKey.FILE_NAME);
+    String key =
+        DevAdminKey.ensure(
+            new ApiKeys(stores.database().jdbi(), stores.clock()), file, stores.clock().instant());
+    return key + "  (also in " + file + ")";
+  }
+
+  /** The curl option that sends the admin key, as a shell would expand it. */
+  private static String authorizationHeader(PunctualConfiguration config) {
+    if (!config.auth.enabled) {
+      return "";
+    }
+    String key =
+        config.auth.bootstrapKeyOrNull() != null
+            ? "$PUNCTUAL_BOOTSTRAP_KEY"
+            : "$(cat " + config.dataDirPath().resolve(DevAdminKey.FILE_NAME) + ")";
+    return " -H \"Authorization: Bearer " + key + "\"";
+  }
+
   @Override
   List<String> banner(ServerUrls urls, PunctualConfiguration config) {
     return List.of(
@@ -105,10 +137,13 @@ final class DevCommand extends RoleCommand {
             + ", no password)",
         "  Redis        " + embedded.redisUrl(),
         "  Data         " + embedded.dataDir(),
+        "  Admin key    " + adminKey,
         callbacks(config),
         "Try: curl -s -X POST "
             + urls.application()
-            + "/api/v1/jobs -H 'Content-Type: application/json' -d '{\"type\":\"noop\"}'",
+            + "/api/v1/jobs"
+            + authorizationHeader(config)
+            + " -H 'Content-Type: application/json' -d '{\"type\":\"noop\"}'",
         "Stop with Ctrl-C; data is kept (--fresh wipes it).");
   }
 }

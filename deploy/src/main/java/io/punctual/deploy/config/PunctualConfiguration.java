@@ -3,6 +3,7 @@ package io.punctual.deploy.config;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
 import io.punctual.api.config.ApiSettings;
+import io.punctual.api.config.AuthSettings;
 import io.punctual.common.config.InvalidSettingsException;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
@@ -29,6 +30,7 @@ public class PunctualConfiguration extends Configuration {
   @JsonProperty public RedisSettings redis = new RedisSettings();
   @JsonProperty public QueueSettings queue = new QueueSettings();
   @JsonProperty public ApiSettings api = new ApiSettings();
+  @JsonProperty public AuthSettings auth = new AuthSettings();
   @JsonProperty public WorkerSettings worker = new WorkerSettings();
   @JsonProperty public ReaperSettings reaper = new ReaperSettings();
   @JsonProperty public PlannerSettings planner = new PlannerSettings();
@@ -65,6 +67,7 @@ public class PunctualConfiguration extends Configuration {
     section(errors, redis, "redis", r -> r.validate(errors));
     section(errors, queue, "queue", q -> q.validate(errors));
     section(errors, api, "api", a -> a.validate(errors));
+    section(errors, auth, "auth", a -> a.validate(errors));
     section(errors, worker, "worker", w -> w.validate(errors));
     section(errors, reaper, "reaper", r -> r.validate(errors));
     section(errors, planner, "planner", p -> p.validate(errors));

@@ -1,0 +1,55 @@
+package io.punctual.api.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.punctual.api.auth.KeySecrets;
+import io.punctual.common.config.SettingsErrors;
+import io.punctual.common.config.ValidatedSettings;
+import java.time.Duration;
+
+/**
+ * Who may call the API (the {@code auth} section of the configuration). Every request carries
+ * {@code Authorization: Bearer <key>} unless {@link #enabled} is false.
+ */
+public final class AuthSettings implements ValidatedSettings {
+  /**
+   * Whether requests must carry an API key. Off, every request acts as an admin of every namespace:
+   * only for a private network (a WARN at every start says so).
+   */
+  @JsonProperty public boolean enabled = true;
+
+  /**
+   * A secret made an admin key at start, idempotently, for scripts and CI; at least 32 characters.
+   * Env: {@code PUNCTUAL_BOOTSTRAP_KEY}. Never logged or echoed.
+   */
+  @JsonProperty public String bootstrapKey;
+
+  /**
+   * How long an API server trusts a key it verified before reading it again. A key revoked through
+   * another API server stops working here within this time (at once on the server that revoked it);
+   * {@code lastUsedAt} is recorded at most once per period.
+   */
+  @JsonProperty public Duration cacheFor = Duration.ofSeconds(5);
+
+  /** The bootstrap key, or null when none is set (an empty value counts as none). */
+  public String bootstrapKeyOrNull() {
+    return bootstrapKey == null || bootstrapKey.isBlank() ? null : bootstrapKey;
+  }
+
+  @Override
+  public void validate(SettingsErrors errors) {
+    String key = bootstrapKeyOrNull();
+    errors.require(
+        key == null || key.length() >= KeySecrets.MIN_LENGTH,
+        "auth.bootstrapKey (PUNCTUAL_BOOTSTRAP_KEY) must be at least "
+            + KeySecrets.MIN_LENGTH
+            + " characters");
+    errors.require(
+        key == null || key.chars().allMatch(c -> c > 0x20 && c < 0x7f),
+        "auth.bootstrapKey (PUNCTUAL_BOOTSTRAP_KEY) must be printable ASCII without spaces");
+    errors.require(
+        cacheFor != null
+            && !cacheFor.isNegative()
+            && cacheFor.compareTo(Duration.ofMinutes(5)) <= 0,
+        "auth.cacheFor must be between PT0S and PT5M");
+  }
+}
