@@ -234,6 +234,27 @@ class HttpHandlerTest {
     }
   }
 
+  @Test
+  void anEndpointThatEchoesTheRequestDoesNotPutTheHeaderValuesIntoTheError() throws Exception {
+    String token = "Bearer 9f8e7d6c5b";
+    try (CallbackServer server =
+        new CallbackServer(Response.of(401, "bad Authorization: " + token + " for tenant acme"))) {
+      JsonNode callback =
+          Json.readTree(
+              "{\"url\":\""
+                  + server.url()
+                  + "\",\"headers\":{\"Authorization\":\""
+                  + token
+                  + "\",\"X-Tenant\":\"acme\"}}");
+      Job job = TestJobs.running("http", Json.readTree("{}"), 1, 3, Backoff.DEFAULT, callback);
+
+      assertThatThrownBy(() -> handler().handle(ctx(job)))
+          .isInstanceOf(NonRetryableException.class)
+          .hasMessage("callback answered HTTP 401: bad Authorization: (hidden) for tenant acme");
+      assertThat(server.requests().get(0).header("Authorization")).isEqualTo(token);
+    }
+  }
+
   private static String stackTrace(Throwable t) {
     java.io.StringWriter out = new java.io.StringWriter();
     t.printStackTrace(new java.io.PrintWriter(out));

@@ -61,6 +61,9 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
           "keep-alive",
           "proxy-connection");
 
+  /** Values this short are left alone: hiding them would garble answers more than it protects. */
+  private static final int MIN_HIDDEN_LENGTH = 6;
+
   private final WorkerSettings.Http settings;
   private final OutboundPolicy policy;
   private final CallbackClient client;
@@ -125,7 +128,7 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
         throw ScrubbedException.of(e);
       }
       if (!Redirects.isRedirect(response)) {
-        return interpret(response);
+        return interpret(response, callbackHeaders);
       }
       if (hop >= Redirects.MAX) {
         throw new NonRetryableException(
@@ -263,12 +266,18 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
     return uri;
   }
 
-  JobResult interpret(CallbackResponse response) throws Exception {
+  /**
+   * The job's end as {@code response} says it. An error answer's excerpt has every value of {@code
+   * sent} (the callback's headers) that it repeats replaced by {@code (hidden)}: an endpoint that
+   * echoes the request does not put the job's credentials into {@code lastError}.
+   */
+  private JobResult interpret(CallbackResponse response, List<Map.Entry<String, String>> sent)
+      throws Exception {
     int status = response.status();
     if (status >= 200 && status < 300) {
       return JobResult.success(response.truncated() ? null : jsonOrNull(response.body()));
     }
-    String excerpt = Excerpt.of(response.body());
+    String excerpt = Excerpt.of(withoutValues(response.body(), sent));
     String message = "callback answered HTTP " + status + (excerpt.isEmpty() ? "" : ": " + excerpt);
     if (status == 429 || status >= 500) {
       Optional<Duration> after =
@@ -279,6 +288,20 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
       throw new HttpStatusException(status, message);
     }
     throw new NonRetryableException(message);
+  }
+
+  private static String withoutValues(String body, List<Map.Entry<String, String>> sent) {
+    if (body == null) {
+      return null;
+    }
+    String out = body;
+    for (Map.Entry<String, String> h : sent) {
+      String value = h.getValue().strip();
+      if (value.length() >= MIN_HIDDEN_LENGTH) {
+        out = out.replace(value, "(hidden)");
+      }
+    }
+    return out;
   }
 
   private static JsonNode jsonOrNull(String body) {
