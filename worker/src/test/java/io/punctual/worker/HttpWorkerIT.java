@@ -1,8 +1,16 @@
 package io.punctual.worker;
 
 import static io.punctual.testing.Jobs.aJob;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.ThrowableProxyUtil;
+import ch.qos.logback.core.read.ListAppender;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.Execution;
 import io.punctual.common.job.ExecutionStatus;
@@ -17,18 +25,29 @@ import io.punctual.worker.handler.registry.JobHandlers;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 class HttpWorkerIT {
-  private static final String SECRET = "whsec_it";
+  /** Two secrets active at once, as while rotating. */
+  private static final String OLD_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+  private static final String NEW_SECRET =
+      "whsec_"
+          + Base64.getEncoder().encodeToString("a fresh key of thirty-two bytes!".getBytes(UTF_8));
+
+  /** A credential a job gives its callback: it goes to the receiver and nowhere else. */
+  private static final String TOKEN = "Bearer tok-7f3a9c";
+
   private final WorkerHarness harness = new WorkerHarness();
   private final WorkerSettings settings = WorkerHarness.settings();
 
   HttpWorkerIT() {
-    settings.http.signingSecret = SECRET;
+    settings.http.signingSecrets = List.of(OLD_SECRET, NEW_SECRET);
     settings.http.allow = List.of("127.0.0.1/32"); // the receivers listen on loopback
     harness.start(settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()));
   }
@@ -43,7 +62,13 @@ class HttpWorkerIT {
         aJob()
             .type("http")
             .payload(Json.readTree("{\"invoice\":\"INV-1\"}"))
-            .callback(Json.readTree("{\"url\":\"" + server.url() + "\"}"))
+            .callback(
+                Json.readTree(
+                    "{\"url\":\""
+                        + server.url()
+                        + "\",\"headers\":{\"Authorization\":\""
+                        + TOKEN
+                        + "\"}}"))
             .backoff(new Backoff.Fixed(Duration.ofMillis(10)))
             .maxAttempts(3)
             .build());
@@ -60,15 +85,38 @@ class HttpWorkerIT {
       Request r = server.requests().get(0);
       assertThat(r.header("Punctual-Job-Id")).isEqualTo(job.id().toString());
       assertThat(r.header("Idempotency-Key")).isEqualTo("punctual:" + job.id());
+      assertThat(r.header("Authorization")).isEqualTo(TOKEN);
+      assertVerifiesWithEverySecret(r, job);
+    }
+  }
+
+  /** What a receiver does: each active secret, on its own, verifies the request as received. */
+  private static void assertVerifiesWithEverySecret(Request r, Job job) {
+    assertThat(r.header(WebhookSignature.ID)).isEqualTo(job.id().toString());
+    assertThat(r.header(WebhookSignature.SIGNATURE).split(" ")).hasSize(2);
+    for (String secret : List.of(OLD_SECRET, NEW_SECRET)) {
       assertThat(
               WebhookSignature.verify(
-                  SECRET,
-                  r.header("Punctual-Signature"),
-                  r.body(),
+                  secret,
+                  r.header(WebhookSignature.ID),
+                  r.header(WebhookSignature.TIMESTAMP),
+                  r.header(WebhookSignature.SIGNATURE),
+                  r.body().getBytes(UTF_8),
                   Instant.now(),
-                  Duration.ofMinutes(1)))
+                  WebhookSignature.DEFAULT_TOLERANCE))
+          .as("verified with secret %d", List.of(OLD_SECRET, NEW_SECRET).indexOf(secret))
           .isTrue();
     }
+    assertThat(
+            WebhookSignature.verify(
+                "whsec_" + Base64.getEncoder().encodeToString(new byte[32]),
+                r.header(WebhookSignature.ID),
+                r.header(WebhookSignature.TIMESTAMP),
+                r.header(WebhookSignature.SIGNATURE),
+                r.body(),
+                Instant.now(),
+                WebhookSignature.DEFAULT_TOLERANCE))
+        .isFalse();
   }
 
   @Test
@@ -89,6 +137,7 @@ class HttpWorkerIT {
           .isAfterOrEqualTo(executions.get(0).finishedAt().plusSeconds(1));
       List<Request> requests = server.requests();
       assertThat(requests).hasSize(2);
+      requests.forEach(r -> assertVerifiesWithEverySecret(r, job));
       assertThat(requests.get(1).header("Punctual-Attempt")).isEqualTo("2");
       assertThat(requests.get(1).header("Idempotency-Key"))
           .isEqualTo(requests.get(0).header("Idempotency-Key"));
@@ -106,5 +155,113 @@ class HttpWorkerIT {
       assertThat(failed.lastError()).contains("HTTP 400").contains("unknown invoice");
       assertThat(server.requests()).hasSize(1);
     }
+  }
+
+  private Job submitTo(String url) {
+    return harness.submit(
+        aJob()
+            .type("http")
+            .callback(
+                Json.readTree(
+                    "{\"url\":\"" + url + "\",\"headers\":{\"Authorization\":\"" + TOKEN + "\"}}"))
+            .backoff(new Backoff.Fixed(Duration.ofMillis(10)))
+            .maxAttempts(2)
+            .build());
+  }
+
+  /**
+   * Every log line of a worker running callbacks that fail (an error answer, a refused connection
+   * to a URL with credentials and a query), at DEBUG for Punctual and the HTTP client, with the
+   * client's header and wire logs off as the bundled configuration has them: none shows a callback
+   * header's value, a signing secret or the URL's credentials and query.
+   */
+  @Test
+  void neitherHeaderValuesNorSecretsNorUrlCredentialsReachTheLogs() throws Exception {
+    LoggerContext logs = (LoggerContext) LoggerFactory.getILoggerFactory();
+    ListAppender<ILoggingEvent> captured = new ListAppender<>();
+    captured.setContext(logs);
+    captured.start();
+    Logger root = logs.getLogger(Logger.ROOT_LOGGER_NAME);
+    Map<String, Level> levels =
+        Map.of(
+            "io.punctual", Level.DEBUG,
+            "org.apache.hc", Level.DEBUG,
+            "org.apache.hc.client5.http.headers", Level.OFF,
+            "org.apache.hc.client5.http.wire", Level.OFF);
+    Map<String, Level> before = new java.util.HashMap<>();
+    levels.forEach(
+        (name, level) -> {
+          before.put(name, logs.getLogger(name).getLevel());
+          logs.getLogger(name).setLevel(level);
+        });
+    root.addAppender(captured);
+    try (CallbackServer server = new CallbackServer(Response.of(400, "unknown invoice"))) {
+      int closed;
+      try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+        closed = s.getLocalPort();
+      }
+      Job rejected = submit(server);
+      Job unreachable = submitTo("http://127.0.0.1:" + closed + "/hook?token=t0ken");
+      Job withCredentials =
+          submitTo(server.url().replace("http://", "http://alice:pa55word@") + "?token=t0ken");
+
+      harness.awaitState(rejected, JobState.FAILED);
+      Job failed = harness.awaitState(unreachable, JobState.FAILED);
+      Job refused = harness.awaitState(withCredentials, JobState.FAILED);
+
+      assertThat(failed.lastError()).contains("127.0.0.1").doesNotContain("t0ken");
+      assertThat(harness.executions(unreachable))
+          .hasSize(2)
+          .allSatisfy(e -> assertThat(e.error()).doesNotContain("t0ken", TOKEN));
+      assertThat(refused.lastError())
+          .startsWith("callback.url must not carry credentials")
+          .doesNotContain("pa55word");
+      assertThat(server.requests()).hasSize(1); // the rejected job's only
+      // The capture saw the failures themselves (so it would have seen a leak in them); they are
+      // logged once written, which may be just after the job reads as FAILED.
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(
+              () ->
+                  assertThat(lines(captured))
+                      .anyMatch(l -> l.contains("unknown invoice"))
+                      .anyMatch(l -> l.contains("Connection refused"))
+                      .anyMatch(l -> l.contains("must not carry credentials")));
+    } finally {
+      root.detachAppender(captured);
+      before.forEach((name, level) -> logs.getLogger(name).setLevel(level));
+    }
+    List<String> lines = lines(captured);
+    String secretKey = OLD_SECRET.substring("whsec_".length());
+    String otherKey = NEW_SECRET.substring("whsec_".length());
+    assertThat(lines)
+        .allSatisfy(
+            l ->
+                assertThat(l)
+                    .doesNotContain(TOKEN)
+                    .doesNotContain("tok-7f3a9c")
+                    .doesNotContain(secretKey)
+                    .doesNotContain(otherKey)
+                    .doesNotContain("pa55word")
+                    .doesNotContain("t0ken"));
+  }
+
+  /** Each captured event as text: message, MDC and stack trace. */
+  private static List<String> lines(ListAppender<ILoggingEvent> captured) {
+    List<ILoggingEvent> events;
+    synchronized (captured) { // AppenderBase appends under this lock
+      events = List.copyOf(captured.list);
+    }
+    return events.stream()
+        .map(
+            e ->
+                e.getFormattedMessage()
+                    + " "
+                    + e.getMDCPropertyMap()
+                    + " "
+                    + (e.getThrowableProxy() == null
+                        ? ""
+                        : ThrowableProxyUtil.asString(e.getThrowableProxy())))
+        .toList();
   }
 }

@@ -17,7 +17,8 @@ import java.util.List;
  * "runCondition"}} (in the order of their ids), shown wherever one job is returned (a submit,
  * {@code GET /jobs/{id}}, a cancel) and left out of list pages (it is one more read of another
  * table per page). {@code scheduleId} and {@code occurrenceAt} name the schedule a job came from
- * and which of its fire times it is.
+ * and which of its fire times it is. {@code callback.headers} show their names only ({@link
+ * CallbackView}).
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record JobRepresentation(
@@ -93,7 +94,7 @@ public record JobRepresentation(
         job.timeout(),
         job.idempotencyKey(),
         job.tags(),
-        job.callback(),
+        CallbackView.of(job.callback()),
         job.result(),
         job.lastError(),
         job.workerId(),

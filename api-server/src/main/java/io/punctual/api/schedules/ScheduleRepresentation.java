@@ -2,6 +2,7 @@ package io.punctual.api.schedules;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.punctual.api.jobs.CallbackView;
 import io.punctual.common.job.Backoff;
 import io.punctual.schedule.JobTemplate;
 import io.punctual.schedule.Schedule;
@@ -16,7 +17,8 @@ import java.util.List;
  * A schedule as the API shows it: its definition in the request's shape, plus {@code status},
  * {@code nextFireAt} (its next fire time from now on; null while PAUSED or once past {@code endAt})
  * and {@code lastFireAt} (the latest fire time that has come and became a job). Every field is
- * always present (null when unset).
+ * always present (null when unset). {@code callback.headers} show their names only ({@link
+ * CallbackView}).
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record ScheduleRepresentation(
@@ -74,7 +76,7 @@ public record ScheduleRepresentation(
         job.backoff(),
         job.timeout(),
         job.tags(),
-        job.callback(),
+        CallbackView.of(job.callback()),
         s.status().name(),
         next,
         s.lastFiredAt(),

@@ -61,6 +61,8 @@ class LayeredConfigSourceTest {
     assertThat(config.worker.concurrency).isEqualTo(new WorkerSettings().concurrency);
     assertThat(String.join(",", config.worker.http.allow))
         .isEqualTo(env("PUNCTUAL_HTTP_ALLOW", "").replace(" ", ""));
+    assertThat(String.join(",", config.worker.http.signingSecrets))
+        .isEqualTo(env("PUNCTUAL_HTTP_SIGNING_SECRETS", "").replace(" ", ""));
     config.validate();
   }
 

@@ -92,8 +92,15 @@ public class WorkerSettings implements ValidatedSettings {
 
   /** Settings of the built-in {@code http} handler. */
   public static class Http {
-    /** Secret for the {@code Punctual-Signature} HMAC header; null sends no signature. */
-    @JsonProperty public String signingSecret;
+    /**
+     * Secrets that sign callbacks the Standard Webhooks way ({@code webhook-signature}): each
+     * {@code whsec_} and the base64 of at least 24 random bytes. Every one listed signs every
+     * callback (the signatures space-separated), so a new secret can be added before receivers know
+     * it and the old one removed after they all switched. Empty: callbacks are not signed. A YAML
+     * list, or one string of comma-separated entries (env {@code PUNCTUAL_HTTP_SIGNING_SECRETS}).
+     * Write-only: never serialized back out.
+     */
+    @JsonIgnore public List<String> signingSecrets = new ArrayList<>();
 
     /** Time allowed to open a connection to a callback URL. */
     @JsonProperty public Duration connectTimeout = Duration.ofSeconds(5);
@@ -129,13 +136,55 @@ public class WorkerSettings implements ValidatedSettings {
     /** A list of strings, or one string (entries separated by commas); null or blank: none. */
     @JsonProperty("allow")
     public void setAllow(JsonNode value) {
+      allow = split(value);
+    }
+
+    /** A list of strings, or one string (entries separated by commas); null or blank: none. */
+    @JsonProperty(value = "signingSecrets", access = JsonProperty.Access.WRITE_ONLY)
+    public void setSigningSecrets(JsonNode value) {
+      signingSecrets = split(value);
+    }
+
+    /**
+     * The secrets {@link #signingSecrets} spell.
+     *
+     * @throws InvalidSettingsException naming (by position, never by value) each entry that is not
+     *     a Standard Webhooks secret
+     */
+    public List<SigningSecret> signingKeys() {
+      SettingsErrors errors = new SettingsErrors();
+      List<SigningSecret> keys = signingKeys(errors);
+      errors.throwIfAny();
+      return keys;
+    }
+
+    List<SigningSecret> signingKeys(SettingsErrors errors) {
+      List<SigningSecret> keys = new ArrayList<>();
+      List<String> entries = signingSecrets == null ? List.of() : signingSecrets;
+      for (int i = 0; i < entries.size(); i++) {
+        var key = SigningSecret.parse(entries.get(i));
+        if (key.isPresent()) {
+          keys.add(key.get());
+        } else {
+          errors.add(
+              "worker.http.signingSecrets["
+                  + i
+                  + "] is not a signing secret: it must be "
+                  + SigningSecret.FORM);
+        }
+      }
+      return keys;
+    }
+
+    /** A list of strings or one string, split at commas (blank entries dropped). */
+    private static List<String> split(JsonNode value) {
       List<String> entries = new ArrayList<>();
       if (value != null && value.isArray()) {
         value.forEach(v -> entries.add(v.isTextual() ? v.textValue() : v.toString()));
       } else if (value != null && !value.isNull()) {
         entries.add(value.isTextual() ? value.textValue() : value.toString());
       }
-      allow = OutboundPolicy.split(entries);
+      return OutboundPolicy.split(entries);
     }
 
     /**
@@ -186,6 +235,7 @@ public class WorkerSettings implements ValidatedSettings {
       errors.positive(http.requestTimeout, "worker.http.requestTimeout");
       errors.require(http.maxResponseBytes >= 1, "worker.http.maxResponseBytes must be >= 1");
       OutboundPolicy.parse(http.allow, "worker.http.allow", errors);
+      http.signingKeys(errors);
     }
   }
 

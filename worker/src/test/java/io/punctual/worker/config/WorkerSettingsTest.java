@@ -9,6 +9,68 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class WorkerSettingsTest {
+  private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+  private static final String OTHER = "whsec_" + "A".repeat(32);
+
+  @Test
+  void signingSecretsAreAListOrOneCommaSeparatedString() {
+    WorkerSettings list =
+        Json.read(
+            "{\"http\":{\"signingSecrets\":[\"" + SECRET + "\",\"" + OTHER + "\"]}}",
+            WorkerSettings.class);
+    WorkerSettings env =
+        Json.read(
+            "{\"http\":{\"signingSecrets\":\" " + SECRET + " , " + OTHER + ",\"}}",
+            WorkerSettings.class);
+    WorkerSettings blank = Json.read("{\"http\":{\"signingSecrets\":\"\"}}", WorkerSettings.class);
+
+    list.validate();
+    env.validate();
+    assertThat(list.http.signingKeys())
+        .containsExactly(SigningSecret.of(SECRET), SigningSecret.of(OTHER));
+    assertThat(env.http.signingKeys()).isEqualTo(list.http.signingKeys());
+    assertThat(blank.http.signingKeys()).isEmpty();
+  }
+
+  @Test
+  void signingSecretsAreNeverWrittenBackOut() {
+    WorkerSettings s = new WorkerSettings();
+    s.http.signingSecrets = List.of(SECRET);
+
+    assertThat(Json.write(s)).doesNotContain("MfKQ9r8G").doesNotContain("signingSecrets");
+  }
+
+  @Test
+  void aBadSigningSecretIsANamedSettingsErrorThatDoesNotShowIt() {
+    WorkerSettings s = new WorkerSettings();
+    s.http.signingSecrets =
+        List.of(SECRET, "hunter2-is-not-a-secret", "whsec_" + "c2hvcnQ=", "whsec_!!notbase64!!");
+
+    assertThatThrownBy(s::validate)
+        .hasMessageContaining("worker.http.signingSecrets[1]")
+        .hasMessageContaining("worker.http.signingSecrets[2]")
+        .hasMessageContaining("worker.http.signingSecrets[3]")
+        .hasMessageNotContaining("worker.http.signingSecrets[0]")
+        .hasMessageContaining("whsec_ followed by the base64 of at least 24 random bytes")
+        .hasMessageNotContaining("hunter2")
+        .hasMessageNotContaining("c2hvcnQ")
+        .hasMessageNotContaining("notbase64");
+    assertThatThrownBy(s.http::signingKeys).hasMessageContaining("signingSecrets[1]");
+  }
+
+  @Test
+  void theOldSingleSigningSecretIsNoLongerASetting() {
+    assertThatThrownBy(
+            () ->
+                Json.mapper()
+                    .copy()
+                    .enable(
+                        com.fasterxml.jackson.databind.DeserializationFeature
+                            .FAIL_ON_UNKNOWN_PROPERTIES)
+                    .readValue("{\"http\":{\"signingSecret\":\"k\"}}", WorkerSettings.class))
+        .hasMessageContaining("signingSecret");
+  }
+
   @Test
   void defaultsWork() {
     WorkerSettings s = new WorkerSettings();
@@ -29,7 +91,8 @@ class WorkerSettingsTest {
     assertThat(s.claimAhead).isEqualTo(Duration.ofMillis(100));
     assertThat(s.claimGather).isEqualTo(Duration.ofMillis(2));
     assertThat(s.claimsInFlight).isEqualTo(2);
-    assertThat(s.http.signingSecret).isNull();
+    assertThat(s.http.signingSecrets).isEmpty();
+    assertThat(s.http.signingKeys()).isEmpty();
     assertThat(s.http.connectTimeout).isEqualTo(Duration.ofSeconds(5));
     assertThat(s.http.requestTimeout).isEqualTo(Duration.ofSeconds(30));
     assertThat(s.http.maxResponseBytes).isEqualTo(65_536);
@@ -71,7 +134,9 @@ class WorkerSettingsTest {
         Json.read(
             "{\"workerId\":\"w1\",\"namespaces\":[\"a\",\"b\"],\"concurrency\":8,"
                 + "\"leaseTtl\":\"PT20S\",\"defaultTimeout\":\"PT1M\","
-                + "\"http\":{\"signingSecret\":\"k\"}}",
+                + "\"http\":{\"signingSecrets\":[\""
+                + SECRET
+                + "\"]}}",
             WorkerSettings.class);
     s.validate();
 
@@ -80,7 +145,7 @@ class WorkerSettingsTest {
     assertThat(s.concurrency).isEqualTo(8);
     assertThat(s.leaseTtl).isEqualTo(Duration.ofSeconds(20));
     assertThat(s.defaultTimeout).isEqualTo(Duration.ofMinutes(1));
-    assertThat(s.http.signingSecret).isEqualTo("k");
+    assertThat(s.http.signingKeys()).containsExactly(SigningSecret.of(SECRET));
     assertThat(s.http.requestTimeout).isEqualTo(Duration.ofSeconds(30));
     assertThat(s.claimBatchSize).isEqualTo(512);
   }

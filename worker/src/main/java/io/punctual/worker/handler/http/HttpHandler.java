@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.common.json.Json;
 import io.punctual.common.outbound.ForbiddenAddressException;
 import io.punctual.common.outbound.OutboundPolicy;
+import io.punctual.worker.config.SigningSecret;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.JobContext;
 import io.punctual.worker.handler.JobHandler;
@@ -13,6 +14,7 @@ import io.punctual.worker.handler.RetryAfterException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,7 +38,14 @@ import javax.net.ssl.SSLContext;
  * Redirects are followed hop by hop under the same check ({@link Redirects}); at most {@code
  * worker.http.maxResponseBytes} of an answer are read, and the whole exchange, redirects included,
  * gets {@code worker.http.requestTimeout} (or what is left of the job's timeout). What an endpoint
- * answered reaches {@code lastError} only as a short, sanitised {@link Excerpt}.
+ * answered reaches {@code lastError} only as a short, sanitised {@link Excerpt}; a failed exchange
+ * reaches it as the exception's class and message with every URL stripped of credentials, query and
+ * fragment ({@link ScrubbedException}). Neither the values of {@code callback.headers} nor the
+ * signing secrets are ever part of an error or a log line.
+ *
+ * <p>Each request is signed the Standard Webhooks way ({@link WebhookSignature}) with every secret
+ * of {@code worker.http.signingSecrets}: {@code webhook-id} is the job's id (the same for every
+ * attempt), {@code webhook-timestamp} the clock's time of the request.
  */
 public final class HttpHandler implements JobHandler, AutoCloseable {
   private static final Set<String> RESERVED =
@@ -52,9 +61,13 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
           "keep-alive",
           "proxy-connection");
 
+  /** Values this short are left alone: hiding them would garble answers more than it protects. */
+  private static final int MIN_HIDDEN_LENGTH = 6;
+
   private final WorkerSettings.Http settings;
   private final OutboundPolicy policy;
   private final CallbackClient client;
+  private final List<SigningSecret> secrets;
   private final Clock clock;
 
   /** The handler with the policy of {@code settings.allow}. */
@@ -67,6 +80,7 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
     this.settings = settings;
     this.clock = clock;
     this.policy = settings.outboundPolicy();
+    this.secrets = settings.signingKeys();
     this.client =
         new CallbackClient(
             policy,
@@ -86,7 +100,6 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
     URI url = callbackUrl(ctx);
     String body = ctx.payload() == null ? "{}" : Json.write(ctx.payload());
     List<Map.Entry<String, String>> callbackHeaders = callbackHeaders(ctx);
-    List<Map.Entry<String, String>> ownHeaders = ownHeaders(ctx, body);
     Instant deadline = clock.instant().plus(timeout(ctx));
 
     URI target = url;
@@ -100,7 +113,7 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
       if (Redirects.sameOrigin(url, target)) {
         headers.addAll(callbackHeaders);
       }
-      headers.addAll(ownHeaders);
+      headers.addAll(ownHeaders(ctx, sending));
       CallbackResponse response;
       try {
         response = client.send(method, target, headers, sending, left(deadline));
@@ -109,10 +122,13 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
         if (forbidden.isPresent()) {
           throw refused(hop, target, forbidden.get().refusal(), e);
         }
-        throw e;
+        throw ScrubbedException.of(e);
+      } catch (RuntimeException e) {
+        // What the client refuses to send (a URL it cannot use) says so with the URL in it.
+        throw ScrubbedException.of(e);
       }
       if (!Redirects.isRedirect(response)) {
-        return interpret(response);
+        return interpret(response, callbackHeaders);
       }
       if (hop >= Redirects.MAX) {
         throw new NonRetryableException(
@@ -140,7 +156,8 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
                 + Redirects.origin(target)
                 + ", which";
     return new NonRetryableException(
-        what + " resolves to " + why + "; allow it with " + OutboundPolicy.SETTING, cause);
+        what + " resolves to " + why + "; allow it with " + OutboundPolicy.SETTING,
+        cause == null ? null : ScrubbedException.of(cause));
   }
 
   private static Optional<ForbiddenAddressException> forbidden(Throwable e) {
@@ -181,16 +198,24 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
     return out;
   }
 
+  /**
+   * The job's headers and the Standard Webhooks ones, signing {@code body} (null: a GET after a
+   * redirect, which signs the empty body it sends).
+   */
   private List<Map.Entry<String, String>> ownHeaders(JobContext ctx, String body) {
     List<Map.Entry<String, String>> out = new ArrayList<>();
-    out.add(new SimpleEntry<>("Punctual-Job-Id", ctx.jobId().toString()));
+    String id = ctx.jobId().toString();
+    out.add(new SimpleEntry<>("Punctual-Job-Id", id));
     out.add(new SimpleEntry<>("Punctual-Attempt", Integer.toString(ctx.attempt())));
     out.add(new SimpleEntry<>("Idempotency-Key", ctx.idempotencyKey()));
-    if (settings.signingSecret != null && !settings.signingSecret.isEmpty()) {
-      long t = clock.instant().getEpochSecond();
+    long t = clock.instant().getEpochSecond();
+    out.add(new SimpleEntry<>(WebhookSignature.ID, id));
+    out.add(new SimpleEntry<>(WebhookSignature.TIMESTAMP, Long.toString(t)));
+    if (!secrets.isEmpty()) {
+      byte[] signed = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
       out.add(
           new SimpleEntry<>(
-              WebhookSignature.HEADER, WebhookSignature.sign(settings.signingSecret, t, body)));
+              WebhookSignature.SIGNATURE, WebhookSignature.header(secrets, id, t, signed)));
     }
     return out;
   }
@@ -221,11 +246,18 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
     try {
       uri = new URI(url.asText());
     } catch (URISyntaxException e) {
-      throw new NonRetryableException("callback.url is not a valid URL", e);
+      // Not chained: the parser's message repeats the URL, credentials and all.
+      throw new NonRetryableException("callback.url is not a valid URL");
     }
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (uri.getHost() == null || !(scheme.equals("http") || scheme.equals("https"))) {
       throw new NonRetryableException("callback.url must be an absolute http(s) URL");
+    }
+    if (uri.getRawUserInfo() != null) {
+      // HTTP clients refuse it (RFC 9110 deprecates it), and it would be a secret in the URL.
+      throw new NonRetryableException(
+          "callback.url must not carry credentials (user:password@); send them in"
+              + " callback.headers (Authorization)");
     }
     Optional<String> literal = policy.literalRefusal(uri.getHost());
     if (literal.isPresent()) {
@@ -234,12 +266,18 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
     return uri;
   }
 
-  JobResult interpret(CallbackResponse response) throws Exception {
+  /**
+   * The job's end as {@code response} says it. An error answer's excerpt has every value of {@code
+   * sent} (the callback's headers) that it repeats replaced by {@code (hidden)}: an endpoint that
+   * echoes the request does not put the job's credentials into {@code lastError}.
+   */
+  private JobResult interpret(CallbackResponse response, List<Map.Entry<String, String>> sent)
+      throws Exception {
     int status = response.status();
     if (status >= 200 && status < 300) {
       return JobResult.success(response.truncated() ? null : jsonOrNull(response.body()));
     }
-    String excerpt = Excerpt.of(response.body());
+    String excerpt = Excerpt.of(withoutValues(response.body(), sent));
     String message = "callback answered HTTP " + status + (excerpt.isEmpty() ? "" : ": " + excerpt);
     if (status == 429 || status >= 500) {
       Optional<Duration> after =
@@ -250,6 +288,20 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
       throw new HttpStatusException(status, message);
     }
     throw new NonRetryableException(message);
+  }
+
+  private static String withoutValues(String body, List<Map.Entry<String, String>> sent) {
+    if (body == null) {
+      return null;
+    }
+    String out = body;
+    for (Map.Entry<String, String> h : sent) {
+      String value = h.getValue().strip();
+      if (value.length() >= MIN_HIDDEN_LENGTH) {
+        out = out.replace(value, "(hidden)");
+      }
+    }
+    return out;
   }
 
   private static JsonNode jsonOrNull(String body) {

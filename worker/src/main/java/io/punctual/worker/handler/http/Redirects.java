@@ -38,8 +38,9 @@ final class Redirects {
     try {
       to = from.resolve(new URI(location.strip())).normalize();
     } catch (URISyntaxException | IllegalArgumentException e) {
+      // Not chained: the parser's message repeats the Location, credentials and all.
       throw new NonRetryableException(
-          "callback answered HTTP " + response.status() + " with an invalid Location", e);
+          "callback answered HTTP " + response.status() + " with an invalid Location");
     }
     String scheme = to.getScheme() == null ? "" : to.getScheme().toLowerCase(Locale.ROOT);
     if (to.getHost() == null || !(scheme.equals("http") || scheme.equals("https"))) {
@@ -47,6 +48,14 @@ final class Redirects {
           "callback answered HTTP "
               + response.status()
               + " to a Location that is not an http(s) URL; not followed");
+    }
+    if (to.getRawUserInfo() != null) {
+      throw new NonRetryableException(
+          "callback answered HTTP "
+              + response.status()
+              + " to a Location with credentials ("
+              + origin(to)
+              + "); not followed");
     }
     if (from.getScheme().equalsIgnoreCase("https") && scheme.equals("http")) {
       throw new NonRetryableException(
