@@ -2,6 +2,7 @@ package io.punctual.api.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.punctual.common.request.CallbackParser;
 import java.util.Iterator;
 
 /**
@@ -12,7 +13,7 @@ import java.util.Iterator;
  */
 public final class CallbackView {
   /** What every header value reads as. */
-  public static final String HIDDEN = "(hidden)";
+  public static final String HIDDEN = CallbackParser.HIDDEN_VALUE;
 
   private CallbackView() {}
 

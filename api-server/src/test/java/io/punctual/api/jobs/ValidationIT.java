@@ -54,6 +54,16 @@ class ValidationIT {
             "callback.url"),
         bad("callback without url", "{'type':'a','callback':{}}", 422, "callback.url"),
         bad(
+            "callback url with credentials",
+            "{'type':'a','callback':{'url':'https://user:secret@hooks.example/x'}}",
+            422,
+            "callback.url"),
+        bad(
+            "callback header given the placeholder reads show",
+            "{'type':'a','callback':{'url':'http://h/x','headers':{'X-A':'(hidden)'}}}",
+            422,
+            "callback.headers.X-A"),
+        bad(
             "callback header not a string",
             "{'type':'a','callback':{'url':'http://h/x','headers':{'X-A':1}}}",
             422,

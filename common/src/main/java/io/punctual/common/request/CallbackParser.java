@@ -16,6 +16,9 @@ public final class CallbackParser {
   static final int MAX_URL_LENGTH = 2000;
   static final int MAX_HEADERS = 50;
 
+  /** What every read shows instead of a callback header's value (write-only values). */
+  public static final String HIDDEN_VALUE = "(hidden)";
+
   private CallbackParser() {}
 
   /**
@@ -45,6 +48,11 @@ public final class CallbackParser {
                 + OutboundPolicy.SETTING);
       } else if (!isHttpUrl(url)) {
         f.error("url", "must be an absolute http or https URL");
+      } else if (hasUserInfo(url)) {
+        f.error(
+            "url",
+            "must not carry credentials (user:password@): put them in a header, whose value"
+                + " reads never show");
       }
     }
     ObjectNode headers = headers(f);
@@ -79,6 +87,10 @@ public final class CallbackParser {
         f.error("headers." + name, "must be a string");
       } else if (header.getValue().textValue().matches("(?s).*[\\r\\n].*")) {
         f.error("headers." + name, "must not contain line breaks");
+      } else if (header.getValue().textValue().equals(HIDDEN_VALUE)) {
+        f.error(
+            "headers." + name,
+            "is the placeholder reads show instead of a header's value: give the value itself");
       } else {
         headers.put(name, header.getValue().textValue());
       }
@@ -114,6 +126,14 @@ public final class CallbackParser {
       hostPort = hostPort.substring(0, colon);
     }
     return hostPort.isEmpty() ? null : hostPort;
+  }
+
+  private static boolean hasUserInfo(String url) {
+    try {
+      return new URI(url).getRawUserInfo() != null;
+    } catch (URISyntaxException e) {
+      return false;
+    }
   }
 
   private static boolean isHttpUrl(String url) {
