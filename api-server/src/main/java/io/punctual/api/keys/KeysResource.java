@@ -11,7 +11,6 @@ import io.punctual.api.auth.Requires;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.jobs.ListParams;
 import io.punctual.api.problem.Problems;
-import io.punctual.common.job.JobId;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -25,6 +24,7 @@ import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -107,8 +107,16 @@ public final class KeysResource {
     return Response.noContent().build();
   }
 
-  private static java.util.Optional<UUID> id(String text) {
-    return JobId.parse(text);
+  /** A key id: any UUID in its canonical 36-character form. */
+  private static Optional<UUID> id(String text) {
+    if (text == null || text.length() != 36) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(UUID.fromString(text));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
   }
 
   private static RuntimeException noSuchKey(String id) {
