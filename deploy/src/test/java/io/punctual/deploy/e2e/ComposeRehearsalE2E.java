@@ -8,6 +8,10 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.punctual.deploy.files.DeployFiles;
 import io.punctual.deploy.files.DeployFiles.Container;
 import io.punctual.deploy.files.DeployFiles.Image;
@@ -74,15 +78,53 @@ class ComposeRehearsalE2E {
   private final Map<PunctualProcess, Integer> adminPorts = new LinkedHashMap<>();
   private EmbeddedPostgresServer postgres;
   private EmbeddedRedisServer redis;
+
+  /** Where PostgreSQL and Redis are, and the names this run uses there. */
+  private String pgHostPort;
+
+  private String adminUrl;
+  private String adminUser = "postgres";
+  private String adminPassword = "";
+  private String database;
+  private String role;
+  private String redisUrl;
+
+  /** Only on a shared Redis: this run's key prefix (passed as -Ddw.redis.keyPrefix). */
+  private String keyPrefix;
+
   private Image image;
   private Path handlers;
   private String apiBase;
   private String bearer;
 
   @AfterEach
-  void stopEverything() {
+  void stopEverything() throws Exception {
     for (PunctualProcess process : running) {
       process.close();
+    }
+    if (postgres == null && database != null) {
+      // servers of the environment: drop what this run created, nothing else
+      try (Connection c = DriverManager.getConnection(adminUrl, adminUser, adminPassword);
+          Statement s = c.createStatement()) {
+        s.execute("DROP DATABASE IF EXISTS \"" + database + "\" WITH (FORCE)");
+        s.execute("DROP ROLE IF EXISTS \"" + role + "\"");
+      }
+    }
+    if (redis == null && keyPrefix != null) {
+      try (RedisClient client = RedisClient.create(redisUrl);
+          StatefulRedisConnection<String, String> c = client.connect()) {
+        ScanArgs match = ScanArgs.Builder.matches(keyPrefix + ":*").limit(1_000);
+        KeyScanCursor<String> cursor = c.sync().scan(match);
+        while (true) {
+          if (!cursor.getKeys().isEmpty()) {
+            c.sync().del(cursor.getKeys().toArray(String[]::new));
+          }
+          if (cursor.isFinished()) {
+            break;
+          }
+          cursor = c.sync().scan(cursor, match);
+        }
+      }
     }
     if (redis != null) {
       redis.close();
@@ -98,30 +140,8 @@ class ComposeRehearsalE2E {
     Map<String, Service> compose = DeployFiles.services(DeployFiles.compose());
     handlers = Files.createDirectories(tmp.resolve("handlers"));
 
-    // PostgreSQL as the postgres image would create it: its user (owner of its database), its
-    // password, its database; and Redis.
     Map<String, String> pg = compose.get("postgres").environment();
-    postgres = EmbeddedPostgresServer.start(tmp.resolve("pg"), false);
-    try (Connection c = DriverManager.getConnection(postgres.jdbcUrl("postgres"), "postgres", "");
-        Statement s = c.createStatement()) {
-      s.execute(
-          "CREATE ROLE \""
-              + pg.get("POSTGRES_USER")
-              + "\" LOGIN PASSWORD '"
-              + pg.get("POSTGRES_PASSWORD")
-              + "'");
-      s.execute(
-          "CREATE DATABASE \""
-              + pg.get("POSTGRES_DB")
-              + "\" OWNER \""
-              + pg.get("POSTGRES_USER")
-              + "\"");
-    }
-    redis = EmbeddedRedisServer.start(null);
-    Map<String, String> hosts =
-        Map.of(
-            "//postgres:5432/", "//127.0.0.1:" + postgres.port() + "/",
-            "//redis:6379", "//127.0.0.1:" + redis.port());
+    Map<String, String> hosts = prepareServers(pg);
 
     // 1. migrate, once, exits 0
     Service migrate = only(compose, "migrate");
@@ -209,9 +229,9 @@ class ComposeRehearsalE2E {
       List<String> args = new ArrayList<>(container.args());
       assertThat(args.get(args.size() - 1)).isEqualTo("/etc/punctual/punctual.yml");
       args.set(args.size() - 1, config.toString());
-      Service role =
+      Service oneShot =
           new Service(container.toString(), null, true, args, migrate.environment(), 1, Map.of());
-      try (PunctualProcess process = start(role, hosts, 0)) {
+      try (PunctualProcess process = start(oneShot, hosts, 0)) {
         assertThat(process.awaitExit(START)).as(process.tail()).isZero();
         assertThat(process.output())
             .contains(args.get(0).equals("reaper") ? "reaper pass: " : "migrated jdbc:");
@@ -228,6 +248,54 @@ class ComposeRehearsalE2E {
           .as(services.get(process).name() + ":\n" + process.tail())
           .isZero();
     }
+  }
+
+  /**
+   * PostgreSQL as the postgres image would set it up from the compose file (its user, owner of its
+   * database, with its password) and Redis: embedded servers of this test's own; or, when {@code
+   * PUNCTUAL_TEST_DATABASE_URL} and {@code PUNCTUAL_TEST_REDIS_URL} name servers (as for the
+   * integration tests, e.g. a local PostgreSQL 15 and Redis 7), a role and a database named for
+   * this run there and a Redis key prefix of its own, all removed at the end. Returns what to
+   * replace in the services' environment.
+   */
+  private Map<String, String> prepareServers(Map<String, String> pg) throws Exception {
+    String sharedPg = System.getenv("PUNCTUAL_TEST_DATABASE_URL");
+    String sharedRedis = System.getenv("PUNCTUAL_TEST_REDIS_URL");
+    database = pg.get("POSTGRES_DB");
+    role = pg.get("POSTGRES_USER");
+    if (sharedPg != null && sharedRedis != null) {
+      String tag =
+          "rehearsal_"
+              + ProcessHandle.current().pid()
+              + "_"
+              + Long.toHexString(System.nanoTime() & 0xffffff);
+      adminUrl = sharedPg;
+      adminUser = System.getenv().getOrDefault("PUNCTUAL_TEST_DATABASE_USER", "postgres");
+      adminPassword = System.getenv().getOrDefault("PUNCTUAL_TEST_DATABASE_PASSWORD", "");
+      URI uri = URI.create(sharedPg.substring("jdbc:".length()));
+      pgHostPort = uri.getHost() + ":" + (uri.getPort() < 0 ? 5432 : uri.getPort());
+      database = database + "_" + tag;
+      role = role + "_" + tag;
+      redisUrl = sharedRedis;
+      keyPrefix = tag;
+    } else {
+      postgres = EmbeddedPostgresServer.start(tmp.resolve("pg"), false);
+      adminUrl = postgres.jdbcUrl("postgres");
+      pgHostPort = "127.0.0.1:" + postgres.port();
+      redis = EmbeddedRedisServer.start(null);
+      redisUrl = redis.url();
+    }
+    try (Connection c = DriverManager.getConnection(adminUrl, adminUser, adminPassword);
+        Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE ROLE \"" + role + "\" LOGIN PASSWORD '" + pg.get("POSTGRES_PASSWORD") + "'");
+      s.execute("CREATE DATABASE \"" + database + "\" OWNER \"" + role + "\"");
+    }
+    URI redisUri = URI.create(redisUrl);
+    Map<String, String> replace = new LinkedHashMap<>();
+    replace.put("//postgres:5432/" + pg.get("POSTGRES_DB"), "//" + pgHostPort + "/" + database);
+    replace.put("//redis:6379", "//" + redisUri.getHost() + ":" + redisUri.getPort());
+    return replace;
   }
 
   private static Service only(Map<String, Service> compose, String role) {
@@ -258,6 +326,13 @@ class ComposeRehearsalE2E {
           }
           return v;
         });
+    if (env.containsKey("PUNCTUAL_DATABASE_USER")) {
+      env.put(
+          "PUNCTUAL_DATABASE_USER", role); // the same as the compose file's, but on a shared server
+    }
+    if (keyPrefix != null) {
+      command.add(1, "-Ddw.redis.keyPrefix=" + keyPrefix);
+    }
     int admin = FreePorts.pick();
     env.put("PUNCTUAL_ADMIN_PORT", Integer.toString(admin)); // the container's 8081
     if (service.command().get(0).equals("api")) {
@@ -335,18 +410,25 @@ class ComposeRehearsalE2E {
             DeployFiles.resources(DeployFiles.k8s().resolve("components/keda")),
             "ScaledObject",
             "punctual-worker");
+    // on a shared server this run's role and database stand for the ScaledObject's
+    assertThat(metadata(scaled).get("dbName")).isEqualTo(pg.get("POSTGRES_DB"));
+    assertThat(metadata(scaled).get("userName")).isEqualTo(pg.get("POSTGRES_USER"));
     Map<String, Object> metadata =
         map(at(DeployFiles.list(at(scaled, "spec", "triggers")).get(0), "metadata"));
     try (Connection c =
             DriverManager.getConnection(
-                postgres.jdbcUrl(String.valueOf(metadata.get("dbName"))),
-                String.valueOf(metadata.get("userName")),
+                "jdbc:postgresql://" + pgHostPort + "/" + database,
+                role,
                 pg.get("POSTGRES_PASSWORD"));
         Statement s = c.createStatement();
         ResultSet rs = s.executeQuery(String.valueOf(metadata.get("query")))) {
       assertThat(rs.next()).isTrue();
       return rs.getLong(1);
     }
+  }
+
+  private static Map<String, Object> metadata(Map<String, Object> scaled) {
+    return map(at(DeployFiles.list(at(scaled, "spec", "triggers")).get(0), "metadata"));
   }
 
   private JsonNode job(String id) throws IOException {
