@@ -167,6 +167,12 @@ class DeployFilesTest {
       assertThat(service.environment().get("PUNCTUAL_DATABASE_URL"))
           .startsWith("jdbc:postgresql://postgres:5432/");
       assertThat(service.environment().get("PUNCTUAL_REDIS_URL")).isEqualTo("redis://redis:6379");
+      // one service builds the image, the others must not try to pull it from a registry
+      assertThat(
+              service.raw().containsKey("build")
+                  || "never".equals(service.raw().get("pull_policy")))
+          .as(service.name() + ": built here or never pulled")
+          .isTrue();
       boolean oneShot = service.command().get(0).equals("migrate");
       if (oneShot) {
         assertThat(service.raw().get("restart")).isEqualTo("no");
