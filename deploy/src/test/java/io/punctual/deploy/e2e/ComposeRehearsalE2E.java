@@ -89,7 +89,10 @@ class ComposeRehearsalE2E {
   private String role;
   private String redisUrl;
 
-  /** Only on a shared Redis: this run's key prefix (passed as -Ddw.redis.keyPrefix). */
+  /**
+   * Only on the servers of the environment: this run's tag, its Redis key prefix (passed as
+   * -Ddw.redis.keyPrefix) and the end of its role's and database's names.
+   */
   private String keyPrefix;
 
   private Image image;
@@ -102,7 +105,7 @@ class ComposeRehearsalE2E {
     for (PunctualProcess process : running) {
       process.close();
     }
-    if (postgres == null && database != null) {
+    if (keyPrefix != null) {
       // servers of the environment: drop what this run created, nothing else
       try (Connection c = DriverManager.getConnection(adminUrl, adminUser, adminPassword);
           Statement s = c.createStatement()) {
@@ -110,7 +113,7 @@ class ComposeRehearsalE2E {
         s.execute("DROP ROLE IF EXISTS \"" + role + "\"");
       }
     }
-    if (redis == null && keyPrefix != null) {
+    if (keyPrefix != null) {
       try (RedisClient client = RedisClient.create(redisUrl);
           StatefulRedisConnection<String, String> c = client.connect()) {
         ScanArgs match = ScanArgs.Builder.matches(keyPrefix + ":*").limit(1_000);
