@@ -24,6 +24,9 @@ import java.util.Map;
 
 /** What the benchmarks share: connections, waiting, the server's settings, a no-op job. */
 final class BenchSupport {
+  /** The admin key the benchmarks' API processes start with (their PUNCTUAL_BOOTSTRAP_KEY). */
+  static final String API_KEY = "bench-admin-key-0123456789abcdefghijklmnopqrstuvwxyz";
+
   private BenchSupport() {}
 
   static HikariDataSource dataSource(String url, int pool) {

@@ -39,7 +39,8 @@ final class KeepAliveSender implements AutoCloseable {
   private InputStream in;
   private OutputStream out;
 
-  KeepAliveSender(String url, String json, int expectedStatus) {
+  /** {@code apiKey}: sent as {@code Authorization: Bearer <key>}; null sends none. */
+  KeepAliveSender(String url, String json, int expectedStatus, String apiKey) {
     URI uri = URI.create(url);
     this.address = new InetSocketAddress(uri.getHost(), uri.getPort());
     this.expectedStatus = expectedStatus;
@@ -52,6 +53,7 @@ final class KeepAliveSender implements AutoCloseable {
             + uri.getHost()
             + ":"
             + uri.getPort()
+            + (apiKey == null ? "" : "\r\nAuthorization: Bearer " + apiKey)
             + "\r\nContent-Type: application/json\r\nContent-Length: "
             + body.length
             + "\r\n\r\n";

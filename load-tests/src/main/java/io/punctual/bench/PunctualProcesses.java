@@ -47,7 +47,24 @@ final class PunctualProcesses implements AutoCloseable {
    * @param redisUrl the benchmark's Redis (key prefix "punctual", the default)
    */
   PunctualProcesses(String databaseUrl, String redisUrl) {
-    this.env = Map.of("PUNCTUAL_DATABASE_URL", databaseUrl, "PUNCTUAL_REDIS_URL", redisUrl);
+    this(databaseUrl, redisUrl, true);
+  }
+
+  /**
+   * @param auth whether the API asks for keys ({@link BenchSupport#API_KEY} is its bootstrap key);
+   *     false runs it with {@code PUNCTUAL_AUTH_ENABLED=false}
+   */
+  PunctualProcesses(String databaseUrl, String redisUrl, boolean auth) {
+    this.env =
+        Map.of(
+            "PUNCTUAL_DATABASE_URL",
+            databaseUrl,
+            "PUNCTUAL_REDIS_URL",
+            redisUrl,
+            "PUNCTUAL_BOOTSTRAP_KEY",
+            BenchSupport.API_KEY,
+            "PUNCTUAL_AUTH_ENABLED",
+            Boolean.toString(auth));
   }
 
   /** Runs {@code punctual migrate} and waits for it. */

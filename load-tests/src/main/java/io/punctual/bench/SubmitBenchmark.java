@@ -34,11 +34,11 @@ import java.util.concurrent.locks.LockSupport;
  * enqueued in Redis), first one job per request, then batches. Every answer must be 201.
  *
  * <p>Usage: {@code SubmitBenchmark [--seconds S] [--clients C] [--batch-size B] [--batch-clients K]
- * [--json FILE]}; defaults 10 s, 32 clients, batches of 500 from 4 clients. Each phase starts with
- * a warm-up that is not counted: at least 5 s and 20,000 single requests (200 batches), so that the
- * measured part runs compiled code even on a busy machine. Besides rates and latencies it reports
- * the CPU one request costs the API process, PostgreSQL and the client, and the rate the cores
- * could serve if CPU were the only limit: a figure that holds up on a shared machine.
+ * [--json FILE] [--no-auth]}; defaults 10 s, 32 clients, batches of 500 from 4 clients. Each phase
+ * starts with a warm-up that is not counted: at least 5 s and 20,000 single requests (200 batches),
+ * so that the measured part runs compiled code even on a busy machine. Besides rates and latencies
+ * it reports the CPU one request costs the API process, PostgreSQL and the client, and the rate the
+ * cores could serve if CPU were the only limit: a figure that holds up on a shared machine.
  */
 public final class SubmitBenchmark {
   private SubmitBenchmark() {}
@@ -53,6 +53,9 @@ public final class SubmitBenchmark {
   /** Requests of the fixed-rate phase in flight at most (each sender waits for its answer). */
   private static final int FIXED_RATE_SENDERS = 64;
 
+  /** The key requests carry; null with {@code --no-auth}. */
+  private static String apiKey;
+
   /** Seconds at the fixed rate before the measured ones (see {@link #fixedRate}). */
   private static final int FIXED_RATE_LEAD_IN_SECONDS = 5;
 
@@ -63,6 +66,7 @@ public final class SubmitBenchmark {
     int batchClients = 4;
     int rate = 3_000;
     Path json = null;
+    boolean auth = true;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--seconds" -> seconds = Integer.parseInt(args[++i]);
@@ -71,6 +75,7 @@ public final class SubmitBenchmark {
         case "--batch-clients" -> batchClients = Integer.parseInt(args[++i]);
         case "--rate" -> rate = Integer.parseInt(args[++i]);
         case "--json" -> json = Path.of(args[++i]);
+        case "--no-auth" -> auth = false;
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
@@ -80,7 +85,8 @@ public final class SubmitBenchmark {
       pg.createDatabaseIfMissing("punctual");
       Map<String, String> postgres = BenchSupport.postgresSettings(pg.jdbcUrl("punctual"));
       try (PunctualProcesses processes =
-          new PunctualProcesses(pg.jdbcUrl("punctual"), redis.url())) {
+          new PunctualProcesses(pg.jdbcUrl("punctual"), redis.url(), auth)) {
+        apiKey = auth ? BenchSupport.API_KEY : null;
         processes.migrate();
         PunctualProcesses.Role api = processes.startApi();
         String base = "http://127.0.0.1:" + api.httpPort() + "/api/v1/jobs";
@@ -120,6 +126,7 @@ public final class SubmitBenchmark {
 
         out.put("seconds", seconds);
         out.put("clients", clients);
+        out.put("auth", auth);
         out.putNull("executionsPerSecond");
         out.putNull("lagMs");
         out.put("submitPerSecond", Math.round(single.jobsPerSecond()));
@@ -239,7 +246,7 @@ public final class SubmitBenchmark {
         Future<?> unused = // the pool's close() waits for every sender
             pool.submit(
                 () -> {
-                  try (KeepAliveSender sender = new KeepAliveSender(url, body, 201)) {
+                  try (KeepAliveSender sender = new KeepAliveSender(url, body, 201, apiKey)) {
                     while (running.get()) {
                       long t0 = System.nanoTime();
                       sender.sendNotingFailures(failures);
@@ -310,7 +317,7 @@ public final class SubmitBenchmark {
         Future<?> unused = // the pool's close() waits for every sender
             pool.submit(
                 () -> {
-                  try (KeepAliveSender sender = new KeepAliveSender(url, body, 201)) {
+                  try (KeepAliveSender sender = new KeepAliveSender(url, body, 201, apiKey)) {
                     while (true) {
                       released.acquire();
                       long i = next.getAndIncrement();
@@ -377,6 +384,7 @@ public final class SubmitBenchmark {
       HttpRequest r =
           HttpRequest.newBuilder(URI.create(base + "?limit=1"))
               .timeout(Duration.ofSeconds(2))
+              .header("Authorization", "Bearer " + BenchSupport.API_KEY)
               .build();
       return HTTP.send(r, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
     } catch (IOException e) {

@@ -83,7 +83,37 @@ class DevDistributionE2E {
     apiBase = "http://localhost:" + http;
     adminBase = "http://127.0.0.1:" + admin; // the admin port listens on loopback only
     dev.awaitHealthy(adminBase + "/healthcheck", START);
-    client = PunctualClient.create(URI.create(apiBase));
+    client = PunctualClient.create(URI.create(apiBase)).withApiKey(devAdminKey());
+  }
+
+  /**
+   * The key dev wrote to dataDir/admin.key on its first start (mode 600), also shown in its banner.
+   */
+  private String devAdminKey() {
+    try {
+      Path file = dataDir.resolve("admin.key");
+      String key = Files.readString(file).strip();
+      assertThat(Files.getPosixFilePermissions(file))
+          .containsExactlyInAnyOrder(
+              java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+              java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+      assertThat(dev.output()).contains("Admin key    " + key);
+      return key;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  @Order(0)
+  void withoutTheAdminKeyTheApiAnswers401() throws Exception {
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(apiBase + "/api/v1/jobs")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(401);
+    assertThat(response.headers().firstValue("WWW-Authenticate")).isPresent();
   }
 
   @AfterAll
@@ -178,6 +208,7 @@ class DevDistributionE2E {
             .send(
                 HttpRequest.newBuilder(URI.create(apiBase + "/api/v1/jobs"))
                     .timeout(Duration.ofSeconds(10))
+                    .header("Authorization", "Bearer " + devAdminKey())
                     .header("Content-Type", "application/json")
                     .POST(
                         HttpRequest.BodyPublishers.ofString(
@@ -295,7 +326,11 @@ class DevDistributionE2E {
     PunctualProcess apiRole = track(PunctualProcess.start(nextLog("api"), api, "api"));
     String apiUrl = apiRole.awaitOutput("API          (http://\\S+)/api/v1/jobs", START);
     apiRole.awaitHealthy(apiRole.awaitOutput("Health       (\\S+)", START), START);
-    assertThat(PunctualClient.create(URI.create(apiUrl)).get(noop.id()).status())
+    assertThat(
+            PunctualClient.create(URI.create(apiUrl))
+                .withApiKey(PunctualProcess.BOOTSTRAP_KEY)
+                .get(noop.id())
+                .status())
         .isEqualTo(JobStatus.SUCCEEDED);
 
     // A worker serves only its admin port, healthy while both stores answer.
@@ -385,7 +420,7 @@ class DevDistributionE2E {
     adminBase = dev.awaitOutput("Health       (http://\\S+)/healthcheck", START);
     assertThat(apiBase).doesNotEndWith(":0");
     dev.awaitHealthy(adminBase + "/healthcheck", START);
-    client = PunctualClient.create(URI.create(apiBase));
+    client = PunctualClient.create(URI.create(apiBase)).withApiKey(devAdminKey());
   }
 
   private PunctualProcess startDev(int http, int admin, String... args) {
@@ -393,7 +428,8 @@ class DevDistributionE2E {
         Map.of(
             "PUNCTUAL_DATA_DIR", dataDir.toString(),
             "PUNCTUAL_HTTP_PORT", Integer.toString(http),
-            "PUNCTUAL_ADMIN_PORT", Integer.toString(admin));
+            "PUNCTUAL_ADMIN_PORT", Integer.toString(admin),
+            "PUNCTUAL_BOOTSTRAP_KEY", ""); // dev makes its own admin key: dataDir/admin.key
     return track(PunctualProcess.start(nextLog("dev"), env, args));
   }
 

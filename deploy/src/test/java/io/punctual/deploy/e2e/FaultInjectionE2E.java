@@ -726,6 +726,7 @@ class FaultInjectionE2E {
     HttpRequest request =
         HttpRequest.newBuilder(URI.create(url))
             .timeout(Duration.ofSeconds(15))
+            .header("Authorization", "Bearer " + PunctualProcess.BOOTSTRAP_KEY)
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(body))
             .build();

@@ -36,7 +36,16 @@ final class PunctualProcess implements AutoCloseable {
     this.log = log;
   }
 
-  /** Starts the jar with a clean set of PUNCTUAL_* variables (only those in {@code env}). */
+  /**
+   * The admin key every process gets as {@code PUNCTUAL_BOOTSTRAP_KEY} unless its {@code env} sets
+   * that variable (to "" for none).
+   */
+  static final String BOOTSTRAP_KEY = "e2e-admin-key-0123456789abcdefghijklmnopqrstuvwxyz";
+
+  /**
+   * Starts the jar with a clean set of PUNCTUAL_* variables (only those in {@code env}, and {@link
+   * #BOOTSTRAP_KEY}).
+   */
   static PunctualProcess start(Path log, Map<String, String> env, String... args) {
     String jar = System.getProperty("punctual.jar");
     if (jar == null || !Files.isRegularFile(Path.of(jar))) {
@@ -60,6 +69,7 @@ final class PunctualProcess implements AutoCloseable {
   static PunctualProcess startCommand(Path log, Map<String, String> env, List<String> command) {
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().keySet().removeIf(k -> k.startsWith("PUNCTUAL_"));
+    builder.environment().put("PUNCTUAL_BOOTSTRAP_KEY", BOOTSTRAP_KEY);
     builder.environment().putAll(env);
     builder.redirectErrorStream(true);
     builder.redirectOutput(log.toFile());
