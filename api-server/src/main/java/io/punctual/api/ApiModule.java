@@ -2,6 +2,7 @@ package io.punctual.api;
 
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jersey.setup.JerseyEnvironment;
+import io.dropwizard.lifecycle.Managed;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.Authorizer;
 import io.punctual.api.health.PostgresHealthCheck;
@@ -14,6 +15,10 @@ import io.punctual.api.jobs.JobSubmitter;
 import io.punctual.api.jobs.JobsResource;
 import io.punctual.api.jobs.QueueWriter;
 import io.punctual.api.jobs.SubmitFastPath;
+import io.punctual.api.namespaces.NamespaceCache;
+import io.punctual.api.namespaces.NamespaceGate;
+import io.punctual.api.namespaces.NamespacesResource;
+import io.punctual.api.namespaces.SubmitRateLimiter;
 import io.punctual.api.problem.EmptyOptionalExceptionMapper;
 import io.punctual.api.problem.IllegalStateExceptionMapper;
 import io.punctual.api.problem.JsonProcessingExceptionMapper;
@@ -36,9 +41,9 @@ import java.time.Duration;
 import java.util.EnumSet;
 
 /**
- * Wires the REST API ({@code /api/v1}: jobs, schedules, workers) into a Dropwizard environment:
- * resources, the namespace filter, the body size cap, problem+json exception mappers and the store
- * health checks.
+ * Wires the REST API ({@code /api/v1}: jobs, schedules, workers, namespaces) into a Dropwizard
+ * environment: resources, the namespace filter, the body size cap, problem+json exception mappers
+ * and the store health checks.
  */
 public final class ApiModule {
   private ApiModule() {}
@@ -59,8 +64,24 @@ public final class ApiModule {
     Json.strictForRequests(Json.configure(env.getObjectMapper()));
 
     QueueWriter queue = new QueueWriter(stores.queue(), settings.redisTimeout);
+    NamespaceCache namespaces =
+        new NamespaceCache(stores.namespaces(), stores.clock(), settings.namespaceRefresh);
+    env.lifecycle().manage(namespaces);
+    SubmitRateLimiter rateLimiter =
+        new SubmitRateLimiter(
+            stores.redisClient(), stores.keys(), stores.clock(), settings.redisTimeout);
+    env.lifecycle()
+        .manage(
+            new Managed() {
+              @Override
+              public void stop() {
+                rateLimiter.close();
+              }
+            });
+    NamespaceGate gate = new NamespaceGate(namespaces, rateLimiter, env.metrics());
     JobSubmitter submitter =
         new JobSubmitter(
+            gate,
             stores.submissions(),
             stores.workflows(),
             queue,
@@ -93,6 +114,7 @@ public final class ApiModule {
                   env.metrics()))
           .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     }
+    jersey.register(new NamespacesResource(stores.namespaces(), namespaces, settings));
     jersey.register(new WorkersResource(stores.workers(), settings));
     jersey.register(new WorkflowsResource(stores.workflows(), submitter, queue, settings));
     ScheduleJobs scheduleJobs =
@@ -100,6 +122,7 @@ public final class ApiModule {
             stores.database().jdbi(), stores.submissions(), stores.queries(), stores.clock());
     jersey.register(
         new SchedulesResource(
+            gate,
             new ScheduleDefinitions(stores.database().jdbi(), scheduleJobs, stores.clock()),
             scheduleJobs,
             queue,

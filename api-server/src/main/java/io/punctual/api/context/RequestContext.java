@@ -5,7 +5,8 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 
 /**
  * Who a request acts for: the namespace it acts in (already checked against the key) and the key
- * that sent it. Resolved once per request by {@link Authorizer}; resources read it with {@link #of}.
+ * that sent it. Resolved once per request by {@link Authorizer}; resources read it with {@link
+ * #of}.
  */
 public record RequestContext(String namespace, Principal principal) {
   static final String PROPERTY = RequestContext.class.getName();
