@@ -8,6 +8,8 @@ import io.punctual.api.auth.Requires;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.Authorizer;
 import io.punctual.api.context.RequestContext;
+import io.punctual.api.problem.Problem;
+import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.namespace.Namespace;
 import io.punctual.common.namespace.Namespaces;
@@ -50,13 +52,25 @@ public final class NamespacesResource {
     this.settings = settings;
   }
 
-  /** 201 with the new namespace; 409 {@code namespace-exists} naming {@code name}. */
+  /**
+   * 201 with the new namespace; 409 {@code namespace-exists} naming {@code name}; 403 naming {@code
+   * name} for a name the admin's key may not act in.
+   */
   @POST
   @Timed
   @Consumes(MediaType.APPLICATION_JSON)
   @Requires(Permission.ADMIN)
-  public Response create(JsonNode body) {
+  public Response create(@Context ContainerRequestContext request, JsonNode body) {
     NamespaceRequestParser.Create create = NamespaceRequestParser.parseCreate(body);
+    if (!RequestContext.of(request).principal().mayActIn(create.name())) {
+      throw new ProblemException(
+          Problem.of(
+                  403,
+                  "forbidden",
+                  "Forbidden",
+                  "This key may not act in namespace " + create.name() + ".")
+              .withField("name"));
+    }
     Namespace created =
         store
             .create(create.name(), create.quota())

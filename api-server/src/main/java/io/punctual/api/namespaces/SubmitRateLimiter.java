@@ -8,6 +8,7 @@ import io.github.bucket4j.TokensInheritanceStrategy;
 import io.github.bucket4j.distributed.BucketProxy;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
+import io.github.bucket4j.distributed.proxy.optimization.Optimizations;
 import io.github.bucket4j.redis.lettuce.Bucket4jLettuce;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -84,6 +85,7 @@ public final class SubmitRateLimiter implements AutoCloseable {
             .builder()
             .withImplicitConfigurationReplacement(
                 namespace.quotaVersion(), TokensInheritanceStrategy.AS_IS)
+            .withOptimization(Optimizations.batching())
             .build(keys.submitRate(namespace.name()), () -> config);
     proxies.put(namespace.name(), new Versioned(namespace.quotaVersion(), bucket));
     return bucket;
