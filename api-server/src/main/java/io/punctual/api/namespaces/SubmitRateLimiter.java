@@ -27,9 +27,11 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The submit rate quota of namespaces: one token bucket per namespace, kept in Redis so that every
  * API server of a deployment draws on the same bucket. Bucket4j does the bucket (its Lettuce
- * backend: one compare-and-swap of the bucket's state per consumption, retried on contention), with
- * time from the injected clock; the key is {@link RedisKeys#submitRate}, in the namespace's hash
- * tag like its queues. A bucket left alone expires from Redis once it would be full again.
+ * backend: a read and a compare-and-swap of the bucket's state, retried on contention), with time
+ * from the injected clock. Concurrent submits into one namespace share one compare-and-swap
+ * (Bucket4j's batching): one each collided so often that 32 threads got about 600 through a second,
+ * batched they got 20 000 and more. The key is {@link RedisKeys#submitRate}, in the namespace's
+ * hash tag like its queues. A bucket left alone expires from Redis once it would be full again.
  *
  * <p>Only namespaces with a rate quota ever reach this class, so the submits of all other
  * namespaces pay no Redis round trip for it.
