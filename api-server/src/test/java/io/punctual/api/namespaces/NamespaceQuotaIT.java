@@ -117,6 +117,38 @@ class NamespaceQuotaIT {
   }
 
   @Test
+  void aWorkflowOverAQuotaIsRefusedWhole() {
+    create("flows", "{\"maxPending\":2,\"maxPayloadBytes\":16}");
+    HttpSupport http = FIXTURE.http().namespace("flows");
+
+    Reply tooMany =
+        http.post(
+            "/api/v1/workflows",
+            "{\"jobs\":[{\"ref\":\"a\",\"type\":\"t\"},{\"ref\":\"b\",\"type\":\"t\"},"
+                + "{\"ref\":\"c\",\"type\":\"t\",\"dependsOn\":[{\"ref\":\"a\"}]}]}");
+    Reply tooBig =
+        http.post(
+            "/api/v1/workflows",
+            "{\"jobs\":[{\"ref\":\"a\",\"type\":\"t\"},"
+                + "{\"ref\":\"b\",\"type\":\"t\",\"payload\":{\"text\":\"more than sixteen\"}}]}");
+
+    assertThat(tooMany.status()).isEqualTo(413);
+    assertThat(tooMany.json().get("field").asText()).isEqualTo("jobs");
+    assertThat(tooBig.status()).isEqualTo(413);
+    assertThat(tooBig.json().get("field").asText()).isEqualTo("jobs[1].payload");
+    assertThat(NamespacesIT.jobsIn(FIXTURE, "flows")).isZero();
+    Reply fits =
+        http.post(
+            "/api/v1/workflows",
+            "{\"jobs\":[{\"ref\":\"a\",\"type\":\"t\"},{\"ref\":\"b\",\"type\":\"t\"}]}");
+    assertThat(fits.status()).isEqualTo(201);
+    Reply full = http.post("/api/v1/workflows", "{\"jobs\":[{\"ref\":\"a\",\"type\":\"t\"}]}");
+    assertThat(full.status()).isEqualTo(429);
+    assertThat(full.json().get("type").asText()).endsWith("/pending-quota-exceeded");
+    assertThat(NamespacesIT.jobsIn(FIXTURE, "flows")).isEqualTo(2);
+  }
+
+  @Test
   void theNextReadOfTheNamespacesCountsPendingJobsAgain() {
     create("drained", "{\"maxPending\":1}");
     HttpSupport http = FIXTURE.http().namespace("drained");

@@ -140,6 +140,25 @@ class NamespacesIT {
   }
 
   @Test
+  void aScheduleOfAnInactiveNamespaceCannotBeTriggeredOrRedefined() {
+    HttpSupport http = FIXTURE.http().namespace("sched-off");
+    String body = "{\"name\":\"s\",\"cron\":\"0 * * * *\",\"type\":\"t\"}";
+    Reply schedule = http.post("/api/v1/schedules", body);
+    assertThat(schedule.status()).isEqualTo(201);
+    String id = schedule.json().get("id").asText();
+    FIXTURE.http().post("/api/v1/namespaces/sched-off/deactivate", "");
+
+    Reply trigger = http.post("/api/v1/schedules/" + id + "/trigger", "");
+    Reply redefine = http.put("/api/v1/schedules/" + id, body);
+
+    assertThat(trigger.status()).isEqualTo(409);
+    assertThat(trigger.json().get("type").asText()).endsWith("/namespace-inactive");
+    assertThat(redefine.status()).isEqualTo(409);
+    assertThat(jobsIn("sched-off")).isZero();
+    assertThat(http.get("/api/v1/schedules/" + id).status()).isEqualTo(200); // reads still work
+  }
+
+  @Test
   void badBodiesAreProblemsNamingTheField() {
     assertField(FIXTURE.http().post("/api/v1/namespaces", "{\"name\":\"has space\"}"), "name");
     assertField(FIXTURE.http().post("/api/v1/namespaces", "{\"name\":\"{tag}\"}"), "name");
