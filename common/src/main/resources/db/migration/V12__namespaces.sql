@@ -34,5 +34,13 @@ CREATE TABLE namespaces (
         CHECK (max_payload_bytes IS NULL OR max_payload_bytes > 0)
 );
 
--- The namespace every request without a Punctual-Namespace header acts in exists from the start.
+-- The namespace every request without a Punctual-Namespace header acts in exists from the start,
+-- and so do those an existing deployment's schedules and workers name (small tables; jobs are not
+-- scanned: a namespace known only from its jobs gets its row with its next submit).
 INSERT INTO namespaces (name, created_at) VALUES ('default', now());
+INSERT INTO namespaces (name, created_at)
+SELECT DISTINCT name, now()
+FROM (SELECT namespace AS name FROM schedules
+      UNION SELECT unnest(namespaces) FROM workers) known
+WHERE name ~ '^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$'
+ON CONFLICT (name) DO NOTHING;

@@ -100,6 +100,22 @@ public final class NamespaceCache implements Managed {
                 : new Entry(namespace, old.pendingAtRead, old.admittedSince.get(), change));
   }
 
+  /**
+   * Takes a namespace this server has just created or re-quotaed, with its pending jobs counted now
+   * (when it has a maxPending), so that a new maxPending holds from this request on.
+   */
+  public Entry putCounted(Namespace namespace) {
+    Long max = namespace.quota().maxPending();
+    if (max == null) {
+      return put(namespace);
+    }
+    long pending = store.countPending(namespace.name(), max + 1);
+    long change = changes.incrementAndGet();
+    Entry entry = new Entry(namespace, pending, 0, change);
+    entries.put(namespace.name(), entry);
+    return entry;
+  }
+
   /** When the rows were last read (null: never). */
   public Instant readAt() {
     return readAt;

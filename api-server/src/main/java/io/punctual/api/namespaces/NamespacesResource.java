@@ -81,7 +81,7 @@ public final class NamespacesResource {
                         "Namespace exists",
                         "A namespace named " + create.name() + " exists already.",
                         "name"));
-    cache.put(created);
+    cache.putCounted(created);
     return Response.created(URI.create("/api/v1/namespaces/" + created.name()))
         .entity(NamespaceRepresentation.of(created, null))
         .build();
@@ -139,7 +139,9 @@ public final class NamespacesResource {
       @Context ContainerRequestContext request, @PathParam("name") String name, JsonNode body) {
     String found = visible(request, name).orElseThrow(() -> noSuch(name));
     Quota quota = NamespaceRequestParser.parseQuota(body);
-    return changed(store.setQuota(found, quota), name);
+    Namespace ns = store.setQuota(found, quota).orElseThrow(() -> noSuch(name));
+    cache.putCounted(ns);
+    return NamespaceRepresentation.of(ns, null);
   }
 
   /** Refuses submits from now on (409) and stops workers claiming its jobs; idempotent. */

@@ -149,6 +149,16 @@ class NamespaceQuotaIT {
   }
 
   @Test
+  void aNewMaxPendingCountsTheJobsAlreadyPendingAtOnce() {
+    HttpSupport http = FIXTURE.http().namespace("later-bounded");
+    assertThat(http.post("/api/v1/jobs/batch", batch(3)).status()).isEqualTo(201);
+
+    FIXTURE.http().put("/api/v1/namespaces/later-bounded/quota", "{\"maxPending\":3}");
+
+    assertThat(http.post("/api/v1/jobs", "{\"type\":\"t\"}").status()).isEqualTo(429);
+  }
+
+  @Test
   void theNextReadOfTheNamespacesCountsPendingJobsAgain() {
     create("drained", "{\"maxPending\":1}");
     HttpSupport http = FIXTURE.http().namespace("drained");
