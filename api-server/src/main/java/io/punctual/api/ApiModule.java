@@ -2,7 +2,6 @@ package io.punctual.api;
 
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jersey.setup.JerseyEnvironment;
-import io.dropwizard.lifecycle.Managed;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.Authorizer;
 import io.punctual.api.health.PostgresHealthCheck;
@@ -70,14 +69,7 @@ public final class ApiModule {
     SubmitRateLimiter rateLimiter =
         new SubmitRateLimiter(
             stores.redisClient(), stores.keys(), stores.clock(), settings.redisTimeout);
-    env.lifecycle()
-        .manage(
-            new Managed() {
-              @Override
-              public void stop() {
-                rateLimiter.close();
-              }
-            });
+    env.lifecycle().manage(rateLimiter);
     NamespaceGate gate = new NamespaceGate(namespaces, rateLimiter, env.metrics());
     JobSubmitter submitter =
         new JobSubmitter(

@@ -1,5 +1,6 @@
 package io.punctual.api.namespaces;
 
+import io.dropwizard.lifecycle.Managed;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.ConsumptionProbe;
@@ -36,7 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Only namespaces with a rate quota ever reach this class, so the submits of all other
  * namespaces pay no Redis round trip for it.
  */
-public final class SubmitRateLimiter implements AutoCloseable {
+public final class SubmitRateLimiter implements Managed, AutoCloseable {
   /** What the bucket answered. */
   public record Verdict(
       boolean admitted, long remaining, Duration untilAdmitted, Duration untilFull) {}
@@ -101,6 +102,12 @@ public final class SubmitRateLimiter implements AutoCloseable {
                 .refillGreedy(quota.submitsPerSecond(), Duration.ofSeconds(1))
                 .build())
         .build();
+  }
+
+  /** Closes its connection when the server stops. */
+  @Override
+  public void stop() {
+    close();
   }
 
   @Override
