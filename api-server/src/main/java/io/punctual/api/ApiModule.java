@@ -20,6 +20,10 @@ import io.punctual.api.jobs.JobsResource;
 import io.punctual.api.jobs.QueueWriter;
 import io.punctual.api.jobs.SubmitFastPath;
 import io.punctual.api.keys.KeysResource;
+import io.punctual.api.namespaces.NamespaceCache;
+import io.punctual.api.namespaces.NamespaceGate;
+import io.punctual.api.namespaces.NamespacesResource;
+import io.punctual.api.namespaces.SubmitRateLimiter;
 import io.punctual.api.problem.EmptyOptionalExceptionMapper;
 import io.punctual.api.problem.IllegalStateExceptionMapper;
 import io.punctual.api.problem.JsonProcessingExceptionMapper;
@@ -44,9 +48,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wires the REST API ({@code /api/v1}: jobs, schedules, workers) into a Dropwizard environment:
- * resources, the namespace filter, the body size cap, problem+json exception mappers and the store
- * health checks.
+ * Wires the REST API ({@code /api/v1}: jobs, schedules, workers, namespaces) into a Dropwizard
+ * environment: resources, the namespace filter, the body size cap, problem+json exception mappers
+ * and the store health checks.
  */
 public final class ApiModule {
   private static final Logger LOG = LoggerFactory.getLogger(ApiModule.class);
@@ -78,8 +82,17 @@ public final class ApiModule {
     Json.strictForRequests(Json.configure(env.getObjectMapper()));
 
     QueueWriter queue = new QueueWriter(stores.queue(), settings.redisTimeout);
+    NamespaceCache namespaces =
+        new NamespaceCache(stores.namespaces(), stores.clock(), settings.namespaceRefresh);
+    env.lifecycle().manage(namespaces);
+    SubmitRateLimiter rateLimiter =
+        new SubmitRateLimiter(
+            stores.redisClient(), stores.keys(), stores.clock(), settings.redisTimeout);
+    env.lifecycle().manage(rateLimiter);
+    NamespaceGate gate = new NamespaceGate(namespaces, rateLimiter, env.metrics());
     JobSubmitter submitter =
         new JobSubmitter(
+            gate,
             stores.submissions(),
             stores.workflows(),
             queue,
@@ -125,6 +138,7 @@ public final class ApiModule {
                   env.metrics()))
           .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     }
+    jersey.register(new NamespacesResource(stores.namespaces(), namespaces, settings));
     jersey.register(new WorkersResource(stores.workers(), settings));
     jersey.register(new KeysResource(keys, authenticator, settings, stores.clock()));
     jersey.register(new WorkflowsResource(stores.workflows(), submitter, queue, settings));
@@ -133,6 +147,7 @@ public final class ApiModule {
             stores.database().jdbi(), stores.submissions(), stores.queries(), stores.clock());
     jersey.register(
         new SchedulesResource(
+            gate,
             new ScheduleDefinitions(stores.database().jdbi(), scheduleJobs, stores.clock()),
             scheduleJobs,
             queue,

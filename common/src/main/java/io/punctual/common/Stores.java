@@ -8,6 +8,7 @@ import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
 import io.punctual.common.lease.Redlock;
+import io.punctual.common.namespace.Namespaces;
 import io.punctual.common.queue.Promoter;
 import io.punctual.common.queue.ReadyQueue;
 import io.punctual.common.redis.RedisKeys;
@@ -50,6 +51,7 @@ public final class Stores implements AutoCloseable {
   private final List<RedisClient> leaseClients = new ArrayList<>();
   private final Redlock redlock;
   private final WorkerRegistry workers;
+  private final Namespaces namespaces;
 
   public Stores(
       PostgresSettings postgres,
@@ -83,6 +85,7 @@ public final class Stores implements AutoCloseable {
     }
     this.redlock = new Redlock(leaseNodes, keys);
     this.workers = new WorkerRegistry(database.jdbi(), clock);
+    this.namespaces = new Namespaces(database.jdbi(), clock);
   }
 
   public Clock clock() {
@@ -150,6 +153,11 @@ public final class Stores implements AutoCloseable {
 
   public WorkerRegistry workers() {
     return workers;
+  }
+
+  /** Namespaces: whether each is active, and its quotas. */
+  public Namespaces namespaces() {
+    return namespaces;
   }
 
   /**

@@ -2,6 +2,7 @@ package io.punctual.worker;
 
 import com.codahale.metrics.MetricRegistry;
 import io.punctual.common.Stores;
+import io.punctual.common.namespace.InactiveNamespaces;
 import io.punctual.common.queue.Promoter;
 import io.punctual.common.queue.WakeListener;
 import io.punctual.common.random.PerThreadRandom;
@@ -109,7 +110,9 @@ public final class Worker implements AutoCloseable {
             waiter,
             slots,
             executor::start,
-            this.metrics);
+            this.metrics,
+            new InactiveNamespaces(stores.namespaces(), stores.clock(), settings.namespaceRefresh)
+                ::isActive);
     this.leaseKeeper =
         new LeaseKeeper(stores.redlock(), running, completions.pendingResults(), settings);
     this.heartbeater = new Heartbeater(stores.transitions(), running, leaseKeeper, settings);

@@ -56,6 +56,12 @@ public final class ApiSettings implements ValidatedSettings {
   @JsonProperty public Duration redisTimeout = Duration.ofSeconds(2);
 
   /**
+   * How often each API server reads the namespaces again (active or not, quotas, pending counts of
+   * those with a maxPending): a change made through another API server shows here within it.
+   */
+  @JsonProperty public Duration namespaceRefresh = Duration.ofSeconds(1);
+
+  /**
    * Most transactions that single submits ({@code POST /jobs}) run at once. Submits arriving while
    * that many run share the next transaction (group commit): one INSERT, one commit and one Redis
    * enqueue for all of them, each answered once it is committed. 0 gives every submit a transaction
@@ -125,5 +131,8 @@ public final class ApiSettings implements ValidatedSettings {
     errors.require(submitGroupConcurrency >= 0, "api.submitGroupConcurrency must be >= 0");
     errors.require(
         redisTimeout != null && redisTimeout.isPositive(), "api.redisTimeout must be positive");
+    errors.require(
+        namespaceRefresh != null && namespaceRefresh.toMillis() > 0,
+        "api.namespaceRefresh must be at least 1 ms");
   }
 }

@@ -3,6 +3,7 @@ package io.punctual.api.jobs;
 import com.codahale.metrics.Histogram;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
+import io.punctual.api.namespaces.NamespaceGate;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.batch.GroupCommit;
 import io.punctual.common.config.QueueSettings;
@@ -42,8 +43,11 @@ public final class JobSubmitter {
   private final GroupCommit<NewJob, Submitted> singles;
   private final Histogram groupSizes;
   private final AfterCommitHook afterCommit;
+  private final NamespaceGate gate;
 
+  /** {@code gate}: asked before anything is stored, by every submit this class makes. */
   public JobSubmitter(
+      NamespaceGate gate,
       JobSubmissions store,
       WorkflowStore workflows,
       QueueWriter queue,
@@ -54,6 +58,7 @@ public final class JobSubmitter {
       int maxGroup,
       AfterCommitHook afterCommit) {
     this.afterCommit = afterCommit;
+    this.gate = gate;
     this.store = store;
     this.workflows = workflows;
     this.queue = queue;
@@ -81,12 +86,14 @@ public final class JobSubmitter {
    * arrive while others are being committed share the next transaction. A job that waits for others
    * runs alone, since it share-locks what it names.
    *
-   * @throws io.punctual.api.problem.ProblemException 409 on an idempotency key conflict
+   * @throws io.punctual.api.problem.ProblemException 409 on an idempotency key conflict; what the
+   *     {@link NamespaceGate} refuses
    */
   Submitted submitOne(String namespace, ValidatedJob job) {
+    gate.admit(namespace, 1, i -> job.payload(), i -> "");
     NewJob newJob = job.toNewJob(namespace, clock.instant());
     if (singles == null || newJob.links().waits()) {
-      return submit(namespace, List.of(job), i -> "").get(0);
+      return storeAll(namespace, List.of(job), i -> "").get(0);
     }
     try {
       return singles.call(newJob);
@@ -110,9 +117,16 @@ public final class JobSubmitter {
   /**
    * Stores the jobs; {@code fieldPrefix} names job {@code i} in errors ({@code "jobs[i]."}).
    *
-   * @throws io.punctual.api.problem.ProblemException 409 on an idempotency key conflict
+   * @throws io.punctual.api.problem.ProblemException 409 on an idempotency key conflict; what the
+   *     {@link NamespaceGate} refuses (the whole batch)
    */
   List<Submitted> submit(String namespace, List<ValidatedJob> jobs, IntFunction<String> prefix) {
+    gate.admit(namespace, jobs.size(), i -> jobs.get(i).payload(), prefix);
+    return storeAll(namespace, jobs, prefix);
+  }
+
+  private List<Submitted> storeAll(
+      String namespace, List<ValidatedJob> jobs, IntFunction<String> prefix) {
     Instant now = clock.instant();
     List<NewJob> newJobs = new ArrayList<>(jobs.size());
     for (ValidatedJob job : jobs) {
@@ -141,6 +155,8 @@ public final class JobSubmitter {
    */
   public WorkflowStore.Created submit(
       String namespace, WorkflowRequestParser.ValidatedWorkflow workflow) {
+    gate.admit(
+        namespace, workflow.size(), i -> workflow.step(i).payload(), i -> "jobs[" + i + "].");
     Instant now = clock.instant();
     WorkflowStore.Created created;
     try {

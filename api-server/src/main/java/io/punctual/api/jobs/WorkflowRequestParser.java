@@ -57,6 +57,11 @@ public final class WorkflowRequestParser {
       return idempotencyKey;
     }
 
+    /** How many steps (jobs) the workflow has. */
+    public int size() {
+      return steps.size();
+    }
+
     ValidatedJob step(int index) {
       return steps.get(index);
     }

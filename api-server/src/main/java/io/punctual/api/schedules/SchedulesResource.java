@@ -10,6 +10,7 @@ import io.punctual.api.jobs.JobPage;
 import io.punctual.api.jobs.JobRepresentation;
 import io.punctual.api.jobs.ListParams;
 import io.punctual.api.jobs.QueueWriter;
+import io.punctual.api.namespaces.NamespaceGate;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.job.Job;
@@ -71,8 +72,14 @@ public final class SchedulesResource {
   private final ScheduleRequestParser parser;
   private final ApiSettings settings;
   private final Clock clock;
+  private final NamespaceGate gate;
 
+  /**
+   * {@code gate}: a schedule is created or redefined only in an active namespace; a trigger is a
+   * submit.
+   */
   public SchedulesResource(
+      NamespaceGate gate,
       ScheduleDefinitions definitions,
       ScheduleJobs jobs,
       QueueWriter queue,
@@ -85,6 +92,7 @@ public final class SchedulesResource {
     this.parser = parser;
     this.settings = settings;
     this.clock = clock;
+    this.gate = gate;
   }
 
   /**
@@ -98,6 +106,7 @@ public final class SchedulesResource {
   public Response create(@Context ContainerRequestContext request, JsonNode body) {
     String namespace = RequestContext.of(request).namespace();
     ScheduleDefinition definition = parse(body);
+    gate.requireActive(namespace);
     UUID id;
     boolean created;
     if (definition.initIdentifier() != null) {
@@ -171,6 +180,7 @@ public final class SchedulesResource {
           key == null ? "cannot be added to a schedule created without one" : "cannot be changed");
     }
     ScheduleDefinition definition = withInitIdentifier(parsed, key);
+    gate.requireActive(namespace);
     Changed changed =
         nameTaken(() -> definitions.redefine(namespace, scheduleId, definition))
             .orElseThrow(() -> noSuchSchedule(id));
@@ -226,7 +236,9 @@ public final class SchedulesResource {
   @Requires(Permission.OPERATE)
   public Response trigger(@Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
-    Job job = jobs.trigger(namespace, scheduleId(id)).orElseThrow(() -> noSuchSchedule(id));
+    UUID scheduleId = scheduleId(id);
+    gate.admit(namespace, 1, i -> null, i -> "");
+    Job job = jobs.trigger(namespace, scheduleId).orElseThrow(() -> noSuchSchedule(id));
     queue.enqueue(List.of(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt())));
     return Response.created(URI.create("/api/v1/jobs/" + job.id()))
         .entity(JobRepresentation.of(job, List.of()))

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.support.ApiFixture;
+import io.punctual.api.support.HttpSupport;
 import io.punctual.api.support.HttpSupport.Reply;
 import io.punctual.common.job.JobState;
 import java.time.Duration;
@@ -47,6 +48,42 @@ class RedisOutageIT {
 
   @Test
   @Order(2)
+  void aStalledRedisLetsARateLimitedNamespacesSubmitsThroughUnchecked() {
+    Reply created =
+        FIXTURE
+            .http()
+            .post(
+                "/api/v1/namespaces",
+                "{\"name\":\"limited\",\"quota\":{\"submitsPerSecond\":100}}");
+    assertThat(created.status()).isEqualTo(201);
+    HttpSupport limited = FIXTURE.http().namespace("limited");
+    assertThat(limited.post("/api/v1/jobs", "{\"type\":\"noop\"}").status()).isEqualTo(201);
+    long unchecked = rateUnchecked();
+    FIXTURE.stack.redis.sync().clientPause(1_500);
+    long start = System.nanoTime();
+
+    Reply reply = limited.post("/api/v1/jobs", "{\"type\":\"noop\"}");
+
+    long tookMs = (System.nanoTime() - start) / 1_000_000;
+    assertThat(reply.status()).isEqualTo(201);
+    // The bucket's wait and the enqueue's, each bounded by api.redisTimeout (300 ms): well before
+    // the pause ends.
+    assertThat(tookMs).isLessThan(1_400);
+    assertThat(rateUnchecked()).isEqualTo(unchecked + 1);
+    assertThat(FIXTURE.stack.redis.sync().ping()).isEqualTo("PONG");
+  }
+
+  private static long rateUnchecked() {
+    return FIXTURE
+        .app
+        .getEnvironment()
+        .metrics()
+        .meter("punctual.api.namespaces.rateUnchecked")
+        .getCount();
+  }
+
+  @Test
+  @Order(3)
   void withRedisGoneJobsAreStillAcceptedAndCancelled() {
     FIXTURE.stores.redis().close();
 
@@ -61,7 +98,7 @@ class RedisOutageIT {
   }
 
   @Test
-  @Order(3)
+  @Order(4)
   void theHealthCheckReportsRedis() {
     Reply health = FIXTURE.adminHttp().get("/healthcheck");
 

@@ -57,6 +57,13 @@ public final class HttpSupport {
             .POST(HttpRequest.BodyPublishers.ofString(body)));
   }
 
+  public Reply put(String path, String body) {
+    return send(
+        request(path)
+            .header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofString(body)));
+  }
+
   public Reply get(String path) {
     return send(request(path).GET());
   }

@@ -69,6 +69,11 @@ public final class RedisKeys {
     return prefix + ":{" + namespace + "}:wake";
   }
 
+  /** The submit rate limiter's token bucket of a namespace (api: a namespace's rate quota). */
+  public String submitRate(String namespace) {
+    return prefix + ":{" + namespace + "}:rate";
+  }
+
   /** Up to where (run_at ms and id) the promoter has moved pending jobs into Redis. */
   public String promoterCursor() {
     return prefix + ":promoter:cursor";

@@ -29,6 +29,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,6 +62,7 @@ public final class ClaimLoop implements Runnable {
   private final Semaphore slots;
   private final Consumer<Job> starter;
   private final WorkerMetrics metrics;
+  private final Predicate<String> claimable;
 
   /** Permits for claims being leased and confirmed ({@code claimsInFlight}). */
   private final Semaphore inFlight;
@@ -74,6 +76,7 @@ public final class ClaimLoop implements Runnable {
    * @param slots free handler slots; only this loop acquires them (for each job Redis hands over),
    *     handlers release them, and so do claims for the jobs PostgreSQL refused
    * @param starter starts a confirmed job (the slot is already taken for it)
+   * @param claimable whether a namespace's queues may be claimed from now (false: deactivated)
    */
   public ClaimLoop(
       Clock clock,
@@ -85,7 +88,8 @@ public final class ClaimLoop implements Runnable {
       Waiter waiter,
       Semaphore slots,
       Consumer<Job> starter,
-      WorkerMetrics metrics) {
+      WorkerMetrics metrics,
+      Predicate<String> claimable) {
     this.clock = clock;
     this.queries = queries;
     this.transitions = transitions;
@@ -96,6 +100,7 @@ public final class ClaimLoop implements Runnable {
     this.slots = slots;
     this.starter = starter;
     this.metrics = metrics;
+    this.claimable = claimable;
     this.inFlight = new Semaphore(settings.claimsInFlight);
   }
 
@@ -242,6 +247,9 @@ public final class ClaimLoop implements Runnable {
         }
         Instant now = clock.instant();
         String ns = namespaces.get((first + i) % namespaces.size());
+        if (!claimable.test(ns)) {
+          continue; // deactivated: its jobs wait in the queue until it is reactivated
+        }
         ClaimResult result;
         try (Timer.Context t = metrics.claimRedis.time()) {
           // Up to claimAhead before their due time: the handlers start at runAt (JobExecutor).

@@ -75,6 +75,13 @@ public class WorkerSettings implements ValidatedSettings {
    */
   @JsonProperty public int claimsInFlight = 2;
 
+  /**
+   * How often the worker reads which namespaces are deactivated: the queues of an inactive
+   * namespace are not claimed from, and are claimed from again within this long after it is
+   * reactivated (or deactivated: jobs claimed meanwhile still run).
+   */
+  @JsonProperty public Duration namespaceRefresh = Duration.ofSeconds(5);
+
   /** Longest idle wait between claims; a safety net only, wake-ups normally come sooner. */
   @JsonProperty public Duration maxIdleWait = Duration.ofSeconds(5);
 
@@ -208,6 +215,9 @@ public class WorkerSettings implements ValidatedSettings {
     errors.require(
         namespaces != null && !namespaces.isEmpty(), "worker.namespaces must not be empty");
     errors.require(concurrency >= 1, "worker.concurrency must be >= 1");
+    errors.require(
+        namespaceRefresh != null && namespaceRefresh.isPositive(),
+        "worker.namespaceRefresh must be positive");
     errors.require(claimBatchSize >= 1, "worker.claimBatchSize must be >= 1");
     errors.require(
         claimsInFlight >= 1 && claimsInFlight <= 16, "worker.claimsInFlight must be 1 to 16");

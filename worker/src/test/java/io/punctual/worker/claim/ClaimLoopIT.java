@@ -52,7 +52,8 @@ class ClaimLoopIT {
         waiter,
         slots,
         started::add,
-        new WorkerMetrics(registry));
+        new WorkerMetrics(registry),
+        ns -> true);
   }
 
   @Test

@@ -1,0 +1,166 @@
+package io.punctual.api.namespaces;
+
+import io.dropwizard.lifecycle.Managed;
+import io.punctual.common.namespace.Namespace;
+import io.punctual.common.namespace.Namespaces;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The namespaces as this API server knows them, so that the submit path never asks PostgreSQL:
+ * every row of {@code namespaces}, read again every {@code api.namespaceRefresh} ({@link #runOnce}
+ * on a thread of its own) and at once on this server when it changes a namespace through the API.
+ *
+ * <p>For a namespace with a {@code maxPending} quota it also holds a pending count: the PENDING
+ * jobs counted at the last read (a count that stops at {@code maxPending + 1}, so its cost is
+ * bounded by the quota), plus the jobs this server admitted since. Jobs other API servers admit
+ * show only at the next read, and jobs that ended since show only then too: the count is stale by
+ * at most one refresh period.
+ */
+public final class NamespaceCache implements Managed {
+  private static final Logger log = LoggerFactory.getLogger(NamespaceCache.class);
+
+  /** A namespace as cached, with its pending count. */
+  public static final class Entry {
+    private final Namespace namespace;
+    private final long pendingAtRead;
+    private final AtomicLong admittedSince;
+    private final long change;
+
+    Entry(Namespace namespace, long pendingAtRead, long admittedSince, long change) {
+      this.namespace = namespace;
+      this.pendingAtRead = pendingAtRead;
+      this.admittedSince = new AtomicLong(admittedSince);
+      this.change = change;
+    }
+
+    public Namespace namespace() {
+      return namespace;
+    }
+
+    /** PENDING jobs as last counted plus those admitted here since (only with a maxPending). */
+    public long pending() {
+      return pendingAtRead + admittedSince.get();
+    }
+
+    void admitted(int jobs) {
+      admittedSince.addAndGet(jobs);
+    }
+  }
+
+  private final Namespaces store;
+  private final Clock clock;
+  private final Duration refresh;
+  private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+
+  /** Counts this server's own changes, so that a read begun before one does not undo it. */
+  private final AtomicLong changes = new AtomicLong();
+
+  private volatile Instant readAt;
+  private ScheduledExecutorService timer;
+
+  public NamespaceCache(Namespaces store, Clock clock, Duration refresh) {
+    this.store = store;
+    this.clock = clock;
+    this.refresh = refresh;
+  }
+
+  /** The namespace's entry; its row is created first (active, unlimited) if it has none. */
+  public Entry entry(String name) {
+    Entry entry = entries.get(name);
+    if (entry != null) {
+      return entry;
+    }
+    return put(store.ensure(name));
+  }
+
+  /** The namespace as cached, if it is; never asks PostgreSQL. */
+  public Entry cached(String name) {
+    return entries.get(name);
+  }
+
+  /** Takes a namespace this server has just changed, keeping its pending count. */
+  public Entry put(Namespace namespace) {
+    long change = changes.incrementAndGet();
+    return entries.compute(
+        namespace.name(),
+        (name, old) ->
+            old == null
+                ? new Entry(namespace, 0, 0, change)
+                : new Entry(namespace, old.pendingAtRead, old.admittedSince.get(), change));
+  }
+
+  /**
+   * Takes a namespace this server has just created or re-quotaed, with its pending jobs counted now
+   * (when it has a maxPending), so that a new maxPending holds from this request on.
+   */
+  public Entry putCounted(Namespace namespace) {
+    Long max = namespace.quota().maxPending();
+    if (max == null) {
+      return put(namespace);
+    }
+    long pending = store.countPending(namespace.name(), max + 1);
+    long change = changes.incrementAndGet();
+    Entry entry = new Entry(namespace, pending, 0, change);
+    entries.put(namespace.name(), entry);
+    return entry;
+  }
+
+  /** When the rows were last read (null: never). */
+  public Instant readAt() {
+    return readAt;
+  }
+
+  public Duration refresh() {
+    return refresh;
+  }
+
+  /** Reads every namespace and the pending counts of those with a maxPending; on failure, logs. */
+  public void runOnce() {
+    long before = changes.get();
+    try {
+      Map<String, Entry> read = new HashMap<>();
+      for (Namespace ns : store.all()) {
+        Long max = ns.quota().maxPending();
+        long pending = max == null ? 0 : store.countPending(ns.name(), max + 1);
+        read.put(ns.name(), new Entry(ns, pending, 0, before));
+      }
+      // A namespace this server changed while the rows were read keeps its newer state.
+      read.forEach(
+          (name, fresh) ->
+              entries.compute(name, (n, old) -> old != null && old.change > before ? old : fresh));
+      readAt = clock.instant();
+    } catch (RuntimeException e) {
+      log.warn("could not read namespaces; keeping what was read before: {}", e.toString());
+    }
+  }
+
+  @Override
+  // runOnce catches and logs its failures, so the periodic task's future never holds one.
+  @SuppressWarnings("FutureReturnValueIgnored")
+  public void start() {
+    runOnce();
+    timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> Thread.ofPlatform().daemon().name("punctual-namespaces").unstarted(r));
+    long ms = refresh.toMillis();
+    timer.scheduleWithFixedDelay(this::runOnce, ms, ms, TimeUnit.MILLISECONDS);
+  }
+
+  @Override
+  public void stop() {
+    if (timer != null) {
+      timer.shutdownNow();
+    }
+  }
+}

@@ -1,0 +1,215 @@
+package io.punctual.api.namespaces;
+
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.punctual.api.context.Authorizer;
+import io.punctual.api.problem.Problem;
+import io.punctual.api.problem.ProblemException;
+import io.punctual.api.problem.Problems;
+import io.punctual.common.json.Json;
+import io.punctual.common.namespace.Namespace;
+import io.punctual.common.namespace.Quota;
+import java.time.Duration;
+import java.util.function.IntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What every submit path asks before it stores anything (single and batch submits, the fast path,
+ * workflows, schedule triggers): is the namespace active, and does the request fit its quotas? It
+ * answers from {@link NamespaceCache}, so it costs a map lookup for a namespace without quotas; a
+ * namespace with a rate quota pays one Redis round trip ({@link SubmitRateLimiter}). A request is
+ * admitted or refused whole: a batch that would go over a quota stores nothing.
+ *
+ * <p>The checks, in order (the first that fails answers): the namespace is active (409 {@code
+ * namespace-inactive}); every payload fits {@code maxPayloadBytes} (413 naming the payload); the
+ * request fits {@code maxPending} (429 {@code pending-quota-exceeded}); the request fits the rate
+ * (429 {@code rate-quota-exceeded} with {@code Retry-After}, {@code RateLimit} and {@code
+ * RateLimit-Policy}). A batch larger than the namespace's burst or maxPending could never be
+ * admitted and is a 413 naming {@code jobs} instead. If Redis does not answer, the rate is not
+ * enforced for that request (Redis is the speed, not the truth; the submit goes on, as its enqueue
+ * would).
+ */
+public final class NamespaceGate {
+  private static final Logger log = LoggerFactory.getLogger(NamespaceGate.class);
+
+  /** The name of the rate policy in {@code RateLimit} and {@code RateLimit-Policy}. */
+  static final String POLICY = "\"submits\"";
+
+  private final NamespaceCache cache;
+  private final SubmitRateLimiter limiter;
+  private final Meter rateUnchecked;
+
+  public NamespaceGate(NamespaceCache cache, SubmitRateLimiter limiter, MetricRegistry metrics) {
+    this.cache = cache;
+    this.limiter = limiter;
+    this.rateUnchecked = metrics.meter("punctual.api.namespaces.rateUnchecked");
+  }
+
+  /**
+   * Admits {@code count} jobs into {@code namespace}, or throws the problem that refuses them all.
+   *
+   * @param payload the payload of job {@code i} (null: not checked against the quota)
+   * @param prefix names job {@code i} in a problem's field ({@code "jobs[i]."}, or "")
+   * @throws ProblemException when refused
+   */
+  public void admit(
+      String namespace, int count, IntFunction<JsonNode> payload, IntFunction<String> prefix) {
+    NamespaceCache.Entry entry = cache.entry(namespace);
+    Namespace ns = entry.namespace();
+    requireActive(ns);
+    Quota quota = ns.quota();
+    if (!quota.limitsAnything()) {
+      return;
+    }
+    if (quota.limitsPayload()) {
+      checkPayloads(quota.maxPayloadBytes(), count, payload, prefix);
+    }
+    if (quota.limitsPending()) {
+      checkPending(entry, quota.maxPending(), count);
+    }
+    if (quota.limitsRate()) {
+      checkRate(ns, count);
+    }
+    if (quota.limitsPending()) {
+      entry.admitted(count);
+    }
+  }
+
+  /** Refuses (409) a request that would add anything to an inactive namespace. */
+  public void requireActive(String namespace) {
+    requireActive(cache.entry(namespace).namespace());
+  }
+
+  private static void requireActive(Namespace ns) {
+    if (!ns.active()) {
+      throw new ProblemException(
+          Problem.of(
+                  409,
+                  "namespace-inactive",
+                  "Namespace inactive",
+                  "Namespace "
+                      + ns.name()
+                      + " is deactivated and takes no new jobs; reactivate it first.")
+              .withField(Authorizer.NAMESPACE_HEADER));
+    }
+  }
+
+  private static void checkPayloads(
+      int max, int count, IntFunction<JsonNode> payload, IntFunction<String> prefix) {
+    for (int i = 0; i < count; i++) {
+      JsonNode p = payload.apply(i);
+      if (p == null) {
+        continue;
+      }
+      int size = size(p);
+      if (size > max) {
+        throw Problems.tooLarge(
+            prefix.apply(i) + "payload",
+            "The payload is " + size + " bytes; this namespace takes at most " + max + ".");
+      }
+    }
+  }
+
+  private static int size(JsonNode payload) {
+    try {
+      return Json.mapper().writeValueAsBytes(payload).length;
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot measure payload", e);
+    }
+  }
+
+  private void checkPending(NamespaceCache.Entry entry, long max, int count) {
+    if (count > 1 && count > max) {
+      throw neverFits("maxPending", max, count);
+    }
+    long pending = entry.pending();
+    if (pending + count > max) {
+      long retry = Math.max(1, seconds(cache.refresh()));
+      throw new ProblemException(
+          Problem.of(
+                  429,
+                  "pending-quota-exceeded",
+                  "Pending quota exceeded",
+                  "Namespace "
+                      + entry.namespace().name()
+                      + " holds "
+                      + pending
+                      + " pending jobs; its quota is "
+                      + max
+                      + ".")
+              .withField("quota.maxPending")
+              .withHeader("Retry-After", Long.toString(retry)));
+    }
+  }
+
+  private void checkRate(Namespace ns, int count) {
+    Quota quota = ns.quota();
+    if (count > quota.burst()) {
+      throw neverFits("burst", quota.burst(), count);
+    }
+    SubmitRateLimiter.Verdict verdict;
+    try {
+      verdict = limiter.take(ns, count);
+    } catch (RuntimeException e) {
+      rateUnchecked.mark();
+      log.warn("rate quota of namespace {} not checked (Redis): {}", ns.name(), e.toString());
+      return;
+    }
+    if (verdict.admitted()) {
+      return;
+    }
+    long retry = Math.max(1, seconds(verdict.untilAdmitted()));
+    throw new ProblemException(
+        Problem.of(
+                429,
+                "rate-quota-exceeded",
+                "Rate quota exceeded",
+                "Namespace "
+                    + ns.name()
+                    + " takes "
+                    + quota.submitsPerSecond()
+                    + " submits a second (bursts of "
+                    + quota.burst()
+                    + "); retry in "
+                    + retry
+                    + " s.")
+            .withField("quota.submitsPerSecond")
+            .withHeader("Retry-After", Long.toString(retry))
+            .withHeader("RateLimit-Policy", policy(quota))
+            .withHeader("RateLimit", POLICY + ";r=" + verdict.remaining() + ";t=" + retry));
+  }
+
+  /**
+   * {@code RateLimit-Policy} (draft-ietf-httpapi-ratelimit-headers) of a token bucket: a quota of
+   * {@code burst} submits over the window in which an empty bucket fills again.
+   */
+  static String policy(Quota quota) {
+    long window = Math.max(1, ceilDiv(quota.burst(), quota.submitsPerSecond()));
+    return POLICY + ";q=" + quota.burst() + ";w=" + window;
+  }
+
+  private static ProblemException neverFits(String limit, long max, int count) {
+    return Problems.tooLarge(
+        "jobs",
+        "A request of "
+            + count
+            + " jobs can never fit this namespace's quota."
+            + limit
+            + " of "
+            + max
+            + "; send fewer at a time.");
+  }
+
+  /** Whole seconds, rounded up. */
+  static long seconds(Duration d) {
+    long s = d.getSeconds();
+    return d.getNano() > 0 ? s + 1 : s;
+  }
+
+  private static long ceilDiv(long a, long b) {
+    return (a + b - 1) / b;
+  }
+}

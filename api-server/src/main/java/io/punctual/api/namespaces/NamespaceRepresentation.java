@@ -1,0 +1,46 @@
+package io.punctual.api.namespaces;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.punctual.common.namespace.Namespace;
+import io.punctual.common.namespace.Quota;
+import java.time.Instant;
+
+/**
+ * A namespace on the wire. Every quota field is present, null meaning no limit; {@code usage} is
+ * present where it was cheap to tell (one namespace read by name).
+ */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+public record NamespaceRepresentation(
+    String name,
+    boolean active,
+    Instant createdAt,
+    Instant deactivatedAt,
+    QuotaRepresentation quota,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Usage usage) {
+
+  /** The limits; null is no limit. */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record QuotaRepresentation(
+      Integer submitsPerSecond, Integer burst, Long maxPending, Integer maxPayloadBytes) {
+    static QuotaRepresentation of(Quota q) {
+      return new QuotaRepresentation(
+          q.submitsPerSecond(), q.burst(), q.maxPending(), q.maxPayloadBytes());
+    }
+  }
+
+  /**
+   * What the namespace uses now: its PENDING jobs, counted up to {@code pendingCountedUpTo} (a
+   * count equal to that bound means at least that many).
+   */
+  public record Usage(long pending, long pendingCountedUpTo) {}
+
+  static NamespaceRepresentation of(Namespace ns, Usage usage) {
+    return new NamespaceRepresentation(
+        ns.name(),
+        ns.active(),
+        ns.createdAt(),
+        ns.deactivatedAt(),
+        QuotaRepresentation.of(ns.quota()),
+        usage);
+  }
+}

@@ -1,0 +1,108 @@
+package io.punctual.api.namespaces;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.punctual.api.context.Authorizer;
+import io.punctual.api.problem.ProblemException;
+import io.punctual.api.problem.Problems;
+import io.punctual.common.namespace.Quota;
+import io.punctual.common.request.Fields;
+import io.punctual.common.request.StorableText;
+import io.punctual.common.request.Violations;
+import java.util.Set;
+
+/**
+ * The bodies of the namespace routes: {@code {"name", "quota"?}} to create one, a quota to replace
+ * one's. In a quota every limit is optional and null or absent is no limit; {@code burst} needs
+ * {@code submitsPerSecond} and defaults to it. Every mistake is a 422 naming its field.
+ */
+final class NamespaceRequestParser {
+  static final int MAX_RATE = 1_000_000;
+  static final long MAX_PENDING = 1_000_000_000_000L;
+
+  private static final Set<String> CREATE_FIELDS = Set.of("name", "quota");
+  private static final Set<String> QUOTA_FIELDS =
+      Set.of("submitsPerSecond", "burst", "maxPending", "maxPayloadBytes");
+
+  private NamespaceRequestParser() {}
+
+  record Create(String name, Quota quota) {}
+
+  static Create parseCreate(JsonNode body) {
+    ObjectNode object = requireObject(body);
+    Violations violations = new Violations();
+    Fields f = new Fields(object, "", violations);
+    f.rejectUnknown(CREATE_FIELDS);
+    String name = f.string("name", true, 100);
+    if (name != null && !Authorizer.isValidNamespace(name)) {
+      f.error(
+          "name",
+          "must be 1 to 100 letters, digits, '.', '_', ':' or '-', starting with a letter or digit");
+    }
+    Quota quota = Quota.UNLIMITED;
+    JsonNode q = f.get("quota");
+    if (q != null) {
+      if (q instanceof ObjectNode quotaObject) {
+        quota = quota(new Fields(quotaObject, "quota.", violations));
+      } else {
+        f.error("quota", "must be an object");
+      }
+    }
+    violations.throwIfAny();
+    return new Create(name, quota);
+  }
+
+  static Quota parseQuota(JsonNode body) {
+    ObjectNode object = requireObject(body);
+    Violations violations = new Violations();
+    Quota quota = quota(new Fields(object, "", violations));
+    violations.throwIfAny();
+    return quota;
+  }
+
+  private static Quota quota(Fields f) {
+    f.rejectUnknown(QUOTA_FIELDS);
+    Integer rate = f.integer("submitsPerSecond", 1, MAX_RATE);
+    Integer burst = f.integer("burst", 1, MAX_RATE);
+    if (burst != null && !f.has("submitsPerSecond")) {
+      f.error("burst", "needs submitsPerSecond");
+    }
+    Long maxPending = longValue(f, "maxPending", 0, MAX_PENDING);
+    Integer maxPayloadBytes = f.integer("maxPayloadBytes", 1, Integer.MAX_VALUE);
+    if (rate == null) {
+      burst = null;
+    } else if (burst == null) {
+      burst = rate;
+    }
+    return f.errorCount() > 0 ? null : new Quota(rate, burst, maxPending, maxPayloadBytes);
+  }
+
+  private static Long longValue(Fields f, String name, long min, long max) {
+    JsonNode value = f.get(name);
+    if (value == null) {
+      return null;
+    }
+    if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+      f.error(name, "must be an integer");
+      return null;
+    }
+    long n = value.longValue();
+    if (n < min || n > max) {
+      f.error(name, "must be between " + min + " and " + max);
+      return null;
+    }
+    return n;
+  }
+
+  private static ObjectNode requireObject(JsonNode body) {
+    if (body == null || body.isMissingNode()) {
+      throw new ProblemException(
+          Problems.invalidJson("The request body is empty; a JSON object is required.", null));
+    }
+    StorableText.require(body, "");
+    if (!(body instanceof ObjectNode object)) {
+      throw Problems.invalid(null, "must be a JSON object");
+    }
+    return object;
+  }
+}

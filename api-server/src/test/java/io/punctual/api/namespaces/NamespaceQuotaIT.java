@@ -1,0 +1,242 @@
+package io.punctual.api.namespaces;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dropwizard.lifecycle.JettyManaged;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.punctual.api.support.ApiFixture;
+import io.punctual.api.support.HttpSupport;
+import io.punctual.api.support.HttpSupport.Reply;
+import io.punctual.common.job.Priority;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Quotas on the submit path, through the fast path and through Jersey alike: the rate (a burst,
+ * then 429 with Retry-After and RateLimit headers), pending jobs, payload size; a batch over a
+ * quota stores nothing. The API's clock stands still unless a test moves it, so the token bucket
+ * refills only when told to.
+ */
+class NamespaceQuotaIT {
+  static final ApiFixture FIXTURE = ApiFixture.start();
+
+  @RegisterExtension static final DropwizardAppExtension<?> APP = FIXTURE.app;
+
+  @Test
+  void aBurstIsAdmittedThenRefusedWith429RetryAfterAndRateLimitHeaders() {
+    create("bursty", "{\"submitsPerSecond\":2,\"burst\":4}");
+    HttpSupport bursty = FIXTURE.http().namespace("bursty");
+    HttpSupport neighbour = FIXTURE.http().namespace("neighbour");
+
+    List<UUID> admitted = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      Reply reply =
+          i % 2 == 0
+              ? bursty.post("/api/v1/jobs", "{\"type\":\"t\"}")
+              : bursty.send(NamespacesIT.jerseySubmit(bursty, "{\"type\":\"t\"}"));
+      assertThat(reply.status()).as("submit %d", i).isEqualTo(201);
+      admitted.add(UUID.fromString(reply.json().get("id").asText()));
+    }
+    int stored = NamespacesIT.jobsIn(FIXTURE, "bursty");
+
+    Reply fast = bursty.post("/api/v1/jobs", "{\"type\":\"t\"}");
+    Reply jersey = bursty.send(NamespacesIT.jerseySubmit(bursty, "{\"type\":\"t\"}"));
+
+    for (Reply refused : List.of(fast, jersey)) {
+      assertThat(refused.status()).isEqualTo(429);
+      assertThat(refused.contentType()).startsWith("application/problem+json");
+      assertThat(refused.json().get("type").asText()).endsWith("/rate-quota-exceeded");
+      assertThat(refused.json().get("field").asText()).isEqualTo("quota.submitsPerSecond");
+      assertThat(refused.header("Retry-After")).hasValue("1");
+      assertThat(refused.header("RateLimit-Policy")).hasValue("\"submits\";q=4;w=2");
+      assertThat(refused.header("RateLimit")).hasValue("\"submits\";r=0;t=1");
+    }
+    assertThat(NamespacesIT.jobsIn(FIXTURE, "bursty")).isEqualTo(stored);
+
+    // Jobs within the quota are stored and queued as any others; other namespaces are untouched.
+    assertThat(FIXTURE.stack.queries.findMany(admitted)).hasSize(4);
+    assertThat(queued("bursty")).containsAll(admitted.stream().map(UUID::toString).toList());
+    for (int i = 0; i < 10; i++) {
+      assertThat(neighbour.post("/api/v1/jobs", "{\"type\":\"t\"}").status()).isEqualTo(201);
+    }
+
+    // Half a second refills one token (2 a second): one more submit, then refused again.
+    FIXTURE.clock.advance(Duration.ofMillis(500));
+    assertThat(bursty.post("/api/v1/jobs", "{\"type\":\"t\"}").status()).isEqualTo(201);
+    assertThat(bursty.post("/api/v1/jobs", "{\"type\":\"t\"}").status()).isEqualTo(429);
+  }
+
+  @Test
+  void aBatchOverTheRateIsRefusedWhole() {
+    create("batch-rate", "{\"submitsPerSecond\":1,\"burst\":3}");
+    HttpSupport http = FIXTURE.http().namespace("batch-rate");
+    assertThat(http.post("/api/v1/jobs/batch", batch(2)).status()).isEqualTo(201);
+
+    Reply refused = http.post("/api/v1/jobs/batch", batch(2)); // one token left, two asked
+
+    assertThat(refused.status()).isEqualTo(429);
+    assertThat(refused.header("Retry-After")).hasValue("1");
+    assertThat(refused.header("RateLimit")).hasValue("\"submits\";r=1;t=1");
+    assertThat(NamespacesIT.jobsIn(FIXTURE, "batch-rate")).isEqualTo(2);
+    // The refused batch took nothing: the one token left still admits a single submit.
+    assertThat(http.post("/api/v1/jobs", "{\"type\":\"t\"}").status()).isEqualTo(201);
+
+    Reply never = http.post("/api/v1/jobs/batch", batch(4)); // larger than the burst
+    assertThat(never.status()).isEqualTo(413);
+    assertThat(never.json().get("field").asText()).isEqualTo("jobs");
+  }
+
+  @Test
+  void pendingJobsAtMostThenRefusedWhole() {
+    create("bounded", "{\"maxPending\":3}");
+    HttpSupport http = FIXTURE.http().namespace("bounded");
+    assertThat(http.post("/api/v1/jobs/batch", batch(2)).status()).isEqualTo(201);
+
+    Reply batch = http.post("/api/v1/jobs/batch", batch(2));
+    assertThat(batch.status()).isEqualTo(429);
+    assertThat(batch.json().get("type").asText()).endsWith("/pending-quota-exceeded");
+    assertThat(batch.json().get("field").asText()).isEqualTo("quota.maxPending");
+    assertThat(batch.header("Retry-After")).hasValue("1");
+    assertThat(NamespacesIT.jobsIn(FIXTURE, "bounded")).isEqualTo(2);
+
+    assertThat(http.post("/api/v1/jobs", "{\"type\":\"t\"}").status()).isEqualTo(201);
+    Reply fast = http.post("/api/v1/jobs", "{\"type\":\"t\"}");
+    Reply jersey = http.send(NamespacesIT.jerseySubmit(http, "{\"type\":\"t\"}"));
+    assertThat(fast.status()).isEqualTo(429);
+    assertThat(jersey.status()).isEqualTo(429);
+    assertThat(fast.json().get("detail")).isEqualTo(jersey.json().get("detail"));
+    assertThat(NamespacesIT.jobsIn(FIXTURE, "bounded")).isEqualTo(3);
+
+    Reply never = http.post("/api/v1/jobs/batch", batch(4));
+    assertThat(never.status()).isEqualTo(413);
+    assertThat(never.json().get("field").asText()).isEqualTo("jobs");
+  }
+
+  @Test
+  void aWorkflowOverAQuotaIsRefusedWhole() {
+    create("flows", "{\"maxPending\":2,\"maxPayloadBytes\":16}");
+    HttpSupport http = FIXTURE.http().namespace("flows");
+
+    Reply tooMany =
+        http.post(
+            "/api/v1/workflows",
+            "{\"jobs\":[{\"ref\":\"a\",\"type\":\"t\"},{\"ref\":\"b\",\"type\":\"t\"},"
+                + "{\"ref\":\"c\",\"type\":\"t\",\"dependsOn\":[{\"ref\":\"a\"}]}]}");
+    Reply tooBig =
+        http.post(
+            "/api/v1/workflows",
+            "{\"jobs\":[{\"ref\":\"a\",\"type\":\"t\"},"
+                + "{\"ref\":\"b\",\"type\":\"t\",\"payload\":{\"text\":\"more than sixteen\"}}]}");
+
+    assertThat(tooMany.status()).isEqualTo(413);
+    assertThat(tooMany.json().get("field").asText()).isEqualTo("jobs");
+    assertThat(tooBig.status()).isEqualTo(413);
+    assertThat(tooBig.json().get("field").asText()).isEqualTo("jobs[1].payload");
+    assertThat(NamespacesIT.jobsIn(FIXTURE, "flows")).isZero();
+    Reply fits =
+        http.post(
+            "/api/v1/workflows",
+            "{\"jobs\":[{\"ref\":\"a\",\"type\":\"t\"},{\"ref\":\"b\",\"type\":\"t\"}]}");
+    assertThat(fits.status()).isEqualTo(201);
+    Reply full = http.post("/api/v1/workflows", "{\"jobs\":[{\"ref\":\"a\",\"type\":\"t\"}]}");
+    assertThat(full.status()).isEqualTo(429);
+    assertThat(full.json().get("type").asText()).endsWith("/pending-quota-exceeded");
+    assertThat(NamespacesIT.jobsIn(FIXTURE, "flows")).isEqualTo(2);
+  }
+
+  @Test
+  void aNewMaxPendingCountsTheJobsAlreadyPendingAtOnce() {
+    HttpSupport http = FIXTURE.http().namespace("later-bounded");
+    assertThat(http.post("/api/v1/jobs/batch", batch(3)).status()).isEqualTo(201);
+
+    FIXTURE.http().put("/api/v1/namespaces/later-bounded/quota", "{\"maxPending\":3}");
+
+    assertThat(http.post("/api/v1/jobs", "{\"type\":\"t\"}").status()).isEqualTo(429);
+  }
+
+  @Test
+  void theNextReadOfTheNamespacesCountsPendingJobsAgain() {
+    create("drained", "{\"maxPending\":1}");
+    HttpSupport http = FIXTURE.http().namespace("drained");
+    String id = http.post("/api/v1/jobs", "{\"type\":\"t\"}").json().get("id").asText();
+    assertThat(http.post("/api/v1/jobs", "{\"type\":\"t\"}").status()).isEqualTo(429);
+
+    assertThat(http.post("/api/v1/jobs/" + id + "/cancel", "").status()).isEqualTo(200);
+    cache().runOnce(); // what the refresh thread does every api.namespaceRefresh
+
+    assertThat(http.post("/api/v1/jobs", "{\"type\":\"t\"}").status()).isEqualTo(201);
+  }
+
+  @Test
+  void aPayloadOverTheNamespaceCapIs413NamingIt() {
+    create("small", "{\"maxPayloadBytes\":16}");
+    HttpSupport http = FIXTURE.http().namespace("small");
+    String big = "{\"type\":\"t\",\"payload\":{\"text\":\"more than sixteen bytes\"}}";
+
+    Reply fast = http.post("/api/v1/jobs", big);
+    Reply jersey = http.send(NamespacesIT.jerseySubmit(http, big));
+    Reply batch = http.post("/api/v1/jobs/batch", "{\"jobs\":[{\"type\":\"t\"}," + big + "]}");
+
+    for (Reply refused : List.of(fast, jersey)) {
+      assertThat(refused.status()).isEqualTo(413);
+      assertThat(refused.contentType()).startsWith("application/problem+json");
+      assertThat(refused.json().get("field").asText()).isEqualTo("payload");
+    }
+    assertThat(batch.status()).isEqualTo(413);
+    assertThat(batch.json().get("field").asText()).isEqualTo("jobs[1].payload");
+    assertThat(NamespacesIT.jobsIn(FIXTURE, "small")).isZero();
+    assertThat(http.post("/api/v1/jobs", "{\"type\":\"t\",\"payload\":{\"a\":1}}").status())
+        .isEqualTo(201);
+  }
+
+  @Test
+  void aQuotaChangeAppliesAtOnce() {
+    create("changing", "{\"submitsPerSecond\":1,\"burst\":1}");
+    HttpSupport http = FIXTURE.http().namespace("changing");
+    assertThat(http.post("/api/v1/jobs", "{\"type\":\"t\"}").status()).isEqualTo(201);
+    assertThat(http.post("/api/v1/jobs", "{\"type\":\"t\"}").status()).isEqualTo(429);
+
+    FIXTURE.http().put("/api/v1/namespaces/changing/quota", "{}");
+
+    for (int i = 0; i < 5; i++) {
+      assertThat(http.post("/api/v1/jobs", "{\"type\":\"t\"}").status()).isEqualTo(201);
+    }
+  }
+
+  /** The running API's namespace cache (a managed object of its lifecycle). */
+  private static NamespaceCache cache() {
+    return FIXTURE.app.getEnvironment().lifecycle().getManagedObjects().stream()
+        .filter(o -> o instanceof JettyManaged m && m.getManaged() instanceof NamespaceCache)
+        .map(o -> (NamespaceCache) ((JettyManaged) o).getManaged())
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private static void create(String name, String quota) {
+    Reply reply =
+        FIXTURE
+            .http()
+            .post("/api/v1/namespaces", "{\"name\":\"" + name + "\",\"quota\":" + quota + "}");
+    assertThat(reply.status()).as(reply.raw().body()).isEqualTo(201);
+  }
+
+  private static String batch(int n) {
+    StringBuilder jobs = new StringBuilder("{\"jobs\":[");
+    for (int i = 0; i < n; i++) {
+      jobs.append(i == 0 ? "" : ",").append("{\"type\":\"t\"}");
+    }
+    return jobs.append("]}").toString();
+  }
+
+  private static List<String> queued(String namespace) {
+    return FIXTURE
+        .stack
+        .redis
+        .sync()
+        .zrange(FIXTURE.stack.keys.queue(namespace, Priority.NORMAL), 0, -1);
+  }
+}

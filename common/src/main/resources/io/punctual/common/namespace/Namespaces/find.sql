@@ -1,0 +1,3 @@
+SELECT name, active, created_at, deactivated_at, submits_per_second, submit_burst, max_pending, max_payload_bytes, quota_version
+FROM namespaces
+WHERE name = :name

@@ -1,0 +1,1 @@
+SELECT name FROM namespaces WHERE NOT active

@@ -1,0 +1,111 @@
+package io.punctual.common.namespace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.punctual.testing.Jobs;
+import io.punctual.testing.TestClock;
+import io.punctual.testing.TestStack;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class NamespacesIT {
+  private final TestClock clock = new TestClock(Instant.parse("2026-11-26T00:00:00Z"));
+  private final TestStack stack = new TestStack(clock);
+  private final Namespaces store = new Namespaces(stack.database.jdbi(), clock);
+
+  @AfterEach
+  void close() {
+    stack.close();
+  }
+
+  @Test
+  void theDefaultNamespaceIsThereFromTheMigration() {
+    Namespace ns = store.find("default").orElseThrow();
+
+    assertThat(ns.active()).isTrue();
+    assertThat(ns.quota()).isEqualTo(Quota.UNLIMITED);
+  }
+
+  @Test
+  void createIsRefusedForANameTakenAndEnsureKeepsWhatIsThere() {
+    Quota quota = new Quota(5, 10, 100L, 2048);
+    assertThat(store.create("tenant", quota))
+        .hasValueSatisfying(n -> assertThat(n.quota()).isEqualTo(quota));
+
+    assertThat(store.create("tenant", Quota.UNLIMITED)).isEmpty();
+    assertThat(store.ensure("tenant").quota()).isEqualTo(quota);
+    assertThat(store.ensure("brand-new").quota()).isEqualTo(Quota.UNLIMITED);
+  }
+
+  @Test
+  void aQuotaChangeBumpsItsVersion() {
+    long before = store.create("v", Quota.UNLIMITED).orElseThrow().quotaVersion();
+
+    Namespace after = store.setQuota("v", new Quota(1, 1, null, null)).orElseThrow();
+
+    assertThat(after.quotaVersion()).isEqualTo(before + 1);
+    assertThat(store.setQuota("missing", Quota.UNLIMITED)).isEmpty();
+  }
+
+  @Test
+  void deactivatingKeepsTheFirstTimeAndReactivatingClearsIt() {
+    store.create("switch", Quota.UNLIMITED);
+    Instant first = clock.instant();
+    store.setActive("switch", false);
+    clock.advance(Duration.ofMinutes(1));
+
+    assertThat(store.setActive("switch", false).orElseThrow().deactivatedAt()).isEqualTo(first);
+    assertThat(store.inactive()).containsExactly("switch");
+    Namespace back = store.setActive("switch", true).orElseThrow();
+    assertThat(back.active()).isTrue();
+    assertThat(back.deactivatedAt()).isNull();
+    assertThat(store.inactive()).isEmpty();
+  }
+
+  @Test
+  void pendingJobsAreCountedUpToTheCap() {
+    stack.submissions.submit(
+        List.of(
+            Jobs.aJob().namespace("busy").build(),
+            Jobs.aJob().namespace("busy").build(),
+            Jobs.aJob().namespace("busy").build(),
+            Jobs.aJob().namespace("other").build()));
+
+    assertThat(store.countPending("busy", 100)).isEqualTo(3);
+    assertThat(store.countPending("busy", 2)).isEqualTo(2);
+    assertThat(store.countPending("idle", 100)).isZero();
+  }
+
+  @Test
+  void listsOnlyTheNamesAskedForAfterTheCursor() {
+    for (String name : List.of("a-1", "a-2", "a-3")) {
+      store.create(name, Quota.UNLIMITED);
+    }
+
+    assertThat(store.list("a-1", 10, List.of("a-1", "a-3", "zzz")))
+        .extracting(Namespace::name)
+        .containsExactly("a-3");
+    assertThat(store.list(null, 2, null)).extracting(Namespace::name).containsExactly("a-1", "a-2");
+  }
+
+  @Test
+  void inactiveNamespacesAreReadAgainOnlyOnceTheRefreshHasPassed() {
+    store.create("later-off", Quota.UNLIMITED);
+    InactiveNamespaces inactive = new InactiveNamespaces(store, clock, Duration.ofSeconds(5));
+    assertThat(inactive.isActive("later-off")).isTrue();
+
+    store.setActive("later-off", false);
+    clock.advance(Duration.ofSeconds(4));
+    assertThat(inactive.isActive("later-off")).isTrue(); // not read again yet
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(inactive.isActive("later-off")).isFalse();
+    assertThat(inactive.isActive("never-created")).isTrue();
+
+    store.setActive("later-off", true);
+    inactive.runOnce();
+    assertThat(inactive.isActive("later-off")).isTrue();
+  }
+}
