@@ -135,6 +135,9 @@ class IsolationIT {
         .doesNotContain(jobB)
         .doesNotContain("secret-b");
     assertThat(a().get("/api/v1/schedules").raw().body()).doesNotContain(scheduleB);
+    JsonNode namespaces = a().get("/api/v1/namespaces").json().get("items");
+    assertThat(namespaces).extracting(n -> n.get("name").asText()).containsExactly("iso-a");
+    assertThat(a().get("/api/v1/namespaces/iso-b").status()).isEqualTo(404);
     JsonNode workers = a().get("/api/v1/workers").json().get("items");
     assertThat(workers).extracting(w -> w.get("id").asText()).containsExactly("w-a");
   }

@@ -54,6 +54,12 @@ class RouteRoleMatrixIT {
     LEAST_ROLE.put("GET /api/v1/schedules/{id}/preview", Role.VIEWER);
     LEAST_ROLE.put("GET /api/v1/schedules/{id}/jobs", Role.VIEWER);
     LEAST_ROLE.put("GET /api/v1/workers", Role.VIEWER);
+    LEAST_ROLE.put("POST /api/v1/namespaces", Role.ADMIN);
+    LEAST_ROLE.put("GET /api/v1/namespaces", Role.VIEWER);
+    LEAST_ROLE.put("GET /api/v1/namespaces/{name}", Role.VIEWER);
+    LEAST_ROLE.put("PUT /api/v1/namespaces/{name}/quota", Role.ADMIN);
+    LEAST_ROLE.put("POST /api/v1/namespaces/{name}/deactivate", Role.ADMIN);
+    LEAST_ROLE.put("POST /api/v1/namespaces/{name}/reactivate", Role.ADMIN);
     LEAST_ROLE.put("POST /api/v1/keys", Role.ADMIN);
     LEAST_ROLE.put("GET /api/v1/keys", Role.ADMIN);
     LEAST_ROLE.put("GET /api/v1/keys/{id}", Role.ADMIN);
@@ -149,7 +155,8 @@ class RouteRoleMatrixIT {
     String path =
         route
             .substring(route.indexOf(' ') + 1)
-            .replace("{id}", "019a0000-0000-7000-8000-000000000000");
+            .replace("{id}", "019a0000-0000-7000-8000-000000000000")
+            .replace("{name}", "matrix-no-such-namespace");
     HttpRequest.Builder request = FIXTURE.http().key(key).request(path);
     HttpRequest.BodyPublisher body =
         method.equals("GET") || method.equals("DELETE")
