@@ -5,9 +5,13 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.punctual.api.audit.Actor;
+import io.punctual.api.audit.AuditFilter;
+import io.punctual.api.audit.AuditLog;
 import io.punctual.api.auth.Permission;
 import io.punctual.api.context.Authorizer;
 import io.punctual.api.context.RequestContext;
+import io.punctual.api.problem.Problem;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.ProblemResponses;
 import io.punctual.api.problem.ServerErrors;
@@ -42,10 +46,12 @@ import java.util.Map;
  */
 public final class SubmitFastPath implements Filter {
   private static final String PATH = "/api/v1/jobs";
+  private static final String AUDIT_ACTION = "POST " + PATH;
 
   private final Authorizer authorizer;
   private final JobRequestParser parser;
   private final JobSubmitter submitter;
+  private final AuditLog audit;
   private final ObjectMapper mapper;
   private final long maxRequestBytes;
   private final Timer timer;
@@ -55,12 +61,14 @@ public final class SubmitFastPath implements Filter {
       Authorizer authorizer,
       JobRequestParser parser,
       JobSubmitter submitter,
+      AuditLog audit,
       ObjectMapper mapper,
       long maxRequestBytes,
       MetricRegistry metrics) {
     this.authorizer = authorizer;
     this.parser = parser;
     this.submitter = submitter;
+    this.audit = audit;
     this.mapper = mapper;
     this.maxRequestBytes = maxRequestBytes;
     // The name Dropwizard gives the @Timed resource method, so both paths count in one timer.
@@ -108,22 +116,44 @@ public final class SubmitFastPath implements Filter {
       return false;
     }
     Timer.Context timing = timer.time();
+    String id = null;
+    String problem = null;
     try {
       Submitted submitted = submitter.submitOne(context.namespace(), job);
-      String id = submitted.job().id().toString();
+      id = submitted.job().id().toString();
       response.setStatus(submitted.created() ? 201 : 200);
       if (submitted.created()) {
         response.setHeader("Location", request.getRequestURL().append('/').append(id).toString());
       }
       write(response, "application/json", JobsResource.representation(submitted, job));
     } catch (ProblemException e) {
+      problem = e.problem().type();
       write(response, ProblemResponses.of(e.problem(), request.getRequestURI()));
     } catch (RuntimeException e) {
-      write(response, ServerErrors.toResponse(e, request.getRequestURI()));
+      Response error = ServerErrors.toResponse(e, request.getRequestURI());
+      problem = error.getEntity() instanceof Problem p ? p.type() : null;
+      write(response, error);
     } finally {
       timing.stop();
+      // As the AuditFilter records a submit Jersey answers (a request handed on is audited there).
+      audit.record(
+          actor(context),
+          AUDIT_ACTION,
+          id,
+          response.getStatus(),
+          problem,
+          request.getHeader(AuditFilter.REQUEST_ID_HEADER));
     }
     return true;
+  }
+
+  /** The sender of a request for the audit log, as its {@link RequestContext} says. */
+  public static Actor actor(RequestContext context) {
+    return new Actor(
+        context.principal().keyId(),
+        context.principal().keyName(),
+        context.namespace(),
+        context.principal().namespaces());
   }
 
   private void write(HttpServletResponse response, Response problem) throws IOException {
