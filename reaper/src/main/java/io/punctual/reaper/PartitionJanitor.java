@@ -23,6 +23,9 @@ public final class PartitionJanitor {
   private static final SqlFiles SQL = new SqlFiles(PartitionJanitor.class);
   private static final int KEY_BATCH = 10_000;
 
+  /** The audit log's days created ahead, so that the API's writer seldom creates one itself. */
+  private static final int AUDIT_DAYS_AHEAD = 2;
+
   private final Clock clock;
   private final Jdbi jdbi;
   private final PartitionManager partitions;
@@ -74,6 +77,14 @@ public final class PartitionJanitor {
                       return table;
                     })
                 .list());
+    created +=
+        jdbi.withHandle(
+            h ->
+                h.createQuery(SQL.get("ensureAuditAhead"))
+                    .bind("from", today)
+                    .bind("to", today.plusDays(AUDIT_DAYS_AHEAD))
+                    .mapTo(Integer.class)
+                    .one());
     LocalDate auditBefore = today.minusDays(settings.auditRetention.toDays());
     dropped.addAll(
         jdbi.withHandle(

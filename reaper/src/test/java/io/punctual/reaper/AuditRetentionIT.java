@@ -52,6 +52,18 @@ class AuditRetentionIT {
     String fortyDaysAgo =
         LocalDate.ofInstant(now.minus(Duration.ofDays(40)), ZoneOffset.UTC).format(DAY);
     assertThat(upkeep.partitionsDropped()).contains("audit_log_p" + fortyDaysAgo);
+    String inTwoDays = LocalDate.ofInstant(now, ZoneOffset.UTC).plusDays(2).format(DAY);
+    boolean createdAhead =
+        f.stores
+            .database()
+            .jdbi()
+            .withHandle(
+                h ->
+                    h.createQuery("SELECT to_regclass(:t) IS NOT NULL")
+                        .bind("t", "audit_log_p" + inTwoDays)
+                        .mapTo(Boolean.class)
+                        .one());
+    assertThat(createdAhead).as("days created ahead").isTrue();
 
     // Ten days on (the reaper's clock moves), the entry of 29 days ago is past retention too.
     f.clock.set(now.plus(Duration.ofDays(10)));

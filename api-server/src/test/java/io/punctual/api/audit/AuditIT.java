@@ -19,6 +19,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -108,6 +109,45 @@ class AuditIT {
     assertThat(trail.get(5).get("at").asText()).isEqualTo(start.toString());
     assertThat(trail.get(4).get("at").asText()).isEqualTo(start.plusSeconds(1).toString());
     assertThat(trail.get(0).get("at").asText()).isEqualTo(start.plusSeconds(4).toString());
+  }
+
+  @Test
+  void aRequestTheAuthorizerRefusesIsAuditedWithWhatIsKnown() {
+    String id = UUID.randomUUID().toString();
+    Reply refused = http("not a namespace").post("/api/v1/schedules/" + id + "/pause", "");
+    assertThat(refused.status()).isEqualTo(400);
+
+    List<JsonNode> found = new ArrayList<>();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () -> {
+              found.clear();
+              FIXTURE
+                  .http()
+                  .get(
+                      "/api/v1/audit?action="
+                          + URLEncoder.encode(
+                              "POST /api/v1/schedules/{id}/pause", StandardCharsets.UTF_8))
+                  .json()
+                  .get("items")
+                  .forEach(
+                      e -> {
+                        if (e.get("target").asText().equals(id)) {
+                          found.add(e);
+                        }
+                      });
+              assertThat(found).hasSize(1);
+            });
+    JsonNode entry = found.get(0);
+    assertThat(row(entry))
+        .isEqualTo(
+            "POST /api/v1/schedules/{id}/pause | "
+                + id
+                + " | 400 | https://punctual.dev/problems/invalid-parameter");
+    assertThat(entry.get("namespace").isNull()).isTrue();
+    assertThat(entry.get("keyId").isNull()).isTrue();
+    assertThat(entry.get("keyName").isNull()).isTrue();
   }
 
   @Test
