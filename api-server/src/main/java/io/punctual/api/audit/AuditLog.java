@@ -81,7 +81,7 @@ public final class AuditLog implements Managed {
             status,
             text(problem));
     if (stopped) {
-      store.insert(List.of(entry)); // after stop nobody drains the buffer: write it now
+      writeNow(entry); // after stop nobody drains the buffer
       return;
     }
     if (buffer.offer(entry)) {
@@ -99,6 +99,20 @@ public final class AuditLog implements Managed {
     }
     if (interrupted) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  private void writeNow(Entry entry) {
+    try {
+      store.insert(List.of(entry));
+      written.mark();
+    } catch (RuntimeException e) {
+      failures.mark();
+      log.error(
+          "audit entry lost after shutdown: {} {}: {}",
+          entry.action(),
+          entry.target(),
+          e.toString());
     }
   }
 
@@ -182,7 +196,7 @@ public final class AuditLog implements Managed {
         runOnce();
         return;
       } catch (RuntimeException e) {
-        if (attempt >= 5) {
+        if (attempt >= 3) {
           log.error(
               "audit entries lost at shutdown: {} could not be stored: {}",
               buffer.size() + pendingCount,

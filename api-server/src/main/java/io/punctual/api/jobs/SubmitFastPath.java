@@ -34,8 +34,9 @@ import java.util.Map;
  * traffic: a JSON body of known length, a valid namespace, a valid job. It runs the same code as
  * {@link JobsResource#submit} (the {@link Authorizer}, {@link JobRequestParser}, {@link
  * JobSubmitter}), answers the same statuses, headers and bodies, problems included, and updates the
- * same timer; what it skips is Jersey's routing, filters, injection and message-body lookup, about
- * a quarter of the API's CPU per single submit.
+ * same timer, and leaves the same audit entry as {@link io.punctual.api.audit.AuditFilter} would (a
+ * request handed on is audited by Jersey's filter); what it skips is Jersey's routing, filters,
+ * injection and message-body lookup, about a quarter of the API's CPU per single submit.
  *
  * <p>Everything else goes down the filter chain to Jersey untouched: other methods, other media
  * types or an {@code Accept} that is not plainly JSON, a body without a {@code Content-Length} or

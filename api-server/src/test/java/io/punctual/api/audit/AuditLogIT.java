@@ -63,6 +63,10 @@ class AuditLogIT {
     assertThat(targets()).containsExactly("t0", "t1", "t2", "t3", "t4");
     assertThat(metrics.meter("punctual.audit.written").getCount()).isEqualTo(5);
     assertThat(metrics.gauge("punctual.audit.buffered", null).getValue()).isEqualTo(0);
+
+    // A request answered after the writer stopped stores its entry itself.
+    log.record(actor(), "POST /api/v1/jobs", "late", 201, null, null);
+    assertThat(targets()).endsWith("late");
   }
 
   @Test
