@@ -65,8 +65,58 @@ class AuditIT {
     return reply.json().get("id").asText();
   }
 
+  /** Creates a key as the admin; answers its id and secret. */
+  private static String[] createKey(String name, String role, String namespaces) {
+    Reply created =
+        FIXTURE
+            .http()
+            .post(
+                "/api/v1/keys",
+                "{\"name\":\""
+                    + name
+                    + "\",\"role\":\""
+                    + role
+                    + "\",\"namespaces\":"
+                    + namespaces
+                    + "}");
+    assertThat(created.status()).as(created.raw().body()).isEqualTo(201);
+    return new String[] {created.json().get("id").asText(), created.json().get("secret").asText()};
+  }
+
+  /** The entries sent with {@code X-Request-Id: requestId}, once there are {@code count}. */
+  private static List<JsonNode> byRequestId(String requestId, int count) {
+    List<JsonNode> found = new ArrayList<>();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () -> {
+              found.clear();
+              Reply page = FIXTURE.http().get("/api/v1/audit?limit=20");
+              assertThat(page.status()).as(page.raw().body()).isEqualTo(200);
+              page.json()
+                  .get("items")
+                  .forEach(
+                      e -> {
+                        if (requestId.equals(e.get("requestId").asText(null))) {
+                          found.add(e);
+                        }
+                      });
+              assertThat(found).hasSize(count);
+            });
+    return found;
+  }
+
+  private static Reply post(HttpSupport http, String path, String body, String requestId) {
+    return http.send(
+        http.request(path)
+            .header("Content-Type", "application/json")
+            .header("X-Request-Id", requestId)
+            .POST(HttpRequest.BodyPublishers.ofString(body)));
+  }
+
   @Test
   void aSequenceOfActionsLeavesExactlyItsTrailInOrder() {
+    String[] viewer = createKey("audit-viewer", "viewer", "[\"audit-seq\"]");
     HttpSupport http = http("audit-seq");
     Instant start = FIXTURE.clock.instant();
     String job = id(http.post("/api/v1/jobs", "{\"type\":\"noop\"}"), 201);
@@ -85,14 +135,20 @@ class AuditIT {
     assertThat(refused.status()).isEqualTo(409);
     Reply invalid = http.post("/api/v1/jobs", "{\"type\":\"\"}");
     assertThat(invalid.status()).isEqualTo(422);
+    Reply forbidden =
+        http("audit-seq").key(viewer[1]).post("/api/v1/schedules/" + schedule + "/resume", "");
+    assertThat(forbidden.status()).isEqualTo(403);
     // Reads and requests matching no route are not audited.
     http.get("/api/v1/jobs/" + job);
     http.post("/api/v1/nothing-here", "{}");
 
-    List<JsonNode> trail = entries("audit-seq", 6);
+    List<JsonNode> trail = entries("audit-seq", 7);
 
     assertThat(trail.stream().map(AuditIT::row))
         .containsExactly(
+            "POST /api/v1/schedules/{id}/resume | "
+                + schedule
+                + " | 403 | https://punctual.dev/problems/forbidden",
             "POST /api/v1/jobs | - | 422 | " + invalid.json().get("type").asText(),
             "POST /api/v1/jobs/{id}/cancel | "
                 + job
@@ -103,19 +159,65 @@ class AuditIT {
             "POST /api/v1/jobs | " + job + " | 201 | -");
     for (JsonNode e : trail) {
       assertThat(e.get("namespace").asText()).isEqualTo("audit-seq");
-      assertThat(e.get("keyId").isNull()).isTrue(); // authentication is off
-      assertThat(e.get("keyName").asText()).isEqualTo("(auth disabled)");
     }
-    assertThat(trail.get(5).get("at").asText()).isEqualTo(start.toString());
-    assertThat(trail.get(4).get("at").asText()).isEqualTo(start.plusSeconds(1).toString());
+    assertThat(trail.get(0).get("keyId").asText()).isEqualTo(viewer[0]);
+    assertThat(trail.get(0).get("keyName").asText()).isEqualTo("audit-viewer");
+    for (JsonNode e : trail.subList(1, 7)) {
+      assertThat(e.get("keyName").asText()).isEqualTo("bootstrap"); // the fixture's admin key
+      assertThat(e.get("keyId").asText())
+          .isNotEmpty()
+          .isEqualTo(trail.get(6).get("keyId").asText());
+    }
+    assertThat(trail.get(6).get("at").asText()).isEqualTo(start.toString());
+    assertThat(trail.get(5).get("at").asText()).isEqualTo(start.plusSeconds(1).toString());
     assertThat(trail.get(0).get("at").asText()).isEqualTo(start.plusSeconds(4).toString());
   }
 
   @Test
-  void aRequestTheAuthorizerRefusesIsAuditedWithWhatIsKnown() {
-    String id = UUID.randomUUID().toString();
-    Reply refused = http("not a namespace").post("/api/v1/schedules/" + id + "/pause", "");
-    assertThat(refused.status()).isEqualTo(400);
+  void requestsTheAuthorizerRefusesAreAuditedWithWhatIsKnownOfTheirKey() {
+    String[] scoped = createKey("audit-scoped", "operator", "[\"audit-auth\"]");
+    String request = UUID.randomUUID().toString();
+    String job = UUID.randomUUID().toString();
+    HttpSupport anonymous = http("audit-auth").key(null);
+    // 401 without a key, on the fast path's route (handed on to Jersey) and on another.
+    assertThat(post(anonymous, "/api/v1/jobs", "{\"type\":\"noop\"}", request).status())
+        .isEqualTo(401);
+    assertThat(post(anonymous, "/api/v1/jobs/" + job + "/cancel", "", request).status())
+        .isEqualTo(401);
+    // 401 with a key that is not one: its public prefix, never more.
+    String wrong = "pct_" + "W".repeat(43);
+    assertThat(post(http("audit-auth").key(wrong), "/api/v1/jobs", "{}", request).status())
+        .isEqualTo(401);
+    // 403: a valid key naming a namespace it may not act in.
+    assertThat(post(http("elsewhere").key(scoped[1]), "/api/v1/jobs", "{}", request).status())
+        .isEqualTo(403);
+
+    List<JsonNode> trail = byRequestId(request, 4);
+
+    assertThat(trail.stream().map(AuditIT::row))
+        .containsExactly(
+            "POST /api/v1/jobs | - | 403 | https://punctual.dev/problems/forbidden",
+            "POST /api/v1/jobs | - | 401 | https://punctual.dev/problems/unauthorized",
+            "POST /api/v1/jobs/{id}/cancel | "
+                + job
+                + " | 401 | https://punctual.dev/problems/unauthorized",
+            "POST /api/v1/jobs | - | 401 | https://punctual.dev/problems/unauthorized");
+    assertThat(trail.get(0).get("keyId").asText()).isEqualTo(scoped[0]);
+    assertThat(trail.get(0).get("keyName").asText()).isEqualTo("audit-scoped");
+    assertThat(trail.get(1).get("keyId").isNull()).isTrue();
+    assertThat(trail.get(1).get("keyName").asText()).isEqualTo("unknown key pct_WWWWWWWW...");
+    for (JsonNode e : trail.subList(2, 4)) {
+      assertThat(e.get("keyId").isNull()).isTrue();
+      assertThat(e.get("keyName").isNull()).isTrue();
+    }
+    for (JsonNode e : trail) {
+      assertThat(e.get("namespace").isNull()).isTrue();
+    }
+  }
+
+  @Test
+  void aCreatedKeyIsAuditedWithoutItsSecretAndOnlyAdminsReadTheLog() {
+    String[] operator = createKey("audit-operator", "operator", "[\"*\"]");
 
     List<JsonNode> found = new ArrayList<>();
     await()
@@ -123,31 +225,36 @@ class AuditIT {
         .untilAsserted(
             () -> {
               found.clear();
-              FIXTURE
-                  .http()
-                  .get(
-                      "/api/v1/audit?action="
-                          + URLEncoder.encode(
-                              "POST /api/v1/schedules/{id}/pause", StandardCharsets.UTF_8))
-                  .json()
+              Reply page =
+                  FIXTURE
+                      .http()
+                      .get(
+                          "/api/v1/audit?action="
+                              + URLEncoder.encode("POST /api/v1/keys", StandardCharsets.UTF_8));
+              assertThat(page.raw().body()).doesNotContain(operator[1]);
+              page.json()
                   .get("items")
                   .forEach(
                       e -> {
-                        if (e.get("target").asText().equals(id)) {
+                        if (e.get("target").asText().equals(operator[0])) {
                           found.add(e);
                         }
                       });
               assertThat(found).hasSize(1);
             });
-    JsonNode entry = found.get(0);
-    assertThat(row(entry))
-        .isEqualTo(
-            "POST /api/v1/schedules/{id}/pause | "
-                + id
-                + " | 400 | https://punctual.dev/problems/invalid-parameter");
-    assertThat(entry.get("namespace").isNull()).isTrue();
-    assertThat(entry.get("keyId").isNull()).isTrue();
-    assertThat(entry.get("keyName").isNull()).isTrue();
+    assertThat(row(found.get(0))).isEqualTo("POST /api/v1/keys | " + operator[0] + " | 201 | -");
+    Jdbi jdbi = FIXTURE.stores.database().jdbi();
+    long withSecret =
+        jdbi.withHandle(
+            h ->
+                h.createQuery("SELECT count(*) FROM audit_log a WHERE CAST(a AS text) LIKE :s")
+                    .bind("s", "%" + operator[1].substring(12) + "%")
+                    .mapTo(Long.class)
+                    .one());
+    assertThat(withSecret).isZero();
+
+    Reply refused = FIXTURE.http().key(operator[1]).get("/api/v1/audit");
+    assertThat(refused.status()).isEqualTo(403);
   }
 
   @Test
