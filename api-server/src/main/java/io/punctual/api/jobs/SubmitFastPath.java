@@ -117,34 +117,43 @@ public final class SubmitFastPath implements Filter {
       return false;
     }
     Timer.Context timing = timer.time();
-    String id = null;
-    String problem = null;
+    // Recorded before the body is written: the client may have the answer (and act again) as
+    // soon as it is, and the audit's order and times follow the answers.
+    boolean audited = false;
     try {
       Submitted submitted = submitter.submitOne(context.namespace(), job);
-      id = submitted.job().id().toString();
+      String id = submitted.job().id().toString();
       response.setStatus(submitted.created() ? 201 : 200);
       if (submitted.created()) {
         response.setHeader("Location", request.getRequestURL().append('/').append(id).toString());
       }
+      audited = audit(request, context, id, response.getStatus(), null);
       write(response, "application/json", JobsResource.representation(submitted, job));
     } catch (ProblemException e) {
-      problem = e.problem().type();
-      write(response, ProblemResponses.of(e.problem(), request.getRequestURI()));
+      Response refusal = ProblemResponses.of(e.problem(), request.getRequestURI());
+      audited = audited || audit(request, context, null, refusal.getStatus(), e.problem().type());
+      write(response, refusal);
     } catch (RuntimeException e) {
       Response error = ServerErrors.toResponse(e, request.getRequestURI());
-      problem = error.getEntity() instanceof Problem p ? p.type() : null;
+      String type = error.getEntity() instanceof Problem p ? p.type() : null;
+      audited = audited || audit(request, context, null, error.getStatus(), type);
       write(response, error);
     } finally {
       timing.stop();
-      // As the AuditFilter records a submit Jersey answers (a request handed on is audited there).
-      audit.record(
-          actor(context),
-          AUDIT_ACTION,
-          id,
-          response.getStatus(),
-          problem,
-          request.getHeader(AuditFilter.REQUEST_ID_HEADER));
     }
+    return true;
+  }
+
+  /** Records the answer as the AuditFilter records one Jersey gives (a request handed on). */
+  private boolean audit(
+      HttpServletRequest request, RequestContext context, String id, int status, String problem) {
+    audit.record(
+        actor(context),
+        AUDIT_ACTION,
+        id,
+        status,
+        problem,
+        request.getHeader(AuditFilter.REQUEST_ID_HEADER));
     return true;
   }
 
