@@ -116,3 +116,60 @@ BEGIN
     END LOOP;
 END
 $$;
+
+-- Creates the daily partitions of audit_log covering [p_from, p_to] (UTC days) that do not exist
+-- yet, each with the trigger refusing TRUNCATE (a statement trigger on the parent does not fire
+-- for a partition truncated by name; UPDATE and DELETE are refused by the parent's row trigger,
+-- which every partition inherits); returns how many it created. Safe to call concurrently.
+CREATE OR REPLACE FUNCTION punctual_ensure_audit_partitions(p_from date, p_to date) RETURNS integer
+    LANGUAGE plpgsql AS
+$$
+DECLARE
+    d       date := p_from;
+    child   text;
+    created integer := 0;
+BEGIN
+    PERFORM pg_advisory_xact_lock(hashtext('punctual_audit_partitions'));
+    WHILE d <= p_to LOOP
+        child := 'audit_log_p' || to_char(d, 'YYYYMMDD');
+        IF to_regclass(child) IS NULL THEN
+            EXECUTE format('CREATE TABLE %I PARTITION OF audit_log FOR VALUES FROM (%L) TO (%L)',
+                           child,
+                           (d::timestamp AT TIME ZONE 'UTC'),
+                           ((d + 1)::timestamp AT TIME ZONE 'UTC'));
+            EXECUTE format('CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON %I'
+                               ' FOR EACH STATEMENT EXECUTE FUNCTION punctual_audit_append_only()',
+                           child);
+            created := created + 1;
+        END IF;
+        d := d + 1;
+    END LOOP;
+    RETURN created;
+END
+$$;
+
+-- Drops the daily partitions of audit_log whose day is before p_before (the retention of the audit
+-- log: whole days leave, no row is ever deleted); returns the tables dropped. An insert in flight
+-- into the parent holds a lock the DROP waits for; an insert for a day dropped meanwhile fails and
+-- its writer creates the day again. Safe to call concurrently.
+CREATE OR REPLACE FUNCTION punctual_drop_audit_partitions(p_before date) RETURNS SETOF text
+    LANGUAGE plpgsql AS
+$$
+DECLARE
+    child text;
+BEGIN
+    PERFORM pg_advisory_xact_lock(hashtext('punctual_audit_partitions'));
+    FOR child IN
+        SELECT c.relname
+        FROM pg_inherits i
+        JOIN pg_class c ON c.oid = i.inhrelid
+        WHERE i.inhparent = 'audit_log'::regclass
+          AND c.relname ~ '^audit_log_p[0-9]{8}$'
+          AND to_date(substring(c.relname FROM '_p([0-9]{8})$'), 'YYYYMMDD') < p_before
+        ORDER BY c.relname
+    LOOP
+        EXECUTE format('DROP TABLE %I', child);
+        RETURN NEXT child;
+    END LOOP;
+END
+$$;

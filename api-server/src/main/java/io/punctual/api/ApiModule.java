@@ -2,6 +2,10 @@ package io.punctual.api;
 
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jersey.setup.JerseyEnvironment;
+import io.punctual.api.audit.Actor;
+import io.punctual.api.audit.AuditFilter;
+import io.punctual.api.audit.AuditLog;
+import io.punctual.api.audit.AuditResource;
 import io.punctual.api.auth.ApiKeys;
 import io.punctual.api.auth.KeyAuthenticator;
 import io.punctual.api.auth.KeyBootstrapAtStart;
@@ -9,6 +13,7 @@ import io.punctual.api.config.ApiSettings;
 import io.punctual.api.config.AuthSettings;
 import io.punctual.api.context.Authorizer;
 import io.punctual.api.context.PermissionFeature;
+import io.punctual.api.context.RequestContext;
 import io.punctual.api.health.PostgresHealthCheck;
 import io.punctual.api.health.RedisHealthCheck;
 import io.punctual.api.http.QueryTextFilter;
@@ -38,19 +43,21 @@ import io.punctual.api.workers.WorkersResource;
 import io.punctual.api.workflows.WorkflowsResource;
 import io.punctual.common.Stores;
 import io.punctual.common.json.Json;
+import io.punctual.common.store.AuditStore;
 import io.punctual.schedule.request.ScheduleRequestParser;
 import io.punctual.schedule.store.ScheduleDefinitions;
 import io.punctual.schedule.store.ScheduleJobs;
 import jakarta.servlet.DispatcherType;
+import jakarta.ws.rs.container.ContainerRequestContext;
 import java.time.Duration;
 import java.util.EnumSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wires the REST API ({@code /api/v1}: jobs, schedules, workers, namespaces) into a Dropwizard
- * environment: resources, the namespace filter, the body size cap, problem+json exception mappers
- * and the store health checks.
+ * Wires the REST API ({@code /api/v1}: jobs, schedules, workers, namespaces, keys, audit) into a
+ * Dropwizard environment: resources, the namespace filter, the body size cap, the audit log,
+ * problem+json exception mappers and the store health checks.
  */
 public final class ApiModule {
   private static final Logger LOG = LoggerFactory.getLogger(ApiModule.class);
@@ -116,12 +123,17 @@ public final class ApiModule {
               + " of every namespace. Only for a private network.");
     }
     Authorizer authorizer = new Authorizer(settings.defaultNamespace, authenticator);
+    AuditStore auditStore = new AuditStore(stores.database().jdbi());
+    AuditLog audit = new AuditLog(auditStore, stores.clock(), settings.audit, env.metrics());
+    env.lifecycle().manage(audit);
     JobRequestParser parser = new JobRequestParser(settings);
     JerseyEnvironment jersey = env.jersey();
     jersey.register(new RequestSizeLimitFilter(settings.maxRequestBytes));
     jersey.register(authorizer);
     jersey.register(new PermissionFeature());
     jersey.register(new QueryTextFilter());
+    jersey.register(new AuditFilter(audit, ApiModule::caller));
+    jersey.register(new AuditResource(auditStore, settings, ApiModule::caller));
     jersey.register(
         new JobsResource(
             stores.queries(), stores.transitions(), submitter, queue, parser, settings));
@@ -133,6 +145,7 @@ public final class ApiModule {
                   authorizer,
                   parser,
                   submitter,
+                  audit,
                   env.getObjectMapper(),
                   settings.maxRequestBytes,
                   env.metrics()))
@@ -184,5 +197,18 @@ public final class ApiModule {
     public void stop() throws Exception {
       managed.stop();
     }
+  }
+
+  /**
+   * The sender of a request as the Authorizer resolved it, for the audit log; null if it did not.
+   */
+  private static Actor caller(ContainerRequestContext request) {
+    RequestContext context;
+    try {
+      context = RequestContext.of(request);
+    } catch (IllegalStateException refusedBeforeResolved) {
+      return null;
+    }
+    return SubmitFastPath.actor(context);
   }
 }

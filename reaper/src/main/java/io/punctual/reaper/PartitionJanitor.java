@@ -14,13 +14,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the daily partitions in order: creates those ahead, drops those past retention (never one
- * whose day still holds a job that is not final), forgets idempotency keys as old as the oldest
- * jobs kept, and prunes the worker registry.
+ * whose day still holds a job that is not final), drops the days of the audit log past {@code
+ * audit.retention}, forgets idempotency keys as old as the oldest jobs kept, and prunes the worker
+ * registry.
  */
 public final class PartitionJanitor {
   private static final Logger log = LoggerFactory.getLogger(PartitionJanitor.class);
   private static final SqlFiles SQL = new SqlFiles(PartitionJanitor.class);
   private static final int KEY_BATCH = 10_000;
+
+  /** The audit log's days created ahead, so that the API's writer seldom creates one itself. */
+  private static final int AUDIT_DAYS_AHEAD = 2;
 
   private final Clock clock;
   private final Jdbi jdbi;
@@ -41,7 +45,10 @@ public final class PartitionJanitor {
     this.settings = settings;
   }
 
-  /** What one pass did. */
+  /**
+   * What one pass did. {@code partitionsDropped}: tables of jobs, executions and the audit log
+   * ({@code audit_log_p...}).
+   */
   public record Upkeep(
       int partitionsCreated,
       List<String> partitionsDropped,
@@ -70,6 +77,22 @@ public final class PartitionJanitor {
                       return table;
                     })
                 .list());
+    created +=
+        jdbi.withHandle(
+            h ->
+                h.createQuery(SQL.get("ensureAuditAhead"))
+                    .bind("from", today)
+                    .bind("to", today.plusDays(AUDIT_DAYS_AHEAD))
+                    .mapTo(Integer.class)
+                    .one());
+    LocalDate auditBefore = today.minusDays(settings.auditRetention.toDays());
+    dropped.addAll(
+        jdbi.withHandle(
+            h ->
+                h.createQuery(SQL.get("dropAuditExpired"))
+                    .bind("before", auditBefore)
+                    .mapTo(String.class)
+                    .list()));
     int forgotten = forget("forgetKeys", jobsBefore);
     int edges = forget("forgetEdges", jobsBefore);
     int workflows = forget("forgetWorkflows", jobsBefore);

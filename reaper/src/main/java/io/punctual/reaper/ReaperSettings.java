@@ -1,6 +1,8 @@
 package io.punctual.reaper;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.punctual.common.config.AuditSettings;
 import io.punctual.common.config.SettingsErrors;
 import io.punctual.common.config.ValidatedSettings;
 import java.time.Duration;
@@ -43,6 +45,12 @@ public class ReaperSettings implements ValidatedSettings {
    */
   @JsonProperty public Duration jobRetention = Duration.ofDays(90);
 
+  /**
+   * The audit log's days are kept this long: not read from the {@code reaper} section but from
+   * {@code audit.retention} of the same configuration (the launcher links the two).
+   */
+  @JsonIgnore public Duration auditRetention = new AuditSettings().retention;
+
   /** Rows of workers not heard of for this long leave the worker registry. */
   @JsonProperty public Duration workerRetention = Duration.ofDays(1);
 
@@ -61,6 +69,9 @@ public class ReaperSettings implements ValidatedSettings {
     errors.require(
         executionRetention != null && executionRetention.toDays() >= 2,
         "reaper.executionRetention must be at least 2 days");
+    errors.require(
+        auditRetention != null && auditRetention.toDays() >= 1,
+        "audit.retention must be at least 1 day");
     errors.require(
         jobRetention != null
             && (executionRetention == null || jobRetention.compareTo(executionRetention) >= 0),

@@ -2,6 +2,7 @@ package io.punctual.api.config;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.punctual.common.config.AuditSettings;
 import io.punctual.common.config.SettingsErrors;
 import io.punctual.common.config.ValidatedSettings;
 import io.punctual.common.job.Backoff;
@@ -84,6 +85,12 @@ public final class ApiSettings implements ValidatedSettings {
    * refuses at submission exactly the literal addresses the workers would refuse to call.
    */
   @JsonIgnore public OutboundPolicy callbackPolicy = OutboundPolicy.DEFAULT;
+
+  /**
+   * How the audit log is written: not read from the {@code api} section but from the {@code audit}
+   * section of the same configuration (the launcher links the two).
+   */
+  @JsonIgnore public AuditSettings audit = new AuditSettings();
 
   @JsonProperty("defaultPriority")
   public String getDefaultPriorityName() {

@@ -1,8 +1,12 @@
 package io.punctual.api.context;
 
+import io.punctual.api.audit.Actor;
+import io.punctual.api.audit.AuditFilter;
 import io.punctual.api.auth.KeyAuthenticator;
+import io.punctual.api.auth.KeySecrets;
 import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Principal;
+import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.request.StorableText;
 import jakarta.annotation.Priority;
@@ -42,13 +46,50 @@ public final class Authorizer implements ContainerRequestFilter {
     this.authenticator = authenticator;
   }
 
+  /**
+   * Resolves the request's {@link RequestContext}, as {@link #resolve}. A refusal tells the audit
+   * log what is known of the sender first ({@link AuditFilter#identify}): for a 401 the public
+   * prefix of the key presented, if any; for a 403 the key.
+   */
   @Override
   public void filter(ContainerRequestContext request) {
-    request.setProperty(
-        RequestContext.PROPERTY,
-        resolve(
-            request.getHeaderString(HttpHeaders.AUTHORIZATION),
-            request.getHeaderString(NAMESPACE_HEADER)));
+    String authorization = request.getHeaderString(HttpHeaders.AUTHORIZATION);
+    Principal principal;
+    try {
+      principal = principal(authorization);
+    } catch (ProblemException refused) {
+      AuditFilter.identify(request, Actor.refused(null, presentedKey(authorization), null));
+      throw refused;
+    }
+    try {
+      String namespace = namespaceOf(request.getHeaderString(NAMESPACE_HEADER), principal);
+      request.setProperty(RequestContext.PROPERTY, new RequestContext(namespace, principal));
+    } catch (ProblemException refused) {
+      AuditFilter.identify(request, Actor.refused(principal.keyId(), principal.keyName(), null));
+      throw refused;
+    }
+  }
+
+  /**
+   * How the audit log names a key that was refused: {@code "unknown key pct_AbCdEfGh..."} (the
+   * public prefix of what was presented, never more), or null without a Bearer value.
+   */
+  static String presentedKey(String authorization) {
+    if (authorization == null) {
+      return null;
+    }
+    String value = authorization.trim();
+    if (value.length() <= 7 || !value.substring(0, 7).equalsIgnoreCase("bearer ")) {
+      return null;
+    }
+    String secret = value.substring(7).trim();
+    return secret.isEmpty() ? null : "unknown key " + KeySecrets.prefix(secret) + "...";
+  }
+
+  private Principal principal(String authorization) {
+    return authenticator == null
+        ? Principal.AUTH_DISABLED
+        : authenticator.authenticate(authorization);
   }
 
   /**
@@ -60,8 +101,7 @@ public final class Authorizer implements ContainerRequestFilter {
    *     {@link StorableText}); 403 when the key may not act in the namespace
    */
   public RequestContext resolve(String authorization, String namespaceHeader) {
-    Principal principal =
-        authenticator == null ? Principal.AUTH_DISABLED : authenticator.authenticate(authorization);
+    Principal principal = principal(authorization);
     return new RequestContext(namespaceOf(namespaceHeader, principal), principal);
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.config.AuthSettings;
+import io.punctual.common.config.AuditSettings;
 import io.punctual.common.config.InvalidSettingsException;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
@@ -34,6 +35,7 @@ public class PunctualConfiguration extends Configuration {
   @JsonProperty public WorkerSettings worker = new WorkerSettings();
   @JsonProperty public ReaperSettings reaper = new ReaperSettings();
   @JsonProperty public PlannerSettings planner = new PlannerSettings();
+  @JsonProperty public AuditSettings audit = new AuditSettings();
 
   /**
    * Where {@code punctual dev} keeps its embedded PostgreSQL and Redis, relative to the working
@@ -49,11 +51,12 @@ public class PunctualConfiguration extends Configuration {
    * Checks every section before anything starts; throws {@link InvalidSettingsException} naming
    * every setting that makes no sense (each section's own rules, then those across sections). Links
    * the sections that share a setting: the API refuses callback URLs by {@code worker.http.allow}
-   * ({@link ApiSettings#callbackPolicy}).
+   * ({@link ApiSettings#callbackPolicy}); the API and the reaper read the {@code audit} section.
    */
   public void validate() {
     SettingsErrors errors = new SettingsErrors();
     linkCallbackPolicy();
+    linkAudit();
     if (postgres == null) {
       errors.add("postgres section is missing");
     } else {
@@ -71,6 +74,7 @@ public class PunctualConfiguration extends Configuration {
     section(errors, worker, "worker", w -> w.validate(errors));
     section(errors, reaper, "reaper", r -> r.validate(errors));
     section(errors, planner, "planner", p -> p.validate(errors));
+    section(errors, audit, "audit", a -> a.validate(errors));
     errors.require(dataDir != null && !dataDir.isBlank(), "dataDir is required");
     rescueAfterOutlastsTheWorkers(errors);
     if (api != null && planner != null && planner.schedules != null) {
@@ -120,6 +124,19 @@ public class PunctualConfiguration extends Configuration {
     if (api != null && worker != null && worker.http != null) {
       api.callbackPolicy =
           OutboundPolicy.parse(worker.http.allow, "worker.http.allow", new SettingsErrors());
+    }
+  }
+
+  /** The {@code audit} section, read by the API (its writer) and the reaper (retention). */
+  private void linkAudit() {
+    if (audit == null) {
+      return;
+    }
+    if (api != null) {
+      api.audit = audit;
+    }
+    if (reaper != null && audit.retention != null) {
+      reaper.auditRetention = audit.retention;
     }
   }
 

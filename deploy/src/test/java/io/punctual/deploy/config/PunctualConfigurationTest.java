@@ -75,6 +75,21 @@ class PunctualConfigurationTest {
   }
 
   @Test
+  void theAuditSectionReachesTheApiAndTheReaper() throws Exception {
+    PunctualConfiguration config =
+        load("audit:\n  retention: P30D\n  bufferSize: 500\n  flushInterval: PT0.25S\n");
+    config.validate();
+    assertThat(config.reaper.auditRetention).isEqualTo(java.time.Duration.ofDays(30));
+    assertThat(config.api.audit.bufferSize).isEqualTo(500);
+    assertThat(config.api.audit.flushInterval).isEqualTo(java.time.Duration.ofMillis(250));
+
+    assertThatThrownBy(load("audit:\n  retention: PT1H\n  bufferSize: 0\n")::validate)
+        .isInstanceOf(InvalidSettingsException.class)
+        .hasMessageContaining("audit.retention must be at least 1 day")
+        .hasMessageContaining("audit.bufferSize must be >= 1");
+  }
+
+  @Test
   void rescueAfterMustOutlastTheHeartbeatAndTheLease() throws Exception {
     // Below the lease only (PT20S < PT30S): still refused.
     assertThatThrownBy(load("reaper:\n  rescueAfter: PT20S\n")::validate)

@@ -1,0 +1,106 @@
+package io.punctual.api.audit;
+
+import io.punctual.api.config.ApiSettings;
+import io.punctual.api.problem.Problems;
+import io.punctual.common.request.Fields;
+import io.punctual.common.request.StorableText;
+import io.punctual.common.store.AuditStore.Query;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/** Turns the query parameters of {@code GET /audit} into a {@link Query}, or a 400 problem. */
+final class AuditParams {
+  private AuditParams() {}
+
+  /** {@code readable}: the namespaces the reader may see, null for all. */
+  static Query parse(
+      ApiSettings settings,
+      List<String> readable,
+      String from,
+      String to,
+      String namespace,
+      String keyId,
+      String action,
+      String limit,
+      String cursor) {
+    Instant fromTime = time("from", from);
+    Instant toTime = time("to", to);
+    if (fromTime != null && toTime != null && !fromTime.isBefore(toTime)) {
+      throw Problems.badParameter("from", "must be before to");
+    }
+    String ns = text("namespace", namespace);
+    if (ns != null && readable != null && !readable.contains(ns)) {
+      throw Problems.badParameter("namespace", "is not a namespace this key may read");
+    }
+    return new Query(
+        fromTime,
+        toTime,
+        readable,
+        ns,
+        keyId(keyId),
+        text("action", action),
+        AuditCursor.decode(cursor),
+        limit(limit, settings));
+  }
+
+  private static Instant time(String name, String value) {
+    if (isBlank(value)) {
+      return null;
+    }
+    Instant instant = Fields.parseInstant(value.trim());
+    if (instant == null) {
+      throw Problems.badParameter(
+          name, "must be an ISO-8601 date-time with offset such as 2030-01-01T09:00:00Z");
+    }
+    return instant;
+  }
+
+  private static UUID keyId(String value) {
+    if (isBlank(value)) {
+      return null;
+    }
+    try {
+      String trimmed = value.trim();
+      UUID id = UUID.fromString(trimmed);
+      if (id.toString().equalsIgnoreCase(trimmed)) {
+        return id;
+      }
+    } catch (IllegalArgumentException e) {
+      // reported below
+    }
+    throw Problems.badParameter("keyId", "must be a key id (a UUID)");
+  }
+
+  private static String text(String name, String value) {
+    if (isBlank(value)) {
+      return null;
+    }
+    StorableText.problem(value)
+        .ifPresent(
+            problem -> {
+              throw Problems.badParameter(name, problem);
+            });
+    return value.trim();
+  }
+
+  private static int limit(String value, ApiSettings settings) {
+    if (isBlank(value)) {
+      return settings.defaultListLimit;
+    }
+    try {
+      int limit = Integer.parseInt(value.trim());
+      if (limit >= 1 && limit <= settings.maxListLimit) {
+        return limit;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw Problems.badParameter(
+        "limit", "must be an integer between 1 and " + settings.maxListLimit);
+  }
+
+  private static boolean isBlank(String value) {
+    return value == null || value.isBlank();
+  }
+}

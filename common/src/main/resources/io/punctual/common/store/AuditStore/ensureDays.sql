@@ -1,0 +1,1 @@
+SELECT punctual_ensure_audit_partitions(:from, :to)
