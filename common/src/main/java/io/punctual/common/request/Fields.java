@@ -19,6 +19,16 @@ public final class Fields {
   /** Job ids carry the scheduled time in 48 bits of milliseconds. */
   public static final Instant LATEST = Instant.ofEpochMilli((1L << 48) - 1);
 
+  /**
+   * The longest duration any field takes (1000 years of 365 days): whatever is computed from it (a
+   * timeout in milliseconds, a fire time, a retry time) stays far inside {@code long} and {@link
+   * Instant}.
+   */
+  public static final Duration MAX_DURATION = Duration.ofDays(365L * 1000);
+
+  /** The error for a duration above {@link #MAX_DURATION}. */
+  public static final String TOO_LONG = "must be at most P365000D (1000 years)";
+
   private final ObjectNode node;
   private final String prefix;
   private final Violations violations;
@@ -141,6 +151,10 @@ public final class Fields {
     }
     if (d.isNegative()) {
       error(name, "must not be negative");
+      return null;
+    }
+    if (d.compareTo(MAX_DURATION) > 0) {
+      error(name, TOO_LONG);
       return null;
     }
     return d;
