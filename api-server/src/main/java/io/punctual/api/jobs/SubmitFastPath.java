@@ -34,11 +34,11 @@ import java.util.Map;
  * a quarter of the API's CPU per single submit.
  *
  * <p>Everything else goes down the filter chain to Jersey untouched: other methods, other media
- * types or an {@code Accept} that is not plainly JSON, a body without a {@code Content-Length} or
- * over {@code api.maxRequestBytes}, and every request whose namespace, JSON or job is invalid (the
- * body it read is handed on, so Jersey answers the problem exactly as it always has). Once a job is
- * valid the request is this class's to answer, whatever happens: it is never handed on after the
- * store was asked, so a submit can never run twice.
+ * types or an {@code Accept} that is not plainly JSON, a {@code Content-Encoding}, a body without a
+ * {@code Content-Length} or over {@code api.maxRequestBytes}, and every request whose namespace,
+ * JSON or job is invalid (the body it read is handed on, so Jersey answers the problem exactly as
+ * it always has). Once a job is valid the request is this class's to answer, whatever happens: it
+ * is never handed on after the store was asked, so a submit can never run twice.
  */
 public final class SubmitFastPath implements Filter {
   private static final String PATH = "/api/v1/jobs";
@@ -79,8 +79,11 @@ public final class SubmitFastPath implements Filter {
         || !"POST".equals(request.getMethod())
         || length <= 0
         || length > maxRequestBytes
-        || !isJson(request.getContentType())
-        || !acceptsJson(request.getHeader("Accept"))) {
+        // the raw header: getContentType() resolves its charset and throws on an unknown one
+        || !isJson(request.getHeader("Content-Type"))
+        || !acceptsJson(request.getHeader("Accept"))
+        // a body in a content coding is Jersey's to refuse or (gzip, inflated by Jetty) to read
+        || request.getHeader("Content-Encoding") != null) {
       chain.doFilter(req, res);
       return;
     }
