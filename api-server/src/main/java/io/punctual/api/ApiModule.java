@@ -11,6 +11,7 @@ import io.punctual.api.context.Authorizer;
 import io.punctual.api.context.PermissionFeature;
 import io.punctual.api.health.PostgresHealthCheck;
 import io.punctual.api.health.RedisHealthCheck;
+import io.punctual.api.http.ContentEncodingFilter;
 import io.punctual.api.http.QueryTextFilter;
 import io.punctual.api.http.RequestSizeLimitFilter;
 import io.punctual.api.jobs.AfterCommitHook;
@@ -105,6 +106,7 @@ public final class ApiModule {
     Authorizer authorizer = new Authorizer(settings.defaultNamespace, authenticator);
     JobRequestParser parser = new JobRequestParser(settings);
     JerseyEnvironment jersey = env.jersey();
+    jersey.register(new ContentEncodingFilter());
     jersey.register(new RequestSizeLimitFilter(settings.maxRequestBytes));
     jersey.register(authorizer);
     jersey.register(new PermissionFeature());
