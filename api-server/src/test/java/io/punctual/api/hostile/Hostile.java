@@ -156,8 +156,9 @@ final class Hostile {
                   refused("offset-25h", "\"2026-01-01T00:00:00+25:00\""),
                   refused("before-epoch", "\"1969-12-31T23:59:59.999999999Z\""),
                   either("epoch", "\"1970-01-01T00:00:00Z\""),
-                  either("latest", "\"+10889-08-02T05:31:50.655Z\""),
-                  refused("after-latest", "\"+10889-08-02T05:31:50.656Z\""),
+                  either("latest", "\"4000-01-01T00:00:00Z\""),
+                  refused("after-latest", "\"4000-01-01T00:00:00.001Z\""),
+                  refused("job-id-limit", "\"+10889-08-02T05:31:50.655Z\""),
                   refused("nul", quoted("2030-01-01T00:00:00Z" + NUL)),
                   refused("10kb", quoted(GARBAGE)));
           case CHOICE ->

@@ -15,6 +15,7 @@ import org.jdbi.v3.core.Jdbi;
  */
 final class Ledger {
   private final Set<String> jobs = new HashSet<>();
+  private final Map<String, String> namespaceByJob = new HashMap<>();
   private final Map<String, Integer> edgesByJob = new HashMap<>();
   private final Set<String> workflows = new HashSet<>();
   private final Map<String, Integer> stepsByWorkflow = new HashMap<>();
@@ -46,9 +47,17 @@ final class Ledger {
   private void job(JsonNode job) {
     String id = job.get("id").asText();
     jobs.add(id);
+    if (job.path("namespace").isTextual()) {
+      namespaceByJob.put(id, job.get("namespace").asText());
+    }
     int edges = job.path("parentId").isTextual() ? 1 : 0;
     edges += job.path("dependsOn").size();
     edgesByJob.put(id, edges);
+  }
+
+  /** The namespace of each accepted job whose answer named it, by id. */
+  Map<String, String> jobNamespaces() {
+    return Map.copyOf(namespaceByJob);
   }
 
   int accepted() {
