@@ -25,8 +25,13 @@ final class Corpus {
   static final String NAMESPACE_HEADER = "Punctual-Namespace";
 
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * The Accept headers probes take in turn: each lets the answer be JSON, so that the spoiled part,
+   * not content negotiation, is what the answer is about ({@link #accept} spoils Accept).
+   */
   private static final String[] ACCEPTS = {
-    null, "application/json", "text/html", "*/*", "application/xml", "application/problem+json"
+    null, "application/json", "*/*", "application/json, application/problem+json", "application/*"
   };
 
   private final String key;
@@ -49,6 +54,7 @@ final class Corpus {
   List<Probe> build() {
     for (Route route : Routes.ALL) {
       authorization(route);
+      accept(route);
       namespace(route);
       methods(route);
       if (route.idKind() != IdKind.NONE) {
@@ -118,6 +124,37 @@ final class Corpus {
         Expect.REFUSED);
   }
 
+  /**
+   * Accept headers that take no JSON, or are malformed: a 406 is fine, and so is an answer, but a
+   * refusal is problem+json whatever was asked for; and on a route with a body, also when the body
+   * is broken (whichever of the two is refused first).
+   */
+  private void accept(Route route) {
+    List<String> values =
+        List.of(
+            "text/html",
+            "application/xml",
+            "application/problem+json",
+            "image/png, text/*;q=0.5",
+            "application/json;q=0",
+            "*/*;q=bogus",
+            ";;;/==",
+            "application/json;" + "p=1;".repeat(500),
+            "caf\u00e9/json");
+    for (String value : values) {
+      String label = value.substring(0, Math.min(value.length(), 24));
+      add(route, "accept:" + label, valid(route).header("Accept", value), null, Expect.EITHER);
+      if (route.body() != BodyKind.NONE) {
+        add(
+            route,
+            "accept:" + label + ":broken-body",
+            valid(route).header("Accept", value).json("{\"type\":"),
+            null,
+            Expect.REFUSED);
+      }
+    }
+  }
+
   private void namespace(Route route) {
     Map<String, Expect> values = new LinkedHashMap<>();
     values.put("has space", Expect.REFUSED);
@@ -142,8 +179,8 @@ final class Corpus {
         route,
         "namespace:two-headers",
         valid(route).header(NAMESPACE_HEADER, "a\r\n" + NAMESPACE_HEADER + ": b"),
-        null,
-        Expect.EITHER);
+        NAMESPACE_HEADER,
+        Expect.REFUSED);
   }
 
   private void methods(Route route) {
@@ -203,8 +240,8 @@ final class Corpus {
     // percent-encoding that is not UTF-8 decodes to U+FFFD, text like any other (ListJobsIT)
     either.put("invalid-utf8", parameter + "=%FF%FE");
     either.put("lone-surrogate", parameter + "=%ED%A0%80");
-    // a type longer than any type matches no job: a free-text filter may take it
-    (parameter.equals("type") ? either : refused)
+    // a type or tag longer than any matches no job: a free-text filter may take it
+    (parameter.equals("type") || parameter.equals("tag") ? either : refused)
         .put("5kb", parameter + "=" + "q".repeat(5 * 1024));
     switch (parameter) {
       case "limit", "count" -> {
@@ -568,7 +605,7 @@ final class Corpus {
 
   private void add(Route route, String name, Request request, String culprit, Expect expect) {
     String accept = ACCEPTS[probes.size() % ACCEPTS.length];
-    if (accept != null) {
+    if (accept != null && !name.startsWith("accept:")) {
       request.header("Accept", accept);
     }
     probes.add(new Probe(route.name() + " " + name, route, request.bytes(), culprit, expect));
