@@ -16,6 +16,7 @@ import io.punctual.api.context.PermissionFeature;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.health.PostgresHealthCheck;
 import io.punctual.api.health.RedisHealthCheck;
+import io.punctual.api.http.ContentEncodingFilter;
 import io.punctual.api.http.QueryTextFilter;
 import io.punctual.api.http.RequestSizeLimitFilter;
 import io.punctual.api.jobs.AfterCommitHook;
@@ -128,6 +129,7 @@ public final class ApiModule {
     env.lifecycle().manage(audit);
     JobRequestParser parser = new JobRequestParser(settings);
     JerseyEnvironment jersey = env.jersey();
+    jersey.register(new ContentEncodingFilter());
     jersey.register(new RequestSizeLimitFilter(settings.maxRequestBytes));
     jersey.register(authorizer);
     jersey.register(new PermissionFeature());

@@ -65,6 +65,10 @@ public final class ListParams {
       throw Problems.badParameter(
           name, "must be an ISO-8601 date-time with offset such as 2030-01-01T09:00:00Z");
     }
+    // as every time field: jobs are stored between these, and the SQL's ranges are built from it
+    if (instant.isBefore(Instant.EPOCH) || instant.isAfter(Fields.LATEST)) {
+      throw Problems.badParameter(name, "must be between 1970 and " + Fields.LATEST);
+    }
     return instant;
   }
 

@@ -25,6 +25,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
+import java.util.Enumeration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -39,7 +40,8 @@ import java.util.Map;
  * injection and message-body lookup, about a quarter of the API's CPU per single submit.
  *
  * <p>Everything else goes down the filter chain to Jersey untouched: other methods, other media
- * types or an {@code Accept} that is not plainly JSON, a body without a {@code Content-Length} or
+ * types or an {@code Accept} that is not plainly JSON, a {@code Content-Encoding}, two {@code
+ * Authorization} or {@code Punctual-Namespace} headers, a body without a {@code Content-Length} or
  * over {@code api.maxRequestBytes}, and every request whose namespace, JSON or job is invalid (the
  * body it read is handed on, so Jersey answers the problem exactly as it always has). Once a job is
  * valid the request is this class's to answer, whatever happens: it is never handed on after the
@@ -88,8 +90,14 @@ public final class SubmitFastPath implements Filter {
         || !"POST".equals(request.getMethod())
         || length <= 0
         || length > maxRequestBytes
-        || !isJson(request.getContentType())
-        || !acceptsJson(request.getHeader("Accept"))) {
+        // the raw header: getContentType() resolves its charset and throws on an unknown one
+        || !isJson(request.getHeader("Content-Type"))
+        || !acceptsJson(request.getHeader("Accept"))
+        // a body in a content coding is Jersey's to refuse or (gzip, inflated by Jetty) to read
+        || request.getHeader("Content-Encoding") != null
+        // two keys or namespaces: Jersey sees them all and refuses; getHeader sees the first only
+        || repeated(request, "Authorization")
+        || repeated(request, Authorizer.NAMESPACE_HEADER)) {
       chain.doFilter(req, res);
       return;
     }
@@ -182,6 +190,15 @@ public final class SubmitFastPath implements Filter {
     // Straight into Jetty's response buffer, which sets Content-Length when it holds the whole
     // answer at the end (always, for a job): no intermediate byte array per request.
     mapper.writeValue(response.getOutputStream(), entity);
+  }
+
+  private static boolean repeated(HttpServletRequest request, String header) {
+    Enumeration<String> values = request.getHeaders(header);
+    if (values == null || !values.hasMoreElements()) {
+      return false;
+    }
+    values.nextElement();
+    return values.hasMoreElements();
   }
 
   /** {@code application/json}, with no parameter but a UTF-8 charset (JSON's only encoding). */

@@ -29,7 +29,8 @@ public record Problem(
   public static final String TYPE_PREFIX = "https://punctual.dev/problems/";
 
   public Problem {
-    errors = errors == null ? List.of() : List.copyOf(errors);
+    field = FieldPaths.printable(field);
+    errors = errors == null ? List.of() : FieldPaths.printable(errors);
     headers = headers == null ? Map.of() : Map.copyOf(headers);
   }
 

@@ -11,7 +11,8 @@ public final class Problems {
   private Problems() {}
 
   /** 422: the request is well-formed JSON but some fields are invalid. */
-  public static ProblemException invalid(List<FieldError> errors) {
+  public static ProblemException invalid(List<FieldError> fieldErrors) {
+    List<FieldError> errors = FieldPaths.printable(fieldErrors);
     String detail =
         errors.size() == 1
             ? (errors.get(0).field() == null ? "" : errors.get(0).field() + ": ")

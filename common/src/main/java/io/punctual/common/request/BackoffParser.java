@@ -91,6 +91,8 @@ public final class BackoffParser {
       Duration d = Fields.parseDuration(list.get(i));
       if (d == null || d.isNegative()) {
         violations.add(path + ".intervals[" + i + "]", "must be a non-negative ISO-8601 duration");
+      } else if (d.compareTo(Fields.MAX_DURATION) > 0) {
+        violations.add(path + ".intervals[" + i + "]", Fields.TOO_LONG);
       } else {
         intervals.add(d);
       }

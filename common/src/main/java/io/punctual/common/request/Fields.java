@@ -16,8 +16,23 @@ import java.util.Set;
  * is absent or invalid.
  */
 public final class Fields {
-  /** Job ids carry the scheduled time in 48 bits of milliseconds. */
-  public static final Instant LATEST = Instant.ofEpochMilli((1L << 48) - 1);
+  /**
+   * The latest time any field takes. Job ids could carry times to the year 10889 (48 bits of
+   * milliseconds), but PostgreSQL's {@code punctual_ms} (epoch milliseconds to timestamptz, through
+   * a double) is exact only to about the year 4146: beyond, a job was stored microseconds off its
+   * id's time, and could no longer be found by its id (a 404 right after its 201).
+   */
+  public static final Instant LATEST = Instant.parse("4000-01-01T00:00:00Z");
+
+  /**
+   * The longest duration any field takes (1000 years of 365 days): whatever is computed from it (a
+   * timeout in milliseconds, a fire time, a retry time) stays far inside {@code long} and {@link
+   * Instant}.
+   */
+  public static final Duration MAX_DURATION = Duration.ofDays(365L * 1000);
+
+  /** The error for a duration above {@link #MAX_DURATION}. */
+  public static final String TOO_LONG = "must be at most P365000D (1000 years)";
 
   private final ObjectNode node;
   private final String prefix;
@@ -141,6 +156,10 @@ public final class Fields {
     }
     if (d.isNegative()) {
       error(name, "must not be negative");
+      return null;
+    }
+    if (d.compareTo(MAX_DURATION) > 0) {
+      error(name, TOO_LONG);
       return null;
     }
     return d;

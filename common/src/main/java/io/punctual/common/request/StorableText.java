@@ -9,13 +9,18 @@ import java.util.Optional;
  * JSON columns cannot hold, and no lone UTF-16 surrogate (a JSON {@code "\ud800"} with no low
  * surrogate after it), which has no UTF-8 form and would be stored as {@code "?"}. A valid
  * surrogate pair (an emoji) is text like any other. Nothing is trimmed: a trailing NUL is refused
- * like any other.
+ * like any other. The walk over a body also refuses a number beyond a double's range ({@code
+ * 1e400}): it parses as infinity, which JSON cannot hold, and would be stored as the string {@code
+ * "Infinity"}.
  *
  * <p>Request bodies are walked whole ({@link #check(JsonNode, String, Violations)}: every string
  * value and every field name, at any depth), query parameters and headers are checked one by one
  * ({@link #problem(String)}).
  */
 public final class StorableText {
+  /** The error for a number too large for a double ({@code 1e400}). */
+  public static final String NOT_FINITE = "must be a number within the range of a double";
+
   private StorableText() {}
 
   /** Why {@code text} cannot be taken ({@code "must not contain ..."}), or empty when it can. */
@@ -74,6 +79,9 @@ public final class StorableText {
     }
     if (node.isTextual()) {
       problem(node.textValue()).ifPresent(p -> violations.add(path.isEmpty() ? null : path, p));
+    } else if (node.isFloatingPointNumber() && !Double.isFinite(node.doubleValue())) {
+      // 1e400 parses as infinity, which JSON cannot hold: it would be stored as "Infinity"
+      violations.add(path.isEmpty() ? null : path, NOT_FINITE);
     } else if (node.isObject()) {
       for (Map.Entry<String, JsonNode> field : node.properties()) {
         String name = field.getKey();

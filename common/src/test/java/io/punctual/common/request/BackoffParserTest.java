@@ -82,4 +82,25 @@ class BackoffParserTest {
             InvalidFieldsException.class,
             e -> assertThat(e.errors().get(0).field()).isEqualTo("backoff"));
   }
+
+  @Test
+  void durationsOverAThousandYearsAreRefusedAndNamed() {
+    assertThat(errors("{\"initialDelay\":\"PT9223372036854775807S\"}").errors())
+        .extracting(FieldError::field)
+        .containsExactly("backoff.initialDelay");
+    assertThat(errors("{\"strategy\":\"fixed\",\"delay\":\"P365000DT1S\"}").errors())
+        .extracting(FieldError::message)
+        .containsExactly(Fields.TOO_LONG);
+    assertThat(
+            errors("{\"strategy\":\"intervals\",\"intervals\":[\"PT1S\",\"P9999999999D\"]}")
+                .errors())
+        .extracting(FieldError::field)
+        .containsExactly("backoff.intervals[1]");
+  }
+
+  @Test
+  void aThousandYearsIsTaken() throws Exception {
+    assertThat(parse("{\"strategy\":\"fixed\",\"delay\":\"P365000D\"}"))
+        .isEqualTo(new Backoff.Fixed(Duration.ofDays(365_000)));
+  }
 }

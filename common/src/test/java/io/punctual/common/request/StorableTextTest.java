@@ -82,6 +82,29 @@ class StorableTextTest {
   }
 
   @Test
+  void aNumberBeyondADoubleIsRefusedWhereverItIs() throws Exception {
+    JsonNode body =
+        Json.mapper().readTree("{\"payload\": {\"n\": 1e400, \"m\": [-1e400]}, \"p\": 1e400}");
+
+    assertThatThrownBy(() -> StorableText.require(body, ""))
+        .isInstanceOfSatisfying(
+            InvalidFieldsException.class,
+            e ->
+                assertThat(e.errors())
+                    .extracting(FieldError::field)
+                    .containsExactly("payload.n", "payload.m[0]", "p"));
+  }
+
+  @Test
+  void largeButFiniteNumbersPass() throws Exception {
+    JsonNode body =
+        Json.mapper()
+            .readTree("{\"a\": 1e308, \"b\": -0, \"c\": 9223372036854775808, \"d\": 1e-400}");
+
+    assertThatCode(() -> StorableText.require(body, "")).doesNotThrowAnyException();
+  }
+
+  @Test
   void aBodyWithOnlyTakenTextPasses() throws Exception {
     JsonNode body =
         Json.mapper().readTree("{\"a\": [\"\\ud83d\\ude00\", 1, null, true, {\"b\": \"c\"}]}");

@@ -170,6 +170,10 @@ public final class ScheduleRequestParser {
       f.error("every", "must be greater than zero");
       return null;
     }
+    if (every.compareTo(Fields.MAX_DURATION) > 0) {
+      f.error("every", Fields.TOO_LONG);
+      return null;
+    }
     if (every.compareTo(minInterval) < 0) {
       f.error("every", "must be at least " + minInterval + " (planner.minInterval)");
       return null;

@@ -7,6 +7,7 @@ import io.punctual.common.job.Backoff;
 import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
 import io.punctual.common.request.FieldError;
+import io.punctual.common.request.Fields;
 import io.punctual.common.request.InvalidFieldsException;
 import io.punctual.common.request.JobFields;
 import io.punctual.schedule.ScheduleDefinition;
@@ -97,5 +98,19 @@ class ScheduleRequestParserTest {
     assertThat(refusal("PT0S").message()).contains("greater than zero");
     assertThat(refusal("P0W").message()).contains("greater than zero");
     assertThat(refusal("PT0.5S").message()).contains("at least PT1S");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"PT9223372036854775807S", "P9999999999D", "P52143W", "P365000DT1S"})
+  void intervalsOverAThousandYearsAreRefused(String every) {
+    FieldError error = refusal(every);
+
+    assertThat(error.field()).isEqualTo("every");
+    assertThat(error.message()).isEqualTo(Fields.TOO_LONG);
+  }
+
+  @Test
+  void aThousandYearsIsAnInterval() {
+    assertThat(parse("P365000D").every()).isEqualTo(Duration.ofDays(365_000));
   }
 }

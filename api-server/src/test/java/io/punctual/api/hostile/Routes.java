@@ -1,0 +1,116 @@
+package io.punctual.api.hostile;
+
+import io.punctual.api.hostile.Route.BodyKind;
+import io.punctual.api.hostile.Route.Effect;
+import io.punctual.api.hostile.Route.IdKind;
+import java.util.List;
+
+/** Every route of the API (the resources under io.punctual.api), as the corpus probes them. */
+final class Routes {
+  private Routes() {}
+
+  private static final List<String> NO_QUERY = List.of();
+  private static final String JOBS = "/api/v1/jobs";
+  private static final String WORKFLOWS = "/api/v1/workflows";
+  private static final String SCHEDULES = "/api/v1/schedules";
+  private static final String KEYS = "/api/v1/keys";
+
+  static final List<Route> ALL =
+      List.of(
+          // jobs
+          new Route("POST", JOBS, IdKind.NONE, BodyKind.JOB, NO_QUERY, Effect.JOB),
+          new Route(
+              "POST", JOBS + "/batch", IdKind.NONE, BodyKind.BATCH, NO_QUERY, Effect.JOB_ITEMS),
+          new Route(
+              "GET",
+              JOBS,
+              IdKind.NONE,
+              BodyKind.NONE,
+              List.of("status", "type", "tag", "from", "to", "limit", "cursor"),
+              Effect.NONE),
+          new Route("GET", JOBS + "/{id}", IdKind.JOB, BodyKind.NONE, NO_QUERY, Effect.NONE),
+          new Route(
+              "POST", JOBS + "/{id}/cancel", IdKind.JOB, BodyKind.NONE, NO_QUERY, Effect.NONE),
+          new Route(
+              "GET", JOBS + "/{id}/executions", IdKind.JOB, BodyKind.NONE, NO_QUERY, Effect.NONE),
+          // workflows
+          new Route("POST", WORKFLOWS, IdKind.NONE, BodyKind.WORKFLOW, NO_QUERY, Effect.WORKFLOW),
+          new Route(
+              "GET", WORKFLOWS + "/{id}", IdKind.WORKFLOW, BodyKind.NONE, NO_QUERY, Effect.NONE),
+          new Route(
+              "POST",
+              WORKFLOWS + "/{id}/cancel",
+              IdKind.WORKFLOW,
+              BodyKind.NONE,
+              NO_QUERY,
+              Effect.NONE),
+          // schedules
+          new Route("POST", SCHEDULES, IdKind.NONE, BodyKind.SCHEDULE, NO_QUERY, Effect.SCHEDULE),
+          new Route(
+              "GET",
+              SCHEDULES,
+              IdKind.NONE,
+              BodyKind.NONE,
+              List.of("status", "limit", "cursor"),
+              Effect.NONE),
+          new Route(
+              "GET", SCHEDULES + "/{id}", IdKind.SCHEDULE, BodyKind.NONE, NO_QUERY, Effect.NONE),
+          new Route(
+              "PUT",
+              SCHEDULES + "/{id}",
+              IdKind.SCHEDULE,
+              BodyKind.SCHEDULE_REPLACE,
+              NO_QUERY,
+              Effect.NONE),
+          new Route(
+              "DELETE",
+              SCHEDULES + "/{id}",
+              IdKind.SCHEDULE,
+              BodyKind.NONE,
+              NO_QUERY,
+              Effect.SCHEDULE_DELETED),
+          new Route(
+              "POST",
+              SCHEDULES + "/{id}/pause",
+              IdKind.SCHEDULE,
+              BodyKind.NONE,
+              NO_QUERY,
+              Effect.NONE),
+          new Route(
+              "POST",
+              SCHEDULES + "/{id}/resume",
+              IdKind.SCHEDULE,
+              BodyKind.NONE,
+              NO_QUERY,
+              Effect.NONE),
+          new Route(
+              "POST",
+              SCHEDULES + "/{id}/trigger",
+              IdKind.SCHEDULE,
+              BodyKind.NONE,
+              NO_QUERY,
+              Effect.JOB),
+          new Route(
+              "GET",
+              SCHEDULES + "/{id}/preview",
+              IdKind.SCHEDULE,
+              BodyKind.NONE,
+              List.of("count", "from"),
+              Effect.NONE),
+          new Route(
+              "GET",
+              SCHEDULES + "/{id}/jobs",
+              IdKind.SCHEDULE,
+              BodyKind.NONE,
+              List.of("status", "limit", "cursor"),
+              Effect.NONE),
+          // workers
+          new Route(
+              "GET", "/api/v1/workers", IdKind.NONE, BodyKind.NONE, List.of("limit"), Effect.NONE),
+          // keys
+          new Route("POST", KEYS, IdKind.NONE, BodyKind.KEY, NO_QUERY, Effect.KEY),
+          new Route(
+              "GET", KEYS, IdKind.NONE, BodyKind.NONE, List.of("limit", "cursor"), Effect.NONE),
+          new Route("GET", KEYS + "/{id}", IdKind.KEY, BodyKind.NONE, NO_QUERY, Effect.NONE),
+          new Route("DELETE", KEYS + "/{id}", IdKind.KEY, BodyKind.NONE, NO_QUERY, Effect.NONE));
+}
