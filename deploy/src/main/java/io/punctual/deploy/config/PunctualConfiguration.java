@@ -34,6 +34,7 @@ public class PunctualConfiguration extends Configuration {
   @JsonProperty public WorkerSettings worker = new WorkerSettings();
   @JsonProperty public ReaperSettings reaper = new ReaperSettings();
   @JsonProperty public PlannerSettings planner = new PlannerSettings();
+  @JsonProperty public PrometheusSettings prometheus = new PrometheusSettings();
 
   /**
    * Where {@code punctual dev} keeps its embedded PostgreSQL and Redis, relative to the working
@@ -71,6 +72,7 @@ public class PunctualConfiguration extends Configuration {
     section(errors, worker, "worker", w -> w.validate(errors));
     section(errors, reaper, "reaper", r -> r.validate(errors));
     section(errors, planner, "planner", p -> p.validate(errors));
+    section(errors, prometheus, "prometheus", p -> p.validate(errors));
     errors.require(dataDir != null && !dataDir.isBlank(), "dataDir is required");
     rescueAfterOutlastsTheWorkers(errors);
     if (api != null && planner != null && planner.schedules != null) {

@@ -373,6 +373,7 @@ public final class ClaimLoop implements Runnable {
     jobs.sort(Comparator.comparingInt(j -> order.get(j.id())));
     for (Job job : jobs) {
       handedOver[0]++;
+      metrics.jobs.claimed(job.namespace(), 1);
       starter.accept(job); // its slot was taken with the Redis claim
     }
     metrics.claimed.mark(jobs.size());
