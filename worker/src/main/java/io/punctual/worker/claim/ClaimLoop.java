@@ -31,6 +31,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Takes due jobs while slots are free: Redis claim, then Redlock leases, then PostgreSQL confirms
@@ -325,6 +326,14 @@ public final class ClaimLoop implements Runnable {
    * (which frees a slot itself if it cannot start the job); the caller frees the others.
    */
   private int start(String ns, List<Claimed> claimed, Instant now, int[] handedOver) {
+    // The claim's log lines name its worker and namespace (fields of a JSON log layout).
+    try (MDC.MDCCloseable w = MDC.putCloseable("worker", settings.workerId);
+        MDC.MDCCloseable n = MDC.putCloseable("namespace", ns)) {
+      return startClaimed(ns, claimed, now, handedOver);
+    }
+  }
+
+  private int startClaimed(String ns, List<Claimed> claimed, Instant now, int[] handedOver) {
     metrics.claimBatch.update(claimed.size());
     List<UUID> ids = new ArrayList<>(claimed.size());
     Map<UUID, Integer> order = new HashMap<>();
