@@ -114,7 +114,12 @@ public final class Worker implements AutoCloseable {
             new InactiveNamespaces(stores.namespaces(), stores.clock(), settings.namespaceRefresh)
                 ::isActive);
     this.leaseKeeper =
-        new LeaseKeeper(stores.redlock(), running, completions.pendingResults(), settings);
+        new LeaseKeeper(
+            stores.redlock(),
+            running,
+            completions.pendingResults(),
+            settings,
+            this.metrics.jobs::leasesLost);
     this.heartbeater = new Heartbeater(stores.transitions(), running, leaseKeeper, settings);
     this.promoter = stores.promoter(settings.workerId);
     this.claimThread = Thread.ofPlatform().daemon().name("punctual-claim").unstarted(claimLoop);
@@ -153,7 +158,7 @@ public final class Worker implements AutoCloseable {
     if (!state.compareAndSet(NEW, STARTED)) {
       throw new IllegalStateException("worker already started or closed");
     }
-    metrics.registerGauges(running::size, stores.queue(), settings.namespaces);
+    metrics.registerGauges(running::size, stores.queue(), settings.namespaces, stores.clock());
     metrics.registerQueueRebuilds(promoter::rebuilds);
     register();
     subscribe();

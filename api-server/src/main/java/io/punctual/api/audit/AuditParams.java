@@ -53,6 +53,9 @@ final class AuditParams {
       throw Problems.badParameter(
           name, "must be an ISO-8601 date-time with offset such as 2030-01-01T09:00:00Z");
     }
+    if (instant.isBefore(Instant.EPOCH) || instant.isAfter(Fields.LATEST)) {
+      throw Problems.badParameter(name, "must be between 1970 and " + Fields.LATEST);
+    }
     return instant;
   }
 

@@ -11,6 +11,7 @@ import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
+import io.punctual.common.metrics.JobMetrics;
 import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.store.IdempotencyConflictException;
 import io.punctual.common.store.JobSubmissions;
@@ -26,6 +27,7 @@ import java.util.Map;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Stores validated jobs in PostgreSQL (one transaction), then, once committed, enqueues in Redis
@@ -44,6 +46,7 @@ public final class JobSubmitter {
   private final Histogram groupSizes;
   private final AfterCommitHook afterCommit;
   private final NamespaceGate gate;
+  private final JobMetrics jobMetrics;
 
   /** {@code gate}: asked before anything is stored, by every submit this class makes. */
   public JobSubmitter(
@@ -69,6 +72,7 @@ public final class JobSubmitter {
           p, metrics.meter(MetricRegistry.name("punctual.api.jobs.submitted", p.wireName())));
     }
     this.groupSizes = metrics.histogram("punctual.api.jobs.submitGroupSize");
+    this.jobMetrics = JobMetrics.of(metrics);
     // The Redis enqueue runs after the group's slot is free: a slow or stalled Redis delays the
     // group's own answers, never the next group's transaction.
     this.singles =
@@ -180,6 +184,7 @@ public final class JobSubmitter {
       for (WorkflowStore.Step step : created.workflow().steps()) {
         Job job = step.job();
         submitted.get(job.priority()).mark();
+        jobMetrics.submitted(job.namespace(), job.type(), 1);
         if (job.status() == JobState.PENDING) {
           pending.add(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt()));
         }
@@ -228,13 +233,17 @@ public final class JobSubmitter {
       }
       Job job = s.job();
       submitted.get(job.priority()).mark();
-      LOG.debug(
-          "job submitted job={} namespace={} type={} priority={} runAt={}",
-          job.id(),
-          job.namespace(),
-          job.type(),
-          job.priority().wireName(),
-          job.runAt());
+      jobMetrics.submitted(job.namespace(), job.type(), 1);
+      try (MDC.MDCCloseable j = MDC.putCloseable("job", job.id().toString());
+          MDC.MDCCloseable n = MDC.putCloseable("namespace", job.namespace())) {
+        LOG.debug(
+            "job submitted job={} namespace={} type={} priority={} runAt={}",
+            job.id(),
+            job.namespace(),
+            job.type(),
+            job.priority().wireName(),
+            job.runAt());
+      }
       // A BLOCKED job waits outside Redis until what it waits for ends; a SKIPPED one is final.
       if (job.status() == JobState.PENDING && !job.runAt().isAfter(horizon)) {
         entries.add(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt()));

@@ -257,10 +257,12 @@ final class Corpus {
         either.put("padded", parameter + "=%205");
       }
       case "cursor" -> {
-        // a schedule list's cursor is the last name seen, and any text is a name: forging one
-        // only starts the page elsewhere
-        Map<String, String> forged =
-            route.template().equals("/api/v1/schedules") ? either : refused;
+        // a schedule or namespace list's cursor is the last name seen, and any name is one:
+        // forging one only starts the page elsewhere (the namespaces listed are still the key's)
+        boolean nameCursor =
+            route.template().equals("/api/v1/schedules")
+                || route.template().equals("/api/v1/namespaces");
+        Map<String, String> forged = nameCursor ? either : refused;
         forged.put("forged-json", "cursor=eyJ4IjoxfQ");
         forged.put("forged-padded", "cursor=eyJ4IjoxfQ%3D%3D");
         forged.put("empty-json", "cursor=e30");
@@ -270,7 +272,9 @@ final class Corpus {
         refused.put("non-utf8", "cursor=_w");
         refused.put("non-utf8-std", "cursor=%2Fw%3D%3D");
         refused.put("not-base64", "cursor=!!!");
-        refused.put("nul-inside", "cursor=AA");
+        // base64 of a NUL for the base64 cursors; a namespace cursor is a plain name, and AA is one
+        (route.template().equals("/api/v1/namespaces") ? either : refused)
+            .put("nul-inside", "cursor=AA");
       }
       case "from", "to" -> {
         refused.put("year-0", parameter + "=0000-01-01T00:00:00Z");

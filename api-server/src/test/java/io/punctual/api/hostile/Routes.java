@@ -107,6 +107,22 @@ final class Routes {
           // workers
           new Route(
               "GET", "/api/v1/workers", IdKind.NONE, BodyKind.NONE, List.of("limit"), Effect.NONE),
+          // namespaces (reads; the admin writes are covered by NamespacesIT and the route matrix)
+          new Route(
+              "GET",
+              "/api/v1/namespaces",
+              IdKind.NONE,
+              BodyKind.NONE,
+              List.of("limit", "cursor"),
+              Effect.NONE),
+          // audit
+          new Route(
+              "GET",
+              "/api/v1/audit",
+              IdKind.NONE,
+              BodyKind.NONE,
+              List.of("from", "to", "namespace", "keyId", "action", "limit", "cursor"),
+              Effect.NONE),
           // keys
           new Route("POST", KEYS, IdKind.NONE, BodyKind.KEY, NO_QUERY, Effect.KEY),
           new Route(

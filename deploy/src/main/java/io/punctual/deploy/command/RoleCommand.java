@@ -8,6 +8,7 @@ import io.dropwizard.core.setup.Environment;
 import io.punctual.deploy.config.ConfigFileArgument;
 import io.punctual.deploy.config.PunctualConfiguration;
 import io.punctual.deploy.runtime.GracefulShutdown;
+import io.punctual.deploy.runtime.PrometheusEndpoint;
 import io.punctual.deploy.runtime.Resources;
 import io.punctual.deploy.runtime.ServerUrls;
 import java.io.PrintStream;
@@ -18,8 +19,8 @@ import net.sourceforge.argparse4j.inf.Subparser;
 
 /**
  * A long-running role: wires its parts into the Dropwizard environment, then runs the HTTP server
- * (the admin port always serves {@code /healthcheck} and {@code /metrics}). SIGTERM and Ctrl-C stop
- * the parts in reverse order of start and exit with status 0.
+ * (the admin port always serves {@code /healthcheck}, {@code /metrics} and {@code /prometheus}).
+ * SIGTERM and Ctrl-C stop the parts in reverse order of start and exit with status 0.
  */
 abstract class RoleCommand extends ServerCommand<PunctualConfiguration> {
   private final Resources resources = new Resources();
@@ -54,6 +55,7 @@ abstract class RoleCommand extends ServerCommand<PunctualConfiguration> {
               out.flush();
             });
     try {
+      PrometheusEndpoint.register(environment, config.prometheus.labels());
       wire(environment, namespace, config, resources);
       super.run(environment, namespace, config);
     } catch (Exception | Error e) {

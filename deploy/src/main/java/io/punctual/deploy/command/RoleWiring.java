@@ -1,5 +1,6 @@
 package io.punctual.deploy.command;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.dropwizard.core.setup.Environment;
 import io.punctual.common.Stores;
 import io.punctual.common.outbound.OutboundPolicy;
@@ -33,6 +34,10 @@ final class RoleWiring {
     Stores stores =
         new Stores(config.postgres, config.redis, config.queue, Clock.systemUTC(), role);
     resources.add("stores", stores::close, environment);
+    // HikariCP's own Dropwizard metrics (<role>.pool.*): on /metrics and, bridged, /prometheus.
+    if (stores.database().dataSource() instanceof HikariDataSource pool) {
+      pool.setMetricRegistry(environment.metrics());
+    }
     return stores;
   }
 

@@ -36,6 +36,7 @@ public class PunctualConfiguration extends Configuration {
   @JsonProperty public ReaperSettings reaper = new ReaperSettings();
   @JsonProperty public PlannerSettings planner = new PlannerSettings();
   @JsonProperty public AuditSettings audit = new AuditSettings();
+  @JsonProperty public PrometheusSettings prometheus = new PrometheusSettings();
 
   /**
    * Where {@code punctual dev} keeps its embedded PostgreSQL and Redis, relative to the working
@@ -75,6 +76,7 @@ public class PunctualConfiguration extends Configuration {
     section(errors, reaper, "reaper", r -> r.validate(errors));
     section(errors, planner, "planner", p -> p.validate(errors));
     section(errors, audit, "audit", a -> a.validate(errors));
+    section(errors, prometheus, "prometheus", p -> p.validate(errors));
     errors.require(dataDir != null && !dataDir.isBlank(), "dataDir is required");
     rescueAfterOutlastsTheWorkers(errors);
     if (api != null && planner != null && planner.schedules != null) {

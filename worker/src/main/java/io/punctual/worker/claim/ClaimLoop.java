@@ -32,6 +32,7 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Takes due jobs while slots are free: Redis claim, then Redlock leases, then PostgreSQL confirms
@@ -333,6 +334,14 @@ public final class ClaimLoop implements Runnable {
    * (which frees a slot itself if it cannot start the job); the caller frees the others.
    */
   private int start(String ns, List<Claimed> claimed, Instant now, int[] handedOver) {
+    // The claim's log lines name its worker and namespace (fields of a JSON log layout).
+    try (MDC.MDCCloseable w = MDC.putCloseable("worker", settings.workerId);
+        MDC.MDCCloseable n = MDC.putCloseable("namespace", ns)) {
+      return startClaimed(ns, claimed, now, handedOver);
+    }
+  }
+
+  private int startClaimed(String ns, List<Claimed> claimed, Instant now, int[] handedOver) {
     metrics.claimBatch.update(claimed.size());
     List<UUID> ids = new ArrayList<>(claimed.size());
     Map<UUID, Integer> order = new HashMap<>();
@@ -381,6 +390,7 @@ public final class ClaimLoop implements Runnable {
     jobs.sort(Comparator.comparingInt(j -> order.get(j.id())));
     for (Job job : jobs) {
       handedOver[0]++;
+      metrics.jobs.claimed(job.namespace(), 1);
       starter.accept(job); // its slot was taken with the Redis claim
     }
     metrics.claimed.mark(jobs.size());

@@ -200,6 +200,7 @@ public final class CompletionBatcher implements AutoCloseable {
   /** A success recorded as a failure because the store refused the follow-ups it spawned. */
   private void reportRefused(FinishedAttempt f, String error) {
     metrics.failed.mark();
+    ended(f, "failed");
     Completion c = f.completion();
     try (JobMdc mdc = JobMdc.of(f.job(), workerId)) {
       log.warn(
@@ -272,6 +273,7 @@ public final class CompletionBatcher implements AutoCloseable {
     if (f.outcome() instanceof Outcome.Cancelled) {
       // A handler stopped because its attempt was no longer current: its completion is refused.
       metrics.cancelled.mark();
+      ended(f, "cancelled");
       try (JobMdc mdc = JobMdc.of(f.job(), workerId)) {
         log.info(
             "attempt cancelled job={} attempt={} worker={} refusedByFence={}",
@@ -284,6 +286,7 @@ public final class CompletionBatcher implements AutoCloseable {
     }
     if (!accepted) {
       metrics.staleRefused.mark();
+      ended(f, "refused");
       try (JobMdc mdc = JobMdc.of(f.job(), workerId)) {
         log.warn(
             "stale attempt refused job={} attempt={} worker={} outcome={}",
@@ -296,9 +299,19 @@ public final class CompletionBatcher implements AutoCloseable {
     }
     if (c.executionStatus() == ExecutionStatus.TIMED_OUT) {
       metrics.timedOut.mark();
+      ended(f, "timed_out");
+    } else {
+      switch (c.nextState()) {
+        case PENDING -> ended(f, "retried");
+        case FAILED -> ended(f, "failed");
+        default -> {}
+      }
     }
     switch (c.nextState()) {
-      case SUCCEEDED -> metrics.succeeded.mark();
+      case SUCCEEDED -> {
+        metrics.succeeded.mark();
+        ended(f, "succeeded");
+      }
       case PENDING -> metrics.retried.mark();
       case FAILED -> metrics.failed.mark();
       default -> {}
@@ -331,5 +344,10 @@ public final class CompletionBatcher implements AutoCloseable {
       log.warn("completion writer still busy at close worker={}", workerId);
       thread.interrupt();
     }
+  }
+
+  /** Counts an attempt's end in the labelled metrics (outcome: succeeded, failed, retried...). */
+  private void ended(FinishedAttempt f, String outcome) {
+    metrics.jobs.ended(f.job().namespace(), f.job().type(), outcome);
   }
 }

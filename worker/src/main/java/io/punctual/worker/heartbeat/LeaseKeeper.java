@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,13 +32,25 @@ public final class LeaseKeeper {
   private final RunningAttempts running;
   private final PendingResults pending;
   private final WorkerSettings settings;
+  private final IntConsumer onLost;
 
   public LeaseKeeper(
       Redlock redlock, RunningAttempts running, PendingResults pending, WorkerSettings settings) {
+    this(redlock, running, pending, settings, lost -> {});
+  }
+
+  /** {@code onLost} is told how many leases were gone and could not be taken back. */
+  public LeaseKeeper(
+      Redlock redlock,
+      RunningAttempts running,
+      PendingResults pending,
+      WorkerSettings settings,
+      IntConsumer onLost) {
     this.redlock = redlock;
     this.running = running;
     this.pending = pending;
     this.settings = settings;
+    this.onLost = onLost;
   }
 
   /** The attempts whose leases this worker keeps: running, or ended with the result pending. */
@@ -86,6 +99,7 @@ public final class LeaseKeeper {
     }
     Set<UUID> regained = redlock.acquire(lost, settings.workerId, settings.leaseTtl);
     if (regained.size() < lost.size()) {
+      onLost.accept(lost.size() - regained.size());
       log.warn(
           "{} running attempts lost their lease worker={}",
           lost.size() - regained.size(),

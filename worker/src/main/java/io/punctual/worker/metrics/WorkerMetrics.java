@@ -7,7 +7,9 @@ import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 import io.punctual.common.job.Priority;
+import io.punctual.common.metrics.JobMetrics;
 import io.punctual.common.queue.ReadyQueue;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -39,8 +41,12 @@ public final class WorkerMetrics implements AutoCloseable {
   public final Timer claimLease;
   public final Timer claimConfirm;
 
+  /** The labelled metrics (by namespace, type, outcome) shown on the Prometheus page. */
+  public final JobMetrics jobs;
+
   private final MetricRegistry registry;
   private final List<String> gauges = new ArrayList<>();
+  private final List<AutoCloseable> queueDepths = new ArrayList<>();
 
   public WorkerMetrics(MetricRegistry registry) {
     this.registry = registry;
@@ -57,13 +63,21 @@ public final class WorkerMetrics implements AutoCloseable {
     this.claimRedis = registry.timer(PREFIX + "claim.redis");
     this.claimLease = registry.timer(PREFIX + "claim.lease");
     this.claimConfirm = registry.timer(PREFIX + "claim.confirm");
+    this.jobs = JobMetrics.of(registry);
   }
 
-  /** Registers the running gauge and the queue size gauges of {@code namespaces}. */
-  public void registerGauges(IntSupplier running, ReadyQueue queue, List<String> namespaces) {
+  /**
+   * Registers the running gauge and the queue size gauges of {@code namespaces}: Dropwizard's
+   * {@code punctual.queue.<ns>.<priority>.size} and the labelled {@code punctual_queue_due_jobs}
+   * and {@code punctual_queue_future_jobs} (read from Redis at most once a second).
+   */
+  public void registerGauges(
+      IntSupplier running, ReadyQueue queue, List<String> namespaces, Clock clock) {
     register(PREFIX + "running", (Gauge<Integer>) running::getAsInt);
     for (String ns : namespaces) {
       for (Priority p : Priority.values()) {
+        QueueReading reading = new QueueReading(queue, ns, p, clock);
+        queueDepths.add(jobs.queueDepth(ns, p, reading::due, reading::future));
         register(
             "punctual.queue." + ns + "." + p.wireName() + ".size",
             new CachedGauge<Long>(1, TimeUnit.SECONDS) {
@@ -102,5 +116,13 @@ public final class WorkerMetrics implements AutoCloseable {
       registry.remove(name);
     }
     gauges.clear();
+    for (AutoCloseable depth : queueDepths) {
+      try {
+        depth.close();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    queueDepths.clear();
   }
 }

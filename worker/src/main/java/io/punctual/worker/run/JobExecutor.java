@@ -92,6 +92,11 @@ public final class JobExecutor {
     Job job = attempt.job();
     try (JobMdc mdc = JobMdc.of(job, workerId)) {
       awaitStart(attempt);
+      metrics.jobs.started(
+          job.namespace(),
+          job.type(),
+          job.priority(),
+          Duration.between(job.runAt(), clock.instant()));
       ScheduledFuture<?> timer = armTimeout(attempt, timeout);
       JobHandler handler = handlers.find(job.type()).orElse(null);
       JobContext ctx = JobContext.of(job, attempt.deadline(), attempt::isStopped, clock);
@@ -105,6 +110,7 @@ public final class JobExecutor {
       }
       long nanos = System.nanoTime() - attempt.startedNanos();
       metrics.execution.update(nanos, TimeUnit.NANOSECONDS);
+      metrics.jobs.handlerRan(job.namespace(), job.type(), nanos);
       Completion completion = decider.decide(job, outcome, TimeUnit.NANOSECONDS.toMillis(nanos));
       log.debug(
           "attempt ended job={} attempt={} worker={} type={} outcome={} next={}",

@@ -3,7 +3,10 @@ package io.punctual.worker.run;
 import io.punctual.common.job.Job;
 import org.slf4j.MDC;
 
-/** Puts job, attempt, worker and type into the MDC for the log lines about one job. */
+/**
+ * Puts job, attempt, worker, namespace and type into the MDC for the log lines about one job (a
+ * JSON log layout shows them as fields; see docs/operations.md).
+ */
 public final class JobMdc implements AutoCloseable {
   private JobMdc() {}
 
@@ -11,6 +14,7 @@ public final class JobMdc implements AutoCloseable {
     MDC.put("job", job.id().toString());
     MDC.put("attempt", Integer.toString(job.attempt()));
     MDC.put("worker", workerId);
+    MDC.put("namespace", job.namespace());
     MDC.put("type", job.type());
     return new JobMdc();
   }
@@ -20,6 +24,7 @@ public final class JobMdc implements AutoCloseable {
     MDC.remove("job");
     MDC.remove("attempt");
     MDC.remove("worker");
+    MDC.remove("namespace");
     MDC.remove("type");
   }
 }
