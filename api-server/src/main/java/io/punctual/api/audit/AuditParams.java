@@ -13,6 +13,12 @@ import java.util.UUID;
 final class AuditParams {
   private AuditParams() {}
 
+  /** Longest namespace (the rule of the namespace header). */
+  static final int MAX_NAMESPACE = 100;
+
+  /** Longest action: a method and a route template are far shorter. */
+  static final int MAX_ACTION = 200;
+
   /** {@code readable}: the namespaces the reader may see, null for all. */
   static Query parse(
       ApiSettings settings,
@@ -29,7 +35,7 @@ final class AuditParams {
     if (fromTime != null && toTime != null && !fromTime.isBefore(toTime)) {
       throw Problems.badParameter("from", "must be before to");
     }
-    String ns = text("namespace", namespace);
+    String ns = text("namespace", namespace, MAX_NAMESPACE);
     if (ns != null && readable != null && !readable.contains(ns)) {
       throw Problems.badParameter("namespace", "is not a namespace this key may read");
     }
@@ -39,7 +45,7 @@ final class AuditParams {
         readable,
         ns,
         keyId(keyId),
-        text("action", action),
+        text("action", action, MAX_ACTION),
         AuditCursor.decode(cursor),
         limit(limit, settings));
   }
@@ -75,9 +81,12 @@ final class AuditParams {
     throw Problems.badParameter("keyId", "must be a key id (a UUID)");
   }
 
-  private static String text(String name, String value) {
+  private static String text(String name, String value, int maxLength) {
     if (isBlank(value)) {
       return null;
+    }
+    if (value.trim().length() > maxLength) {
+      throw Problems.badParameter(name, "must be at most " + maxLength + " characters");
     }
     StorableText.problem(value)
         .ifPresent(

@@ -59,6 +59,13 @@ class ValidationIT {
             422,
             "callback.url"),
         bad(
+            "callback header value over 4096 characters",
+            "{'type':'a','callback':{'url':'http://h/x','headers':{'X-A':'"
+                + "v".repeat(4097)
+                + "'}}}",
+            422,
+            "callback.headers.X-A"),
+        bad(
             "callback header given the placeholder reads show",
             "{'type':'a','callback':{'url':'http://h/x','headers':{'X-A':'(hidden)'}}}",
             422,

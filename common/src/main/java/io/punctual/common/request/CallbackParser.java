@@ -16,6 +16,9 @@ public final class CallbackParser {
   static final int MAX_URL_LENGTH = 2000;
   static final int MAX_HEADERS = 50;
 
+  /** Longest header value: a token or a signature fits, a document does not. */
+  static final int MAX_HEADER_VALUE_LENGTH = 4096;
+
   /** What every read shows instead of a callback header's value (write-only values). */
   public static final String HIDDEN_VALUE = "(hidden)";
 
@@ -87,6 +90,8 @@ public final class CallbackParser {
         f.error("headers." + name, "must be a string");
       } else if (header.getValue().textValue().matches("(?s).*[\\r\\n].*")) {
         f.error("headers." + name, "must not contain line breaks");
+      } else if (header.getValue().textValue().length() > MAX_HEADER_VALUE_LENGTH) {
+        f.error("headers." + name, "must be at most " + MAX_HEADER_VALUE_LENGTH + " characters");
       } else if (header.getValue().textValue().equals(HIDDEN_VALUE)) {
         f.error(
             "headers." + name,
