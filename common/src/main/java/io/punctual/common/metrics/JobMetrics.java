@@ -1,6 +1,5 @@
 package io.punctual.common.metrics;
 
-import com.codahale.metrics.Metric;
 import com.codahale.metrics.MetricRegistry;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -9,20 +8,22 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.punctual.common.job.Priority;
 import java.time.Duration;
 import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
  * The labelled job metrics (by namespace, type, priority, outcome), kept in a Prometheus registry
- * since Dropwizard metrics have no labels. One instance lives inside each Dropwizard {@link
- * MetricRegistry} (registered under {@link #NAME}, a metric the JSON {@code /metrics} page does not
- * show), so every part of a role that gets the registry records into the same place without a new
- * constructor argument. {@link PrometheusExposition} adds the Dropwizard metrics and the JVM's to
- * the same Prometheus registry for the admin port's {@code /prometheus}.
+ * since Dropwizard metrics have no labels. One instance belongs to each Dropwizard {@link
+ * MetricRegistry} (kept beside it, not in it: a metric of an unknown type in the registry breaks
+ * its listeners, such as Dropwizard's JMX reporter), so every part of a role that gets the registry
+ * records into the same place without a new constructor argument. {@link PrometheusExposition} adds
+ * the Dropwizard metrics and the JVM's to the same Prometheus registry for the admin port's {@code
+ * /prometheus}.
  */
-public final class JobMetrics implements Metric {
-  /** The name this holder is registered under in the Dropwizard registry. */
-  public static final String NAME = "punctual.prometheus.jobMetrics";
+public final class JobMetrics {
+  /** The holder of each Dropwizard registry; weak, so a registry thrown away takes its holder. */
+  private static final Map<MetricRegistry, JobMetrics> HOLDERS = new WeakHashMap<>();
 
   /** Seconds: 5 ms to 10 minutes. */
   private static final double[] LAG_BUCKETS = {
@@ -128,12 +129,8 @@ public final class JobMetrics implements Metric {
    * before its parts record anything, so its configured caps apply).
    */
   public static JobMetrics install(MetricRegistry metrics, MetricLabels labels) {
-    synchronized (metrics) {
-      Metric existing = metrics.getMetrics().get(NAME);
-      if (existing instanceof JobMetrics m) {
-        return m;
-      }
-      return metrics.register(NAME, new JobMetrics(labels));
+    synchronized (HOLDERS) {
+      return HOLDERS.computeIfAbsent(metrics, m -> new JobMetrics(labels));
     }
   }
 

@@ -35,9 +35,6 @@ public final class PrometheusExposition {
   }
 
   static MetricFilter bridged() {
-    return (name, metric) ->
-        !(metric instanceof JobMetrics)
-            && !name.startsWith("jvm.")
-            && !name.startsWith("punctual.queue.");
+    return (name, metric) -> !name.startsWith("jvm.") && !name.startsWith("punctual.queue.");
   }
 }
