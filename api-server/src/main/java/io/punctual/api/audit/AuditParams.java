@@ -1,8 +1,8 @@
 package io.punctual.api.audit;
 
 import io.punctual.api.config.ApiSettings;
+import io.punctual.api.http.QueryParams;
 import io.punctual.api.problem.Problems;
-import io.punctual.common.request.Fields;
 import io.punctual.common.request.StorableText;
 import io.punctual.common.store.AuditStore.Query;
 import java.time.Instant;
@@ -30,8 +30,8 @@ final class AuditParams {
       String action,
       String limit,
       String cursor) {
-    Instant fromTime = time("from", from);
-    Instant toTime = time("to", to);
+    Instant fromTime = QueryParams.time("from", from);
+    Instant toTime = QueryParams.time("to", to);
     if (fromTime != null && toTime != null && !fromTime.isBefore(toTime)) {
       throw Problems.badParameter("from", "must be before to");
     }
@@ -47,22 +47,7 @@ final class AuditParams {
         keyId(keyId),
         text("action", action, MAX_ACTION),
         AuditCursor.decode(cursor),
-        limit(limit, settings));
-  }
-
-  private static Instant time(String name, String value) {
-    if (isBlank(value)) {
-      return null;
-    }
-    Instant instant = Fields.parseInstant(value.trim());
-    if (instant == null) {
-      throw Problems.badParameter(
-          name, "must be an ISO-8601 date-time with offset such as 2030-01-01T09:00:00Z");
-    }
-    if (instant.isBefore(Instant.EPOCH) || instant.isAfter(Fields.LATEST)) {
-      throw Problems.badParameter(name, "must be between 1970 and " + Fields.LATEST);
-    }
-    return instant;
+        QueryParams.limit(limit, settings));
   }
 
   private static UUID keyId(String value) {
@@ -94,22 +79,6 @@ final class AuditParams {
               throw Problems.badParameter(name, problem);
             });
     return value.trim();
-  }
-
-  private static int limit(String value, ApiSettings settings) {
-    if (isBlank(value)) {
-      return settings.defaultListLimit;
-    }
-    try {
-      int limit = Integer.parseInt(value.trim());
-      if (limit >= 1 && limit <= settings.maxListLimit) {
-        return limit;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw Problems.badParameter(
-        "limit", "must be an integer between 1 and " + settings.maxListLimit);
   }
 
   private static boolean isBlank(String value) {

@@ -36,7 +36,7 @@ public final class ApiKeys {
    * only read, by {@link KeySecrets#sameHash}).
    */
   @SuppressWarnings("ArrayRecordComponent")
-  public record Stored(ApiKey key, byte[] secretSha256) {}
+  private record Stored(ApiKey key, byte[] secretSha256) {}
 
   /** What a new key is: the secret is hashed here, never stored. */
   public record NewKey(String name, Role role, List<String> namespaces, Instant expiresAt) {}
@@ -78,13 +78,27 @@ public final class ApiKeys {
   }
 
   /** The keys not revoked whose secret starts like {@code prefix}. */
-  public List<Stored> byPrefix(String prefix) {
+  private List<Stored> byPrefix(String prefix) {
     return jdbi.withHandle(
         h ->
             h.createQuery(SQL.get("byPrefix"))
                 .bind("prefix", prefix)
                 .map((rs, ctx) -> new Stored(key(rs, ctx), rs.getBytes("secret_sha256")))
                 .list());
+  }
+
+  /**
+   * The key not revoked whose secret has the SHA-256 {@code secretSha256} and starts like {@code
+   * prefix}. Every candidate is compared, in constant time, whatever the first one gave.
+   */
+  public Optional<ApiKey> bySecret(String prefix, byte[] secretSha256) {
+    ApiKey match = null;
+    for (Stored stored : byPrefix(prefix)) {
+      if (KeySecrets.sameHash(stored.secretSha256(), secretSha256)) {
+        match = stored.key();
+      }
+    }
+    return Optional.ofNullable(match);
   }
 
   public Optional<ApiKey> find(UUID id) {

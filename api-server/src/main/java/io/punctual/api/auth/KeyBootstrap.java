@@ -39,12 +39,7 @@ public final class KeyBootstrap {
 
   /** Whether {@code secret} is an admin key that can sign in now. */
   public static boolean isActiveAdmin(ApiKeys keys, String secret, java.time.Instant now) {
-    byte[] hash = KeySecrets.sha256(secret);
-    Optional<ApiKey> match =
-        keys.byPrefix(KeySecrets.prefix(secret)).stream()
-            .filter(s -> KeySecrets.sameHash(s.secretSha256(), hash))
-            .map(ApiKeys.Stored::key)
-            .findFirst();
+    Optional<ApiKey> match = keys.bySecret(KeySecrets.prefix(secret), KeySecrets.sha256(secret));
     return match.isPresent() && match.get().role() == Role.ADMIN && !match.get().expiredAt(now);
   }
 

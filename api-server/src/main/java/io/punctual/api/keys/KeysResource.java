@@ -9,7 +9,7 @@ import io.punctual.api.auth.KeySecrets;
 import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Requires;
 import io.punctual.api.config.ApiSettings;
-import io.punctual.api.jobs.ListParams;
+import io.punctual.api.http.QueryParams;
 import io.punctual.api.problem.Problems;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -67,7 +67,7 @@ public final class KeysResource {
   @Timed
   @Requires(Permission.ADMIN)
   public KeyPage list(@QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
-    int size = ListParams.limit(limit, settings);
+    int size = QueryParams.limit(limit, settings);
     ApiKey after = null;
     if (cursor != null) {
       after =

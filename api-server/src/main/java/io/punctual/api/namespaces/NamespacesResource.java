@@ -8,6 +8,7 @@ import io.punctual.api.auth.Requires;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.Authorizer;
 import io.punctual.api.context.RequestContext;
+import io.punctual.api.http.QueryParams;
 import io.punctual.api.problem.Problem;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
@@ -96,7 +97,7 @@ public final class NamespacesResource {
       @QueryParam("limit") String limit,
       @QueryParam("cursor") String cursor) {
     Principal principal = RequestContext.of(request).principal();
-    int pageSize = limit(limit);
+    int pageSize = QueryParams.limit(limit, settings);
     String after = null;
     if (cursor != null && !cursor.isBlank()) {
       after = cursor.trim();
@@ -164,26 +165,6 @@ public final class NamespacesResource {
       @Context ContainerRequestContext request, @PathParam("name") String name) {
     String found = visible(request, name).orElseThrow(() -> noSuch(name));
     return changed(store.setActive(found, true), name);
-  }
-
-  /**
-   * {@code limit} as every list of the API reads it (jobs' ListParams.limit; not called from here,
-   * since the jobs package uses this one's gate and packages must not form a cycle).
-   */
-  private int limit(String value) {
-    if (value == null || value.isBlank()) {
-      return settings.defaultListLimit;
-    }
-    try {
-      int n = Integer.parseInt(value.trim());
-      if (n >= 1 && n <= settings.maxListLimit) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw Problems.badParameter(
-        "limit", "must be an integer between 1 and " + settings.maxListLimit);
   }
 
   private NamespaceRepresentation changed(Optional<Namespace> changed, String name) {

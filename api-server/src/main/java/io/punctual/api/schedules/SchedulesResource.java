@@ -6,9 +6,9 @@ import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Requires;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.RequestContext;
+import io.punctual.api.http.QueryParams;
 import io.punctual.api.jobs.JobPage;
 import io.punctual.api.jobs.JobRepresentation;
-import io.punctual.api.jobs.ListParams;
 import io.punctual.api.jobs.QueueWriter;
 import io.punctual.api.namespaces.NamespaceGate;
 import io.punctual.api.problem.ProblemException;
@@ -138,7 +138,7 @@ public final class SchedulesResource {
             namespace,
             scheduleStatus(status),
             NameCursor.decode(cursor),
-            ListParams.limit(limit, settings));
+            QueryParams.limit(limit, settings));
     Instant now = clock.instant();
     return new SchedulePage(
         page.items().stream().map(s -> ScheduleRepresentation.of(s, now)).toList(),
@@ -277,7 +277,7 @@ public final class SchedulesResource {
     String namespace = RequestContext.of(request).namespace();
     UUID scheduleId = scheduleId(id);
     JobState state = jobState(status);
-    int pageSize = ListParams.limit(limit, settings);
+    int pageSize = QueryParams.limit(limit, settings);
     UUID after = jobCursor(cursor);
     if (definitions.find(namespace, scheduleId).isEmpty()) {
       throw noSuchSchedule(id);

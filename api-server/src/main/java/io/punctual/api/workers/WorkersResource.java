@@ -5,8 +5,8 @@ import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Requires;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.RequestContext;
+import io.punctual.api.http.QueryParams;
 import io.punctual.api.jobs.Items;
-import io.punctual.api.jobs.ListParams;
 import io.punctual.common.registry.WorkerRegistry;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -38,7 +38,7 @@ public final class WorkersResource {
       @Context ContainerRequestContext request, @QueryParam("limit") String limit) {
     String namespace = RequestContext.of(request).namespace();
     return new Items<>(
-        registry.list(namespace, ListParams.limit(limit, settings)).stream()
+        registry.list(namespace, QueryParams.limit(limit, settings)).stream()
             .map(WorkerRepresentation::of)
             .toList());
   }

@@ -1,0 +1,52 @@
+package io.punctual.api.http;
+
+import io.punctual.api.config.ApiSettings;
+import io.punctual.api.problem.Problems;
+import io.punctual.common.request.Fields;
+import java.time.Instant;
+
+/** Query parameters every list of the API reads the same way; a bad one is a 400 naming it. */
+public final class QueryParams {
+  private QueryParams() {}
+
+  /** The {@code limit} query parameter: the default when absent, else 1 to the configured max. */
+  public static int limit(String value, ApiSettings settings) {
+    if (isBlank(value)) {
+      return settings.defaultListLimit;
+    }
+    try {
+      int limit = Integer.parseInt(value.trim());
+      if (limit >= 1 && limit <= settings.maxListLimit) {
+        return limit;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw Problems.badParameter(
+        "limit", "must be an integer between 1 and " + settings.maxListLimit);
+  }
+
+  /**
+   * A time parameter ({@code from}, {@code to}): null when absent, else an ISO-8601 instant between
+   * 1970 and {@link Fields#LATEST}, as every time field (rows are stored between these, and the
+   * SQL's ranges are built from them).
+   */
+  public static Instant time(String name, String value) {
+    if (isBlank(value)) {
+      return null;
+    }
+    Instant instant = Fields.parseInstant(value.trim());
+    if (instant == null) {
+      throw Problems.badParameter(
+          name, "must be an ISO-8601 date-time with offset such as 2030-01-01T09:00:00Z");
+    }
+    if (instant.isBefore(Instant.EPOCH) || instant.isAfter(Fields.LATEST)) {
+      throw Problems.badParameter(name, "must be between 1970 and " + Fields.LATEST);
+    }
+    return instant;
+  }
+
+  private static boolean isBlank(String value) {
+    return value == null || value.isBlank();
+  }
+}
