@@ -13,6 +13,7 @@ import io.punctual.common.job.JobState;
 import io.punctual.common.job.RunCondition;
 import io.punctual.common.job.Upstream;
 import io.punctual.common.json.Json;
+import io.punctual.common.namespace.Namespaces;
 import io.punctual.planner.support.PlannerFixture;
 import io.punctual.planner.support.SteppingClock;
 import io.punctual.schedule.DeclaredSchedule;
@@ -26,11 +27,13 @@ import io.punctual.schedule.expression.DstPolicy;
 import io.punctual.schedule.store.ScheduleDefinitions.Changed;
 import io.punctual.schedule.store.ScheduleDefinitions.Registered;
 import io.punctual.schedule.store.ScheduleDefinitions.Registration;
+import io.punctual.schedule.store.ScheduleJobs;
 import io.punctual.testing.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -302,6 +305,44 @@ class PlannerIT {
         .containsExactly(
             Instant.parse("2030-01-07T11:00:00Z"), Instant.parse("2030-01-07T11:01:00Z"));
     assertThat(fx.metrics.meter("punctual.planner.misfires").getCount()).isEqualTo(1);
+  }
+
+  @Test
+  void aDeactivatedNamespacesSchedulesWaitAndTheirMisfirePolicyDecidesOnReactivation() {
+    Jdbi jdbi = fx.stores.database().jdbi();
+    Namespaces namespaces = new Namespaces(jdbi, clock);
+    namespaces.ensure("paused-tenant");
+    Schedule s =
+        fx.schedules.create(
+            "paused-tenant",
+            aSchedule().cron("* * * * *").misfire(MisfirePolicy.FIRE_ONCE).definition());
+    Planner planner = fx.planner();
+    planner.runOnce(); // 10:00, 10:01
+    assertThat(fx.jobsOf(s.id())).hasSize(2);
+    assertThat(namespaces.setActive("paused-tenant", false)).isPresent();
+    OccurrenceWriter writer =
+        new OccurrenceWriter(
+            jdbi, new ScheduleJobs(jdbi, fx.stores.submissions(), fx.stores.queries(), clock));
+
+    clock.advance(Duration.ofHours(1));
+    Planner.Pass whileInactive = planner.runOnce();
+
+    assertThat(whileInactive.schedules()).isZero();
+    assertThat(whileInactive.misfires()).isZero();
+    assertThat(fx.jobsOf(s.id())).hasSize(2);
+    assertThat(writer.nextPlanAt()).as("nothing to wake the planner for").isEmpty();
+
+    assertThat(namespaces.setActive("paused-tenant", true)).isPresent();
+    Planner.Pass reactivated = planner.runOnce();
+
+    assertThat(reactivated.misfires()).isEqualTo(1);
+    List<Job> jobs = fx.jobsOf(s.id());
+    assertThat(jobs.get(2).occurrenceAt()).isEqualTo(Instant.parse("2030-01-07T10:02:00Z"));
+    assertThat(jobs.get(2).runAt()).isEqualTo(clock.instant());
+    assertThat(jobs.subList(3, jobs.size()))
+        .extracting(Job::occurrenceAt)
+        .containsExactly(
+            Instant.parse("2030-01-07T11:00:00Z"), Instant.parse("2030-01-07T11:01:00Z"));
   }
 
   @Test
