@@ -1,0 +1,157 @@
+package io.punctual.deploy.e2e;
+
+import io.punctual.embedded.EmbeddedPostgresServer;
+import io.punctual.embedded.FreePorts;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * PostgreSQL 18 and Redis 6.2, the same binaries as the embedded servers (zonky's,
+ * embedded-redis's), started as processes inside a {@link NetworkLab} host's namespace; and the
+ * {@link Relay}s that connect the test JVM to them through Unix sockets.
+ *
+ * <p>PostgreSQL listens on {@code 127.0.0.1:5433} in its namespace; a relay there listens on the
+ * namespace's address, port 5432, where the other hosts connect: the degraded link's delay (its
+ * control file) applies to them, not to the checker, which comes in by a Unix socket relay.
+ */
+final class NamespacedServers {
+  static final int PG_PORT = 5432;
+  static final int REDIS_PORT = 6379;
+  private static final int PG_INNER_PORT = 5433;
+
+  private NamespacedServers() {}
+
+  /**
+   * Makes a data directory with a {@code punctual} database (zonky's initdb, in the host's
+   * namespace on a free loopback port, then stopped) and returns the directory of its binaries.
+   */
+  static Path initPostgres(Path data) {
+    try (EmbeddedPostgresServer pg =
+        EmbeddedPostgresServer.start(data, false, Map.of(), FreePorts.pick())) {
+      pg.createDatabaseIfMissing("punctual");
+      long pid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+      Optional<String> postgres = ProcessHandle.of(pid).flatMap(p -> p.info().command());
+      return Path.of(
+              postgres.orElseThrow(
+                  () -> new IllegalStateException("no command for the postmaster, pid " + pid)))
+          .getParent();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Starts postgres in {@code host}'s namespace ({@code unshare -U}: PostgreSQL refuses to run as
+   * root, zonky does the same), with the relays: {@code host:5432} for the other hosts (delayed by
+   * {@code control}) and {@code unix:<socket>} for the test JVM.
+   */
+  static List<PunctualProcess> startPostgres(
+      NetworkLab lab, String host, Path bin, Path data, Path dir, Path socket, Path control) {
+    List<String> command =
+        List.of(
+            "unshare",
+            "-U",
+            bin.resolve("postgres").toString(),
+            "-D",
+            data.toString(),
+            "-p",
+            "" + PG_INNER_PORT,
+            "-c",
+            "listen_addresses=127.0.0.1",
+            "-c",
+            "unix_socket_directories=" + dir,
+            "-c",
+            "max_connections=200",
+            "-c",
+            "fsync=off",
+            "-c",
+            "full_page_writes=off",
+            "-c",
+            "timezone=UTC");
+    PunctualProcess pg =
+        PunctualProcess.startCommand(
+            dir.resolve("postgres.log"), Map.of(), lab.exec(host, command));
+    PunctualProcess relay =
+        relay(
+            lab,
+            host,
+            dir.resolve("relay-" + host + ".log"),
+            "tcp:"
+                + lab.address(host)
+                + ":"
+                + PG_PORT
+                + "=tcp:127.0.0.1:"
+                + PG_INNER_PORT
+                + "@"
+                + control,
+            "unix:" + socket + "=tcp:127.0.0.1:" + PG_INNER_PORT);
+    return List.of(pg, relay);
+  }
+
+  /** Starts redis-server 6.2 (embedded-redis's binary) in {@code host}'s namespace. */
+  static PunctualProcess startRedis(NetworkLab lab, String host, Path dir) {
+    Path binary = dir.resolve("redis-server");
+    try (InputStream in =
+        NamespacedServers.class.getResourceAsStream("/redis-server-6.2.6-v5-linux-amd64")) {
+      if (in == null) {
+        throw new IllegalStateException(
+            "embedded-redis's linux-amd64 binary is not on the class path");
+      }
+      Files.copy(in, binary, StandardCopyOption.REPLACE_EXISTING);
+      Files.setPosixFilePermissions(binary, PosixFilePermissions.fromString("rwx------"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    List<String> command =
+        List.of(
+            binary.toString(),
+            "--port",
+            "" + REDIS_PORT,
+            "--bind",
+            "0.0.0.0",
+            "--protected-mode",
+            "no",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            dir.toString());
+    PunctualProcess redis =
+        PunctualProcess.startCommand(dir.resolve("redis.log"), Map.of(), lab.exec(host, command));
+    redis.awaitOutput("(Ready to accept connections)", Duration.ofSeconds(30));
+    return redis;
+  }
+
+  /** A {@link Relay} process in {@code host}'s namespace, ready when this returns. */
+  static PunctualProcess relay(NetworkLab lab, String host, Path log, String... mappings) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(List.of("-Xmx48m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp"));
+    command.add(testClasses());
+    command.add(Relay.class.getName());
+    command.addAll(List.of(mappings));
+    PunctualProcess relay = PunctualProcess.startCommand(log, Map.of(), lab.exec(host, command));
+    relay.awaitOutput("(relay ready)", Duration.ofSeconds(30));
+    return relay;
+  }
+
+  private static String testClasses() {
+    try {
+      return Path.of(Relay.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+          .toString();
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
