@@ -98,6 +98,98 @@ final class NamespacedServers {
     return List.of(pg, relay);
   }
 
+  /**
+   * Starts postgres in {@code host}'s namespace listening on the host's address and on loopback,
+   * port 5432, with no relay in between (the failover test), and a Unix socket relay for the test
+   * JVM. {@code settings} are further {@code -c} settings ({@code synchronous_standby_names}...).
+   */
+  static List<PunctualProcess> startPostgresDirect(
+      NetworkLab lab,
+      String host,
+      Path bin,
+      Path data,
+      Path dir,
+      Path socket,
+      Map<String, String> settings) {
+    Path sockets = dir.resolve("sockets-" + host);
+    try {
+      Files.createDirectories(sockets);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "unshare",
+                "-U",
+                bin.resolve("postgres").toString(),
+                "-D",
+                data.toString(),
+                "-p",
+                "" + PG_PORT,
+                "-c",
+                "listen_addresses=127.0.0.1," + lab.address(host),
+                "-c",
+                "unix_socket_directories=" + sockets,
+                "-c",
+                "max_connections=200",
+                "-c",
+                "fsync=off",
+                "-c",
+                "timezone=UTC"));
+    settings.forEach(
+        (k, v) -> {
+          command.add("-c");
+          command.add(k + "=" + v);
+        });
+    PunctualProcess pg =
+        PunctualProcess.startCommand(
+            dir.resolve("postgres-" + host + ".log"), Map.of(), lab.exec(host, command));
+    PunctualProcess relay =
+        relay(
+            lab,
+            host,
+            dir.resolve("relay-" + host + ".log"),
+            "unix:" + socket + "=tcp:127.0.0.1:" + PG_PORT);
+    return List.of(pg, relay);
+  }
+
+  /**
+   * Lets every host of the lab connect, replication connections too ({@code pg_hba.conf}); zonky's
+   * initdb trusts loopback only.
+   */
+  static void trustLab(Path data) {
+    try {
+      Files.writeString(
+          data.resolve("pg_hba.conf"),
+          "host all all 10.231.0.0/16 trust\nhost replication all 10.231.0.0/16 trust\n",
+          java.nio.file.StandardOpenOption.APPEND);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * A standby of a cleanly stopped primary: a copy of its data directory (a cold base backup; the
+   * embedded binaries have no pg_basebackup) with {@code standby.signal}.
+   */
+  static void copyAsStandby(Path primary, Path standby) {
+    try (var paths = Files.walk(primary)) {
+      for (Path from : paths.toList()) {
+        Path to = standby.resolve(primary.relativize(from).toString());
+        if (Files.isDirectory(from)) {
+          Files.createDirectories(to);
+        } else if (!from.getFileName().toString().equals("postmaster.pid")) {
+          Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES);
+        }
+      }
+      Files.setPosixFilePermissions(standby, PosixFilePermissions.fromString("rwx------"));
+      Files.writeString(standby.resolve("standby.signal"), "");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Starts redis-server 6.2 (embedded-redis's binary) in {@code host}'s namespace. */
   static PunctualProcess startRedis(NetworkLab lab, String host, Path dir) {
     Path binary = dir.resolve("redis-server");

@@ -1,0 +1,467 @@
+package io.punctual.deploy.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A PostgreSQL failover under load: a primary and a synchronous streaming standby (PostgreSQL 18,
+ * each in a network namespace of its own), the API, a worker and a reaper connected with a
+ * multi-host URL ({@code targetServerType=primary}). While jobs are submitted, the primary's
+ * processes are killed (SIGKILL) and the standby promoted. Checked: every job the API accepted
+ * (201) is on the new primary and reaches one final state, no stale result, duplicates only where
+ * an attempt was recorded LOST; reported: how submits were answered meanwhile and how long until
+ * the API accepted and the worker claimed again. Written to target/postgres-failover-report.md.
+ *
+ * <p>Needs root and iproute2, as {@link NetworkFaultsE2E} (same opt-out).
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class PostgresFailoverE2E {
+  private static final Duration START = Duration.ofMinutes(4);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private static final String CONFIG =
+      """
+      queue:
+        promoterInterval: PT0.2S
+      postgres:
+        connectionTimeout: PT2S
+      worker:
+        heartbeatInterval: PT0.5S
+        leaseTtl: PT2S
+        shutdownGrace: PT5S
+        maxIdleWait: PT1S
+        concurrency: 16
+      reaper:
+        interval: PT0.5S
+        rescueAfter: PT3S
+        reconcileAfter: PT2S
+      """;
+
+  private final List<PunctualProcess> processes = new ArrayList<>();
+  private final List<Relay> localRelays = new ArrayList<>();
+  private final Map<String, Object> report = new LinkedHashMap<>();
+  private final Set<UUID> accepted = ConcurrentHashMap.newKeySet();
+  private final Map<String, AtomicInteger> answers = new ConcurrentHashMap<>();
+  private NetworkLab lab;
+  private Path dir;
+  private String api;
+  private String callback;
+  private SideEffectServer effects;
+
+  @Test
+  void acknowledgedJobsSurviveAPromotionOfTheSynchronousStandby() throws Exception {
+    if ("skip".equals(System.getProperty(NetworkFaultsE2E.OPT_OUT))) {
+      String message =
+          "PostgresFailoverE2E skipped on request (-D"
+              + NetworkFaultsE2E.OPT_OUT
+              + "=skip): the failover was NOT tested";
+      System.out.println(message);
+      Assumptions.abort(message);
+    }
+    assertThat(NetworkLab.unavailableReason())
+        .as(
+            "PostgresFailoverE2E needs root and iproute2; run it as root, or opt out locally with -D"
+                + NetworkFaultsE2E.OPT_OUT
+                + "=skip")
+        .isNull();
+    dir = Files.createTempDirectory("pnf");
+    try {
+      run();
+    } catch (Exception | Error e) {
+      report.put("the harness stopped", e.toString());
+      throw e;
+    } finally {
+      stopAll();
+      writeReport();
+    }
+  }
+
+  private void run() throws Exception {
+    long started = System.nanoTime();
+    lab = NetworkLab.create(List.of("pg1", "pg2", "redis", "api", "w1", "ctl", "sink"));
+    Path data1 = dir.resolve("pg1-data");
+    Path data2 = dir.resolve("pg2-data");
+    Path bin = NamespacedServers.initPostgres(data1);
+    NamespacedServers.trustLab(data1);
+    NamespacedServers.copyAsStandby(data1, data2);
+    List<PunctualProcess> primary =
+        NamespacedServers.startPostgresDirect(
+            lab,
+            "pg1",
+            bin,
+            data1,
+            dir,
+            dir.resolve("pg1.sock"),
+            Map.of("synchronous_standby_names", "*", "synchronous_commit", "on"));
+    processes.addAll(primary);
+    processes.addAll(
+        NamespacedServers.startPostgresDirect(
+            lab,
+            "pg2",
+            bin,
+            data2,
+            dir,
+            dir.resolve("pg2.sock"),
+            Map.of(
+                "primary_conninfo",
+                "host=" + lab.address("pg1") + " port=5432 user=postgres application_name=pg2")));
+    processes.add(NamespacedServers.startRedis(lab, "redis", dir));
+    String pg1 =
+        "jdbc:postgresql://127.0.0.1:"
+            + local("tcp:127.0.0.1:0", "unix:" + dir.resolve("pg1.sock")).port()
+            + "/punctual";
+    String pg2 =
+        "jdbc:postgresql://127.0.0.1:"
+            + local("tcp:127.0.0.1:0", "unix:" + dir.resolve("pg2.sock")).port()
+            + "/punctual";
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200))
+        .ignoreExceptions()
+        .until(
+            () ->
+                "sync"
+                    .equals(
+                        text(
+                            pg1,
+                            "SELECT sync_state FROM pg_stat_replication WHERE application_name = 'pg2'")));
+    report.put("replication", "pg2 streams from pg1, sync_state = sync");
+
+    effects = SideEffectServer.start();
+    local(
+        "unix:" + dir.resolve("sink.sock"), "tcp:127.0.0.1:" + URI.create(effects.url()).getPort());
+    processes.add(
+        NamespacedServers.relay(
+            lab,
+            "sink",
+            dir.resolve("relay-sink.log"),
+            "tcp:" + lab.address("sink") + ":8090=unix:" + dir.resolve("sink.sock")));
+    callback = "http://" + lab.address("sink") + ":8090/effect";
+    Path config = dir.resolve("failover.yml");
+    Files.writeString(config, CONFIG);
+    String url =
+        "jdbc:postgresql://"
+            + lab.address("pg1")
+            + ":5432,"
+            + lab.address("pg2")
+            + ":5432/punctual?targetServerType=primary";
+    report.put("JDBC URL of every process", url);
+    PunctualProcess migrate = role(url, "ctl", "migrate", Map.of(), "migrate", config);
+    assertThat(migrate.awaitExit(START)).as(migrate.tail()).isZero();
+    PunctualProcess apiProcess =
+        role(
+            url,
+            "api",
+            "api",
+            Map.of("PUNCTUAL_HTTP_PORT", "8080", "PUNCTUAL_ADMIN_PORT", "8081"),
+            "api",
+            config);
+    PunctualProcess worker =
+        role(url, "w1", "w1", Map.of("PUNCTUAL_ADMIN_PORT", "8081"), "worker", config);
+    PunctualProcess reaper =
+        role(url, "ctl", "reaper", Map.of("PUNCTUAL_ADMIN_PORT", "8081"), "reaper", config);
+    processes.add(
+        NamespacedServers.relay(
+            lab,
+            "api",
+            dir.resolve("relay-api.log"),
+            "unix:" + dir.resolve("api.sock") + "=tcp:127.0.0.1:8080"));
+    api = "http://127.0.0.1:" + local("tcp:127.0.0.1:0", "unix:" + dir.resolve("api.sock")).port();
+    apiProcess.awaitOutput("(Punctual api is running)", START);
+    reaper.awaitOutput("(Punctual reaper is running)", START);
+    await()
+        .atMost(START)
+        .pollInterval(Duration.ofMillis(200))
+        .ignoreExceptions()
+        .failFast("worker exited:\n" + worker.tail(), () -> !worker.isAlive())
+        .until(() -> count(pg1, "SELECT count(*) FROM workers WHERE pid = " + worker.pid()) == 1);
+    report.put("start-up seconds", seconds(System.nanoTime() - started));
+
+    AtomicBoolean loading = new AtomicBoolean(true);
+    Thread load = Thread.ofVirtual().start(() -> load(loading));
+    try {
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> accepted.size() >= 100);
+      // the primary fails: every process of it killed at once
+      PunctualProcess primaryProcess = primary.get(0);
+      primaryProcess.rememberDescendants();
+      List<ProcessHandle> backends = primaryProcess.descendants();
+      int acceptedBefore = accepted.size();
+      primaryProcess.kill();
+      backends.forEach(ProcessHandle::destroyForcibly);
+      long killed = System.nanoTime();
+      // the operator (or the failover manager) promotes the standby
+      assertThat(text(pg2, "SELECT pg_promote(true, 60)")).isEqualTo("t");
+      double promotedAfter = seconds(System.nanoTime() - killed);
+      report.put("accepted before the primary was killed", acceptedBefore);
+      report.put("standby promoted, seconds after the kill", promotedAfter);
+      int acceptedAtKill = accepted.size();
+      Double apiBack =
+          awaitSeconds(() -> accepted.size() > acceptedAtKill + 6, Duration.ofSeconds(90));
+      report.put(
+          "API accepting again, seconds after the kill",
+          apiBack == null ? null : seconds(System.nanoTime() - killed));
+      String promotedAt =
+          "to_timestamp("
+              + count(pg2, "SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint")
+              + " / 1000000.0)";
+      Double workerBack =
+          awaitSeconds(
+              () ->
+                  count(
+                          pg2,
+                          "SELECT count(*) FROM jobs j JOIN workers w ON w.id = j.worker_id"
+                              + " WHERE w.pid = "
+                              + worker.pid()
+                              + " AND j.started_at > "
+                              + promotedAt)
+                      > 0,
+              Duration.ofSeconds(90));
+      report.put(
+          "worker claiming on the new primary, seconds after the kill",
+          workerBack == null ? null : seconds(System.nanoTime() - killed));
+      Thread.sleep(2_000); // load on the new primary
+    } finally {
+      loading.set(false);
+      load.join();
+    }
+    report.put("submits answered", tally());
+
+    Double drained =
+        awaitSeconds(
+            () -> count(pg2, "SELECT count(*) FROM jobs WHERE finished_at IS NULL") == 0,
+            Duration.ofSeconds(90));
+    report.put("every job final on the new primary within (s)", drained);
+    NetworkFaultChecker.Outcome outcome =
+        new NetworkFaultChecker(pg2).check(accepted, effects.effects());
+    report.putAll(outcome.asMap());
+    assertThat(outcome.missing()).as("acknowledged jobs missing on the new primary").isZero();
+    assertThat(outcome.notFinal()).as("jobs not final").isZero();
+    assertThat(outcome.staleResults()).as("results written by a stale attempt").isZero();
+    assertThat(outcome.duplicates())
+        .as("duplicates without an attempt recorded LOST")
+        .isEqualTo(outcome.duplicatesExplained());
+    Map<String, Integer> other = new TreeMap<>(tally());
+    other.keySet().removeAll(Set.of("201", "503 problem+json", "no answer"));
+    assertThat(other).as("answers other than 201, 503 problem+json, none").isEmpty();
+    report.put("total seconds", seconds(System.nanoTime() - started));
+  }
+
+  // --- helpers
+
+  private static String text(String jdbcUrl, String sql) throws SQLException {
+    try (Connection c = DriverManager.getConnection(jdbcUrl, "postgres", "");
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      return rs.next() ? rs.getString(1) : null;
+    }
+  }
+
+  private static long count(String jdbcUrl, String sql) throws SQLException {
+    return Long.parseLong(text(jdbcUrl, sql));
+  }
+
+  private interface Condition {
+    boolean met() throws Exception;
+  }
+
+  private static Double awaitSeconds(Condition condition, Duration atMost) {
+    long start = System.nanoTime();
+    try {
+      await()
+          .atMost(atMost)
+          .pollInterval(Duration.ofMillis(100))
+          .ignoreExceptions()
+          .until(condition::met);
+      return seconds(System.nanoTime() - start);
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      return null;
+    }
+  }
+
+  private static double seconds(long nanos) {
+    return Math.round(nanos / 1e8) / 10.0;
+  }
+
+  /** Every 200 ms a batch of five quick jobs and one single submit, every answer tallied. */
+  private void load(AtomicBoolean loading) {
+    while (loading.get()) {
+      StringBuilder body = new StringBuilder("{\"jobs\":[");
+      for (int i = 0; i < 5; i++) {
+        body.append(i == 0 ? "" : ",").append(job());
+      }
+      body.append("]}");
+      submit(api + "/api/v1/jobs/batch", body.toString(), true);
+      submit(api + "/api/v1/jobs", job(), false);
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  private String job() {
+    ObjectNode node = JSON.createObjectNode();
+    node.put("type", "http");
+    node.putObject("payload").put("kind", "quick").put("ms", 0);
+    node.putObject("callback").put("url", callback);
+    node.put("maxAttempts", 10);
+    node.putObject("backoff").put("strategy", "fixed").put("delay", "PT1S");
+    return node.toString();
+  }
+
+  private void submit(String url, String body, boolean batch) {
+    String answer;
+    try {
+      HttpRequest request =
+          HttpRequest.newBuilder(URI.create(url))
+              .timeout(Duration.ofSeconds(15))
+              .header("Authorization", "Bearer " + PunctualProcess.BOOTSTRAP_KEY)
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofString(body))
+              .build();
+      HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+      String type = response.headers().firstValue("Content-Type").orElse("");
+      if (response.statusCode() == 201) {
+        JsonNode json = JSON.readTree(response.body());
+        if (batch) {
+          for (JsonNode item : json.get("items")) {
+            accepted.add(UUID.fromString(item.get("id").asText()));
+          }
+        } else {
+          accepted.add(UUID.fromString(json.get("id").asText()));
+        }
+        answer = "201";
+      } else if (response.statusCode() == 503 && type.startsWith("application/problem+json")) {
+        answer = "503 problem+json";
+      } else {
+        answer = response.statusCode() + " " + type;
+      }
+    } catch (IOException e) {
+      answer = "no answer";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    answers.computeIfAbsent(answer, k -> new AtomicInteger()).incrementAndGet();
+  }
+
+  private Map<String, Integer> tally() {
+    Map<String, Integer> out = new TreeMap<>();
+    answers.forEach((k, v) -> out.put(k, v.get()));
+    return out;
+  }
+
+  private Relay local(String listen, String connect) {
+    Relay relay = Relay.start(listen, connect, null);
+    localRelays.add(relay);
+    return relay;
+  }
+
+  private PunctualProcess role(
+      String url, String host, String name, Map<String, String> extra, String role, Path config) {
+    Map<String, String> env = new HashMap<>();
+    env.put("PUNCTUAL_DATABASE_URL", url);
+    env.put(
+        "PUNCTUAL_REDIS_URL",
+        "redis://" + lab.address("redis") + ":" + NamespacedServers.REDIS_PORT);
+    env.put("PUNCTUAL_HTTP_ALLOW", "10.231.0.0/16");
+    env.putAll(extra);
+    PunctualProcess p =
+        PunctualProcess.startCommand(
+            dir.resolve(name + ".log"),
+            env,
+            lab.exec(host, PunctualProcess.javaCommand(role, config.toString())));
+    processes.add(p);
+    return p;
+  }
+
+  private void stopAll() {
+    List<PunctualProcess> reversed = new ArrayList<>(processes);
+    java.util.Collections.reverse(reversed);
+    for (PunctualProcess p : reversed) {
+      try {
+        p.close();
+      } catch (RuntimeException e) {
+        System.out.println("could not stop a process: " + e);
+      }
+    }
+    localRelays.forEach(Relay::close);
+    if (effects != null) {
+      effects.close();
+    }
+    if (lab != null) {
+      lab.close();
+    }
+  }
+
+  private void writeReport() {
+    Path md = Path.of("target", "postgres-failover-report.md").toAbsolutePath();
+    StringBuilder text =
+        new StringBuilder("# PostgreSQL failover report\n\nRun ")
+            .append(Instant.now())
+            .append(", ")
+            .append(Runtime.getRuntime().availableProcessors())
+            .append(" cores.\n\n");
+    report.forEach((k, v) -> text.append("- ").append(k).append(": ").append(v).append('\n'));
+    try {
+      Files.createDirectories(md.getParent());
+      Files.writeString(md, text);
+      Path logs = Path.of("target", "postgres-failover-logs");
+      Files.createDirectories(logs);
+      try (var files = Files.list(dir)) {
+        for (Path log : files.filter(p -> p.toString().endsWith(".log")).toList()) {
+          Files.copy(
+              log,
+              logs.resolve(log.getFileName()),
+              java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+      try (var paths = Files.walk(dir)) {
+        for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
+      System.out.println(text + "(written to " + md + ")");
+    } catch (IOException e) {
+      System.out.println(text + "(could not write the report: " + e + ")");
+    }
+  }
+}
