@@ -225,6 +225,50 @@ final class NamespacedServers {
     return redis;
   }
 
+  /**
+   * {@code ip netns exec <ns> java -jar punctual.jar <role> <config>}: a role in {@code host}'s
+   * namespace, on the lab's PostgreSQL ({@code databaseUrl}) and Redis (host {@code redis}), its
+   * callbacks allowed to reach the lab's addresses; logging to {@code dir/<name>.log}.
+   */
+  static PunctualProcess startRole(
+      NetworkLab lab,
+      Path dir,
+      String databaseUrl,
+      String host,
+      String name,
+      Map<String, String> extra,
+      String role,
+      Path config) {
+    Map<String, String> env = new java.util.HashMap<>();
+    env.put("PUNCTUAL_DATABASE_URL", databaseUrl);
+    env.put("PUNCTUAL_REDIS_URL", "redis://" + lab.address("redis") + ":" + REDIS_PORT);
+    env.put("PUNCTUAL_HTTP_ALLOW", "10.231.0.0/16");
+    env.putAll(extra);
+    return PunctualProcess.startCommand(
+        dir.resolve(name + ".log"),
+        env,
+        lab.exec(host, PunctualProcess.javaCommand(role, config.toString())));
+  }
+
+  /** Copies the logs of {@code dir} to {@code target}, then deletes {@code dir}. */
+  static void keepLogs(Path dir, Path target) {
+    try {
+      Files.createDirectories(target);
+      try (var files = Files.list(dir)) {
+        for (Path log : files.filter(p -> p.toString().endsWith(".log")).toList()) {
+          Files.copy(log, target.resolve(log.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+      try (var paths = Files.walk(dir)) {
+        for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
+    } catch (IOException e) {
+      System.out.println("could not keep the logs of " + dir + ": " + e);
+    }
+  }
+
   /** A {@link Relay} process in {@code host}'s namespace, ready when this returns. */
   static PunctualProcess relay(NetworkLab lab, String host, Path log, String... mappings) {
     List<String> command = new ArrayList<>();

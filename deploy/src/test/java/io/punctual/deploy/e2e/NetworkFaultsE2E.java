@@ -3,13 +3,9 @@ package io.punctual.deploy.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,12 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -52,8 +44,6 @@ class NetworkFaultsE2E {
   private static final Duration START = Duration.ofMinutes(4);
   private static final Duration HOLD = Duration.ofSeconds(6);
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   /** Fast failure detection, as in FaultInjectionE2E (knobs: docs/configuration.md). */
   private static final String CONFIG =
@@ -85,13 +75,9 @@ class NetworkFaultsE2E {
   private String api;
   private String callback;
   private SideEffectServer effects;
+  private JobLoad load;
   private NetworkFaultChecker checker;
   private Path pgControl;
-
-  /** The jobs accepted (201) since the current scenario began, and how submits were answered. */
-  private volatile Set<UUID> accepted = ConcurrentHashMap.newKeySet();
-
-  private volatile Map<String, AtomicInteger> answers = new ConcurrentHashMap<>();
 
   @Test
   void noAcceptedJobIsLostThroughNetworkFaults() throws Exception {
@@ -120,7 +106,7 @@ class NetworkFaultsE2E {
     } finally {
       stopAll();
       writeReport();
-      keepLogs();
+      NamespacedServers.keepLogs(dir, Path.of("target", "network-faults-logs"));
     }
     assertThat(failures).as("broken promises (target/network-faults-report.md)").isEmpty();
   }
@@ -188,16 +174,16 @@ class NetworkFaultsE2E {
     awaitRegistered(w2);
     roles.put("w1", w1);
     roles.put("w2", w2);
-    setup.put("start-up seconds", seconds(System.nanoTime() - started));
+    setup.put("start-up seconds", Timing.seconds(System.nanoTime() - started));
 
     HttpResponse<String> schedule =
-        send(api + "/api/v1/schedules", "{\"name\":\"tick\",\"every\":\"PT1S\",\"type\":\"noop\"}");
+        JobLoad.send(
+            api + "/api/v1/schedules", "{\"name\":\"tick\",\"every\":\"PT1S\",\"type\":\"noop\"}");
     assertThat(schedule.statusCode()).as(schedule.body()).isEqualTo(201);
     UUID scheduleId = UUID.fromString(JSON.readTree(schedule.body()).get("id").asText());
 
-    AtomicBoolean loading = new AtomicBoolean(true);
-    Thread load = Thread.ofVirtual().start(() -> load(loading));
-    try {
+    try (JobLoad jobs = new JobLoad(api, callback, 3_000, Duration.ofMillis(300))) {
+      load = jobs;
       scenario("baseline", "no fault", null, () -> {}, () -> {});
       scenario(
           "worker-redis",
@@ -251,13 +237,10 @@ class NetworkFaultsE2E {
               lab.heal(h, "pg");
             }
           });
-    } finally {
-      loading.set(false);
-      load.join();
     }
 
     // each occurrence of the one-second schedule planned exactly once, through every fault
-    send(api + "/api/v1/schedules/" + scheduleId + "/pause", "{}");
+    JobLoad.send(api + "/api/v1/schedules/" + scheduleId + "/pause", "{}");
     NetworkFaultChecker.Occurrences occurrences = checker.occurrences(scheduleId, 1);
     Map<String, Object> schedules = new LinkedHashMap<>();
     schedules.put("fire times planned", occurrences.fireTimes());
@@ -268,7 +251,7 @@ class NetworkFaultsE2E {
     if (occurrences.jobsTwice() != 0 || occurrences.gaps() != 0 || occurrences.fireTimes() == 0) {
       failures.add("schedule occurrences: " + schedules);
     }
-    setup.put("total seconds", seconds(System.nanoTime() - started));
+    setup.put("total seconds", Timing.seconds(System.nanoTime() - started));
   }
 
   /**
@@ -278,10 +261,8 @@ class NetworkFaultsE2E {
    */
   private void scenario(String name, String fault, String cutOff, FaultStep inject, FaultStep heal)
       throws Exception {
-    Set<UUID> ids = ConcurrentHashMap.newKeySet();
-    Map<String, AtomicInteger> answered = new ConcurrentHashMap<>();
-    accepted = ids;
-    answers = answered;
+    JobLoad.Round round = load.newRound();
+    Set<UUID> ids = round.accepted();
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("scenario", name);
     r.put("fault", fault);
@@ -290,7 +271,7 @@ class NetworkFaultsE2E {
       // cut while the worker is in the middle of a slow handler, so the fault catches it working
       r.put(
           "running on " + cutOff + " when cut",
-          awaitSeconds(
+          Timing.awaitSeconds(
                   () ->
                       checker.count(
                               "SELECT count(*) FROM jobs j JOIN workers w ON w.id = j.worker_id"
@@ -316,20 +297,20 @@ class NetworkFaultsE2E {
           "jobs started by " + cutOff + " during the cut",
           checker.count(startedBy(pid, cutAt) + " AND a.started_at < " + healedAt));
       recovery =
-          awaitSeconds(() -> checker.count(startedBy(pid, healedAt)) > 0, Duration.ofSeconds(60));
+          Timing.awaitSeconds(
+              () -> checker.count(startedBy(pid, healedAt)) > 0, Duration.ofSeconds(60));
       r.put("time for " + cutOff + " to claim again after the heal (s)", recovery);
     } else {
-      recovery = awaitSeconds(() -> allFinal(beforeHeal), Duration.ofSeconds(60));
+      recovery = Timing.awaitSeconds(() -> allFinal(beforeHeal), Duration.ofSeconds(60));
       r.put("time for the jobs accepted before the heal to be final, after it (s)", recovery);
     }
     Thread.sleep(1_000); // load after the heal
-    accepted = ConcurrentHashMap.newKeySet();
-    answers = new ConcurrentHashMap<>();
-    Double drained = awaitSeconds(() -> allFinal(ids), Duration.ofSeconds(60));
+    load.newRound(); // what is submitted from now on belongs to no scenario
+    Double drained = Timing.awaitSeconds(() -> allFinal(ids), Duration.ofSeconds(60));
     r.put(
         "time for every job of the scenario to be final, after the heal (s)",
-        drained == null ? null : seconds(System.nanoTime() - healed));
-    r.put("submits answered", tally(answered));
+        drained == null ? null : Timing.seconds(System.nanoTime() - healed));
+    r.put("submits answered", round.tally());
     NetworkFaultChecker.Outcome outcome = checker.check(ids, effects.effects());
     r.putAll(outcome.asMap());
     if (cutOff != null) {
@@ -357,9 +338,9 @@ class NetworkFaultsE2E {
     }
     if (outcome.accepted() == 0) broken.add("no job accepted during the scenario");
     if (recovery == null) broken.add("no recovery within 60 s of the heal");
-    Map<String, Integer> other = new TreeMap<>(tally(answered));
-    other.keySet().removeAll(Set.of("201", "503 problem+json", "no answer"));
-    if (!other.isEmpty()) broken.add("answers other than 201 and 503 problem+json: " + other);
+    if (!round.unexpected().isEmpty()) {
+      broken.add("answers other than 201 and 503 problem+json: " + round.unexpected());
+    }
     if (name.equals("baseline") && (outcome.lostAttempts() > 0 || outcome.duplicates() > 0)) {
       broken.add("lost attempts or duplicates without any fault");
     }
@@ -418,115 +399,10 @@ class NetworkFaultsE2E {
         == 0;
   }
 
-  private interface Condition {
-    boolean met() throws Exception;
-  }
-
-  /** Seconds until the condition holds, or null if it did not within {@code atMost}. */
-  private static Double awaitSeconds(Condition condition, Duration atMost) {
-    long start = System.nanoTime();
-    try {
-      await()
-          .atMost(atMost)
-          .pollInterval(Duration.ofMillis(100))
-          .ignoreExceptions()
-          .until(condition::met);
-      return seconds(System.nanoTime() - start);
-    } catch (org.awaitility.core.ConditionTimeoutException e) {
-      return null;
-    }
-  }
-
-  private static double seconds(long nanos) {
-    return Math.round(nanos / 1e8) / 10.0;
-  }
-
   /** PostgreSQL's clock now, as an SQL expression (the processes' times are its times). */
   private String dbNow() throws Exception {
     long micros = checker.count("SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint");
     return "to_timestamp(" + micros + " / 1000000.0)";
-  }
-
-  // --- load
-
-  /**
-   * Every 300 ms a batch of six jobs (five quick, one taking 3 s) and one single submit, each with
-   * the side-effect callback; every answer tallied.
-   */
-  private void load(AtomicBoolean loading) {
-    while (loading.get()) {
-      StringBuilder body = new StringBuilder("{\"jobs\":[");
-      for (int i = 0; i < 6; i++) {
-        body.append(i == 0 ? "" : ",").append(job(i == 5 ? 3_000 : 0));
-      }
-      body.append("]}");
-      submit(api + "/api/v1/jobs/batch", body.toString(), true);
-      submit(api + "/api/v1/jobs", job(0), false);
-      try {
-        Thread.sleep(300);
-      } catch (InterruptedException e) {
-        return;
-      }
-    }
-  }
-
-  private String job(int ms) {
-    ObjectNode node = JSON.createObjectNode();
-    node.put("type", "http");
-    node.putObject("payload").put("kind", ms > 0 ? "slow" : "quick").put("ms", ms);
-    node.putObject("callback").put("url", callback);
-    node.put("maxAttempts", 10);
-    node.putObject("backoff").put("strategy", "fixed").put("delay", "PT1S");
-    return node.toString();
-  }
-
-  private void submit(String url, String body, boolean batch) {
-    Set<UUID> into = accepted;
-    Map<String, AtomicInteger> tally = answers;
-    String answer;
-    try {
-      HttpResponse<String> response = send(url, body);
-      String type = response.headers().firstValue("Content-Type").orElse("");
-      if (response.statusCode() == 201) {
-        JsonNode json = JSON.readTree(response.body());
-        if (batch) {
-          for (JsonNode item : json.get("items")) {
-            into.add(UUID.fromString(item.get("id").asText()));
-          }
-        } else {
-          into.add(UUID.fromString(json.get("id").asText()));
-        }
-        answer = "201";
-      } else if (response.statusCode() == 503 && type.startsWith("application/problem+json")) {
-        answer = "503 problem+json";
-      } else {
-        answer = response.statusCode() + " " + type;
-      }
-    } catch (IOException e) {
-      answer = "no answer";
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return;
-    }
-    tally.computeIfAbsent(answer, k -> new AtomicInteger()).incrementAndGet();
-  }
-
-  private static Map<String, Integer> tally(Map<String, AtomicInteger> answered) {
-    Map<String, Integer> out = new TreeMap<>();
-    answered.forEach((k, v) -> out.put(k, v.get()));
-    return out;
-  }
-
-  private static HttpResponse<String> send(String url, String body)
-      throws IOException, InterruptedException {
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create(url))
-            .timeout(Duration.ofSeconds(15))
-            .header("Authorization", "Bearer " + PunctualProcess.BOOTSTRAP_KEY)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build();
-    return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
   }
 
   // --- processes
@@ -539,20 +415,20 @@ class NetworkFaultsE2E {
 
   private PunctualProcess role(
       String host, String name, Map<String, String> extra, String role, Path config) {
-    Map<String, String> env = new HashMap<>();
-    env.put(
-        "PUNCTUAL_DATABASE_URL",
-        "jdbc:postgresql://" + lab.address("pg") + ":" + NamespacedServers.PG_PORT + "/punctual");
-    env.put(
-        "PUNCTUAL_REDIS_URL",
-        "redis://" + lab.address("redis") + ":" + NamespacedServers.REDIS_PORT);
-    env.put("PUNCTUAL_HTTP_ALLOW", "10.231.0.0/16");
-    env.putAll(extra);
     PunctualProcess p =
-        PunctualProcess.startCommand(
-            dir.resolve(name + ".log"),
-            env,
-            lab.exec(host, PunctualProcess.javaCommand(role, config.toString())));
+        NamespacedServers.startRole(
+            lab,
+            dir,
+            "jdbc:postgresql://"
+                + lab.address("pg")
+                + ":"
+                + NamespacedServers.PG_PORT
+                + "/punctual",
+            host,
+            name,
+            extra,
+            role,
+            config);
     processes.add(p);
     return p;
   }
@@ -621,33 +497,6 @@ class NetworkFaultsE2E {
       System.out.println(text + "(written to " + md + " and " + json + ")");
     } catch (IOException e) {
       System.out.println(text + "(could not write the report: " + e + ")");
-    }
-  }
-
-  /** Copies the processes' logs to target/network-faults-logs. */
-  private void keepLogs() {
-    Path target = Path.of("target", "network-faults-logs");
-    try {
-      Files.createDirectories(target);
-      try (var files = Files.list(dir)) {
-        for (Path log : files.filter(p -> p.toString().endsWith(".log")).toList()) {
-          Files.copy(
-              log,
-              target.resolve(log.getFileName()),
-              java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
-      }
-      deleteTree(dir);
-    } catch (IOException e) {
-      System.out.println("could not keep the logs: " + e);
-    }
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    try (var paths = Files.walk(root)) {
-      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
     }
   }
 }

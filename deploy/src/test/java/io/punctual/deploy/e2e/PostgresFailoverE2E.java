@@ -3,14 +3,8 @@ package io.punctual.deploy.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -21,17 +15,12 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -56,9 +45,6 @@ class PostgresFailoverE2E {
   static final String ASYNC_PROPERTY = "punctual.faults.failover";
 
   private static final Duration START = Duration.ofMinutes(4);
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private static final String CONFIG =
       """
       queue:
@@ -80,11 +66,10 @@ class PostgresFailoverE2E {
   private final List<PunctualProcess> processes = new ArrayList<>();
   private final List<Relay> localRelays = new ArrayList<>();
   private final Map<String, Object> report = new LinkedHashMap<>();
-  private final Set<UUID> accepted = ConcurrentHashMap.newKeySet();
-  private final Map<String, AtomicInteger> answers = new ConcurrentHashMap<>();
   private NetworkLab lab;
   private Path dir;
   private String api;
+  private JobLoad.Round round;
   private String callback;
   private SideEffectServer effects;
 
@@ -113,6 +98,7 @@ class PostgresFailoverE2E {
     } finally {
       stopAll();
       writeReport();
+      NamespacedServers.keepLogs(dir, Path.of("target", "postgres-failover-logs"));
     }
   }
 
@@ -223,11 +209,11 @@ class PostgresFailoverE2E {
         .ignoreExceptions()
         .failFast("worker exited:\n" + worker.tail(), () -> !worker.isAlive())
         .until(() -> count(pg1, "SELECT count(*) FROM workers WHERE pid = " + worker.pid()) == 1);
-    report.put("start-up seconds", seconds(System.nanoTime() - started));
+    report.put("start-up seconds", Timing.seconds(System.nanoTime() - started));
 
-    AtomicBoolean loading = new AtomicBoolean(true);
-    Thread load = Thread.ofVirtual().start(() -> load(loading));
-    try {
+    try (JobLoad load = new JobLoad(api, callback, 0, Duration.ofMillis(200))) {
+      round = load.newRound();
+      Set<UUID> accepted = round.accepted();
       await()
           .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofMillis(100))
@@ -242,21 +228,21 @@ class PostgresFailoverE2E {
       long killed = System.nanoTime();
       // the operator (or the failover manager) promotes the standby
       assertThat(text(pg2, "SELECT pg_promote(true, 60)")).isEqualTo("t");
-      double promotedAfter = seconds(System.nanoTime() - killed);
+      double promotedAfter = Timing.seconds(System.nanoTime() - killed);
       report.put("accepted before the primary was killed", acceptedBefore);
       report.put("standby promoted, seconds after the kill", promotedAfter);
       int acceptedAtKill = accepted.size();
       Double apiBack =
-          awaitSeconds(() -> accepted.size() > acceptedAtKill + 6, Duration.ofSeconds(90));
+          Timing.awaitSeconds(() -> accepted.size() > acceptedAtKill + 6, Duration.ofSeconds(90));
       report.put(
           "API accepting again, seconds after the kill",
-          apiBack == null ? null : seconds(System.nanoTime() - killed));
+          apiBack == null ? null : Timing.seconds(System.nanoTime() - killed));
       String promotedAt =
           "to_timestamp("
               + count(pg2, "SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint")
               + " / 1000000.0)";
       Double workerBack =
-          awaitSeconds(
+          Timing.awaitSeconds(
               () ->
                   count(
                           pg2,
@@ -269,16 +255,14 @@ class PostgresFailoverE2E {
               Duration.ofSeconds(90));
       report.put(
           "worker claiming on the new primary, seconds after the kill",
-          workerBack == null ? null : seconds(System.nanoTime() - killed));
+          workerBack == null ? null : Timing.seconds(System.nanoTime() - killed));
       Thread.sleep(2_000); // load on the new primary
-    } finally {
-      loading.set(false);
-      load.join();
     }
-    report.put("submits answered", tally());
+    Set<UUID> accepted = round.accepted();
+    report.put("submits answered", round.tally());
 
     Double drained =
-        awaitSeconds(
+        Timing.awaitSeconds(
             () -> count(pg2, "SELECT count(*) FROM jobs WHERE finished_at IS NULL") == 0,
             Duration.ofSeconds(90));
     report.put("every job final on the new primary within (s)", drained);
@@ -293,10 +277,8 @@ class PostgresFailoverE2E {
     assertThat(outcome.duplicates())
         .as("duplicates without an attempt recorded LOST")
         .isEqualTo(outcome.duplicatesExplained());
-    Map<String, Integer> other = new TreeMap<>(tally());
-    other.keySet().removeAll(Set.of("201", "503 problem+json", "no answer"));
-    assertThat(other).as("answers other than 201, 503 problem+json, none").isEmpty();
-    report.put("total seconds", seconds(System.nanoTime() - started));
+    assertThat(round.unexpected()).as("answers other than 201, 503 problem+json, none").isEmpty();
+    report.put("total seconds", Timing.seconds(System.nanoTime() - started));
   }
 
   // --- helpers
@@ -313,98 +295,6 @@ class PostgresFailoverE2E {
     return Long.parseLong(text(jdbcUrl, sql));
   }
 
-  private interface Condition {
-    boolean met() throws Exception;
-  }
-
-  private static Double awaitSeconds(Condition condition, Duration atMost) {
-    long start = System.nanoTime();
-    try {
-      await()
-          .atMost(atMost)
-          .pollInterval(Duration.ofMillis(100))
-          .ignoreExceptions()
-          .until(condition::met);
-      return seconds(System.nanoTime() - start);
-    } catch (org.awaitility.core.ConditionTimeoutException e) {
-      return null;
-    }
-  }
-
-  private static double seconds(long nanos) {
-    return Math.round(nanos / 1e8) / 10.0;
-  }
-
-  /** Every 200 ms a batch of five quick jobs and one single submit, every answer tallied. */
-  private void load(AtomicBoolean loading) {
-    while (loading.get()) {
-      StringBuilder body = new StringBuilder("{\"jobs\":[");
-      for (int i = 0; i < 5; i++) {
-        body.append(i == 0 ? "" : ",").append(job());
-      }
-      body.append("]}");
-      submit(api + "/api/v1/jobs/batch", body.toString(), true);
-      submit(api + "/api/v1/jobs", job(), false);
-      try {
-        Thread.sleep(200);
-      } catch (InterruptedException e) {
-        return;
-      }
-    }
-  }
-
-  private String job() {
-    ObjectNode node = JSON.createObjectNode();
-    node.put("type", "http");
-    node.putObject("payload").put("kind", "quick").put("ms", 0);
-    node.putObject("callback").put("url", callback);
-    node.put("maxAttempts", 10);
-    node.putObject("backoff").put("strategy", "fixed").put("delay", "PT1S");
-    return node.toString();
-  }
-
-  private void submit(String url, String body, boolean batch) {
-    String answer;
-    try {
-      HttpRequest request =
-          HttpRequest.newBuilder(URI.create(url))
-              .timeout(Duration.ofSeconds(15))
-              .header("Authorization", "Bearer " + PunctualProcess.BOOTSTRAP_KEY)
-              .header("Content-Type", "application/json")
-              .POST(HttpRequest.BodyPublishers.ofString(body))
-              .build();
-      HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-      String type = response.headers().firstValue("Content-Type").orElse("");
-      if (response.statusCode() == 201) {
-        JsonNode json = JSON.readTree(response.body());
-        if (batch) {
-          for (JsonNode item : json.get("items")) {
-            accepted.add(UUID.fromString(item.get("id").asText()));
-          }
-        } else {
-          accepted.add(UUID.fromString(json.get("id").asText()));
-        }
-        answer = "201";
-      } else if (response.statusCode() == 503 && type.startsWith("application/problem+json")) {
-        answer = "503 problem+json";
-      } else {
-        answer = response.statusCode() + " " + type;
-      }
-    } catch (IOException e) {
-      answer = "no answer";
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return;
-    }
-    answers.computeIfAbsent(answer, k -> new AtomicInteger()).incrementAndGet();
-  }
-
-  private Map<String, Integer> tally() {
-    Map<String, Integer> out = new TreeMap<>();
-    answers.forEach((k, v) -> out.put(k, v.get()));
-    return out;
-  }
-
   private Relay local(String listen, String connect) {
     Relay relay = Relay.start(listen, connect, null);
     localRelays.add(relay);
@@ -413,18 +303,7 @@ class PostgresFailoverE2E {
 
   private PunctualProcess role(
       String url, String host, String name, Map<String, String> extra, String role, Path config) {
-    Map<String, String> env = new HashMap<>();
-    env.put("PUNCTUAL_DATABASE_URL", url);
-    env.put(
-        "PUNCTUAL_REDIS_URL",
-        "redis://" + lab.address("redis") + ":" + NamespacedServers.REDIS_PORT);
-    env.put("PUNCTUAL_HTTP_ALLOW", "10.231.0.0/16");
-    env.putAll(extra);
-    PunctualProcess p =
-        PunctualProcess.startCommand(
-            dir.resolve(name + ".log"),
-            env,
-            lab.exec(host, PunctualProcess.javaCommand(role, config.toString())));
+    PunctualProcess p = NamespacedServers.startRole(lab, dir, url, host, name, extra, role, config);
     processes.add(p);
     return p;
   }
@@ -460,21 +339,6 @@ class PostgresFailoverE2E {
     try {
       Files.createDirectories(md.getParent());
       Files.writeString(md, text);
-      Path logs = Path.of("target", "postgres-failover-logs");
-      Files.createDirectories(logs);
-      try (var files = Files.list(dir)) {
-        for (Path log : files.filter(p -> p.toString().endsWith(".log")).toList()) {
-          Files.copy(
-              log,
-              logs.resolve(log.getFileName()),
-              java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
-      }
-      try (var paths = Files.walk(dir)) {
-        for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-          Files.deleteIfExists(p);
-        }
-      }
       System.out.println(text + "(written to " + md + ")");
     } catch (IOException e) {
       System.out.println(text + "(could not write the report: " + e + ")");
