@@ -76,6 +76,7 @@ class NetworkFaultsE2E {
   private String callback;
   private SideEffectServer effects;
   private JobLoad load;
+  private UUID scheduleId;
   private NetworkFaultChecker checker;
   private Path pgControl;
 
@@ -180,7 +181,7 @@ class NetworkFaultsE2E {
         JobLoad.send(
             api + "/api/v1/schedules", "{\"name\":\"tick\",\"every\":\"PT1S\",\"type\":\"noop\"}");
     assertThat(schedule.statusCode()).as(schedule.body()).isEqualTo(201);
-    UUID scheduleId = UUID.fromString(JSON.readTree(schedule.body()).get("id").asText());
+    scheduleId = UUID.fromString(JSON.readTree(schedule.body()).get("id").asText());
 
     try (JobLoad jobs = new JobLoad(api, callback, 3_000, Duration.ofMillis(300))) {
       load = jobs;
@@ -351,6 +352,14 @@ class NetworkFaultsE2E {
     }
     if (name.equals("worker-both") && Long.valueOf(0).equals(lostOfCutOff)) {
       broken.add("the partitioned worker's running attempts were never rescued");
+    }
+    // the one-second schedule so far: no fire time with two jobs, none missing
+    NetworkFaultChecker.Occurrences occurrences = checker.occurrences(scheduleId, 1);
+    r.put(
+        "schedule occurrences so far (fire times / twice / missing)",
+        occurrences.fireTimes() + " / " + occurrences.jobsTwice() + " / " + occurrences.gaps());
+    if (occurrences.jobsTwice() != 0 || occurrences.gaps() != 0) {
+      broken.add("schedule occurrences planned twice or missing: " + occurrences);
     }
     r.put("broken promises", broken);
     for (String b : broken) {
