@@ -10,7 +10,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -106,7 +105,7 @@ class NetworkFaultsE2E {
       throw e;
     } finally {
       stopAll();
-      writeReport();
+      NetworkFaultReport.write(setup, scenarios, failures);
       NamespacedServers.keepLogs(dir, Path.of("target", "network-faults-logs"));
     }
     assertThat(failures).as("broken promises (target/network-faults-report.md)").isEmpty();
@@ -468,44 +467,6 @@ class NetworkFaultsE2E {
     }
     if (lab != null) {
       lab.close();
-    }
-  }
-
-  // --- report
-
-  private void writeReport() {
-    Path md = Path.of("target", "network-faults-report.md").toAbsolutePath();
-    Path json = Path.of("target", "network-faults-report.json").toAbsolutePath();
-    StringBuilder text = new StringBuilder("# Network faults report\n\n");
-    text.append("Run ")
-        .append(Instant.now())
-        .append(", ")
-        .append(Runtime.getRuntime().availableProcessors())
-        .append(" cores.\n\n");
-    setup.forEach((k, v) -> text.append("- ").append(k).append(": ").append(v).append('\n'));
-    for (Map<String, Object> s : scenarios) {
-      text.append("\n## ").append(s.get("scenario")).append("\n\n");
-      s.forEach(
-          (k, v) -> {
-            if (!k.equals("scenario")) {
-              text.append("- ").append(k).append(": ").append(v).append('\n');
-            }
-          });
-    }
-    text.append("\n## Verdict\n\n")
-        .append(failures.isEmpty() ? "every promise kept" : String.join("\n", failures))
-        .append('\n');
-    Map<String, Object> all = new LinkedHashMap<>();
-    all.put("setup", setup);
-    all.put("scenarios", scenarios);
-    all.put("failures", failures);
-    try {
-      Files.createDirectories(md.getParent());
-      Files.writeString(md, text);
-      Files.writeString(json, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(all));
-      System.out.println(text + "(written to " + md + " and " + json + ")");
-    } catch (IOException e) {
-      System.out.println(text + "(could not write the report: " + e + ")");
     }
   }
 }
