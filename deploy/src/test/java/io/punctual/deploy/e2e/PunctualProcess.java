@@ -47,6 +47,11 @@ final class PunctualProcess implements AutoCloseable {
    * #BOOTSTRAP_KEY}).
    */
   static PunctualProcess start(Path log, Map<String, String> env, String... args) {
+    return startCommand(log, env, javaCommand(args));
+  }
+
+  /** {@code java -jar punctual.jar <args>}, the command {@link #start} runs. */
+  static List<String> javaCommand(String... args) {
     String jar = System.getProperty("punctual.jar");
     if (jar == null || !Files.isRegularFile(Path.of(jar))) {
       throw new IllegalStateException("no runnable jar at punctual.jar=" + jar + "; run `package`");
@@ -60,7 +65,7 @@ final class PunctualProcess implements AutoCloseable {
     command.add("-jar");
     command.add(jar);
     command.addAll(List.of(args));
-    return startCommand(log, env, command);
+    return command;
   }
 
   /**

@@ -1,0 +1,223 @@
+package io.punctual.deploy.e2e;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Reads PostgreSQL and the side-effect log after a scenario of {@link NetworkFaultsE2E} and counts
+ * what the promise forbids: an accepted job missing or not final, a SUCCEEDED job whose result is
+ * not its final attempt's (a stale attempt wrote it), a side effect repeated without an attempt
+ * recorded LOST to explain it, a schedule occurrence planned twice or skipped.
+ */
+final class NetworkFaultChecker {
+  private static final Set<String> FINAL = Set.of("SUCCEEDED", "FAILED", "CANCELLED", "SKIPPED");
+
+  private final String jdbcUrl;
+
+  NetworkFaultChecker(String jdbcUrl) {
+    this.jdbcUrl = jdbcUrl;
+  }
+
+  /** What one scenario's jobs came to. */
+  record Outcome(
+      int accepted,
+      int missing,
+      int notFinal,
+      int succeeded,
+      int staleResults,
+      int lostAttempts,
+      int duplicates,
+      int duplicatesExplained,
+      int succeededWithoutEffect) {
+    Map<String, Object> asMap() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("accepted", accepted);
+      m.put("lost (accepted, not in PostgreSQL)", missing);
+      m.put("stuck (not final)", notFinal);
+      m.put("succeeded", succeeded);
+      m.put("results written by a stale attempt", staleResults);
+      m.put("attempts recorded LOST", lostAttempts);
+      m.put("duplicate executions", duplicates);
+      m.put("duplicates explained by a LOST attempt", duplicatesExplained);
+      m.put("SUCCEEDED without the succeeding attempt's side effect", succeededWithoutEffect);
+      return m;
+    }
+  }
+
+  /** Checks the jobs {@code ids} against PostgreSQL and the side effects. */
+  Outcome check(Collection<UUID> ids, List<SideEffectServer.Effect> effects) throws SQLException {
+    Set<UUID> mine = new HashSet<>(ids);
+    Map<UUID, String[]> jobs = new HashMap<>(); // status, attempt, worker, result attempt
+    Map<UUID, Map<Integer, String[]>> executions = new HashMap<>(); // attempt -> status, worker
+    try (Connection c = connect()) {
+      try (PreparedStatement s =
+          c.prepareStatement(
+              "SELECT id, status, attempt, worker_id, result->>'attempt' FROM jobs"
+                  + " WHERE id = ANY(?)")) {
+        s.setArray(1, c.createArrayOf("uuid", mine.toArray()));
+        try (ResultSet rs = s.executeQuery()) {
+          while (rs.next()) {
+            jobs.put(
+                rs.getObject(1, UUID.class),
+                new String[] {rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)});
+          }
+        }
+      }
+      try (PreparedStatement s =
+          c.prepareStatement(
+              "SELECT job_id, attempt, status, worker_id FROM job_executions WHERE job_id = ANY(?)")) {
+        s.setArray(1, c.createArrayOf("uuid", mine.toArray()));
+        try (ResultSet rs = s.executeQuery()) {
+          while (rs.next()) {
+            executions
+                .computeIfAbsent(rs.getObject(1, UUID.class), k -> new HashMap<>())
+                .put(rs.getInt(2), new String[] {rs.getString(3), rs.getString(4)});
+          }
+        }
+      }
+    }
+    Map<UUID, List<Integer>> ran = new HashMap<>();
+    for (SideEffectServer.Effect e : effects) {
+      if (mine.contains(e.jobId())) {
+        ran.computeIfAbsent(e.jobId(), k -> new ArrayList<>()).add(e.attempt());
+      }
+    }
+    int missing = 0;
+    int notFinal = 0;
+    int succeeded = 0;
+    int stale = 0;
+    int withoutEffect = 0;
+    for (UUID id : mine) {
+      String[] j = jobs.get(id);
+      if (j == null) {
+        missing++;
+        continue;
+      }
+      if (!FINAL.contains(j[0])) {
+        notFinal++;
+      }
+      if (!j[0].equals("SUCCEEDED")) {
+        continue;
+      }
+      succeeded++;
+      int attempt = Integer.parseInt(j[1]);
+      String[] row = executions.getOrDefault(id, Map.of()).get(attempt);
+      boolean consistent =
+          row != null
+              && row[0].equals("SUCCEEDED")
+              && row[1].equals(j[2])
+              && String.valueOf(attempt).equals(j[3]);
+      if (!consistent) {
+        stale++;
+      }
+      if (!ran.getOrDefault(id, List.of()).contains(attempt)) {
+        withoutEffect++;
+      }
+    }
+    int lost = 0;
+    for (Map<Integer, String[]> attempts : executions.values()) {
+      for (String[] row : attempts.values()) {
+        if (row[0].equals("LOST")) {
+          lost++;
+        }
+      }
+    }
+    int duplicates = 0;
+    int explained = 0;
+    for (var e : ran.entrySet()) {
+      if (e.getValue().size() > 1) {
+        duplicates++;
+        String[] j = jobs.get(e.getKey());
+        int finalAttempt = j == null ? -1 : Integer.parseInt(j[1]);
+        if (explainedByLost(
+            e.getValue(), finalAttempt, executions.getOrDefault(e.getKey(), Map.of()))) {
+          explained++;
+        }
+      }
+    }
+    return new Outcome(
+        mine.size(),
+        missing,
+        notFinal,
+        succeeded,
+        stale,
+        lost,
+        duplicates,
+        explained,
+        withoutEffect);
+  }
+
+  /**
+   * Whether each side effect beyond the final attempt's came from a different attempt recorded LOST
+   * (it did its work, then its result was refused or never came).
+   */
+  private static boolean explainedByLost(
+      List<Integer> attempts, int finalAttempt, Map<Integer, String[]> executions) {
+    List<Integer> extra = new ArrayList<>(attempts);
+    extra.remove(Integer.valueOf(finalAttempt));
+    if (extra.size() != attempts.size() - 1 || new HashSet<>(extra).size() != extra.size()) {
+      return false;
+    }
+    for (int attempt : extra) {
+      String[] row = executions.get(attempt);
+      if (row == null || !row[0].equals("LOST")) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A schedule's occurrences: how many fire times, planned twice, and gaps in the sequence. */
+  record Occurrences(long fireTimes, long jobsTwice, long gaps, long missed) {}
+
+  /** Checks every fire time of the schedule between its first and its last exists exactly once. */
+  Occurrences occurrences(UUID schedule, long intervalSeconds) throws SQLException {
+    try (Connection c = connect();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT (SELECT count(*) FROM schedule_occurrences WHERE schedule_id = '"
+                    + schedule
+                    + "'),"
+                    + " (SELECT count(*) FROM (SELECT occurrence_at FROM jobs WHERE schedule_id = '"
+                    + schedule
+                    + "' AND occurrence_at IS NOT NULL GROUP BY 1 HAVING count(*) > 1) d),"
+                    + " (SELECT coalesce(extract(epoch FROM max(fire_at) - min(fire_at))::bigint / "
+                    + intervalSeconds
+                    + " + 1 - count(*), 0) FROM schedule_occurrences WHERE schedule_id = '"
+                    + schedule
+                    + "'),"
+                    + " (SELECT count(*) FROM schedule_occurrences WHERE schedule_id = '"
+                    + schedule
+                    + "' AND outcome = 'missed')")) {
+      rs.next();
+      return new Occurrences(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4));
+    }
+  }
+
+  long count(String sql) throws SQLException {
+    try (Connection c = connect();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private Connection connect() throws SQLException {
+    return DriverManager.getConnection(jdbcUrl, "postgres", "");
+  }
+}
