@@ -4,6 +4,7 @@ import { h, s, replace, notice, statusBadge, fmtTime } from '../dom.js';
 import { get, post, enc } from '../api.js';
 import { refusal } from './jobs.js';
 
+const FINAL = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED'];
 const BOX_W = 170;
 const BOX_H = 46;
 const GAP_X = 30;
@@ -68,9 +69,10 @@ export async function render(ctx) {
   async function load() {
     const wf = await get('/workflows/' + enc(ctx.arg));
     const operate = ctx.can.operate();
+    const open = wf.jobs.some((st) => !FINAL.includes(st.status));
     replace(node,
       h('h1', {}, 'Workflow ', h('span', { class: 'mono' }, wf.id), ' ', statusBadge(wf.status)),
-      h('div', { class: 'actions' }, h('button', { id: 'workflow-cancel', class: 'danger', disabled: !operate, title: operate ? '' : 'Needs an operator key', onclick: cancel }, 'Cancel the workflow')),
+      h('div', { class: 'actions' }, h('button', { id: 'workflow-cancel', class: 'danger', disabled: !operate || !open, title: operate ? (open ? '' : 'Every step is final already') : 'Needs an operator key', onclick: cancel }, 'Cancel the workflow')),
       message,
       h('p', { class: 'muted' }, `${wf.jobs.length} steps · created ${fmtTime(wf.createdAt)}`),
       h('div', { class: 'card wide graph-box' }, graph(wf.jobs)));

@@ -48,7 +48,9 @@ class ConsoleE2E {
   void closeBrowser() {
     if (browser != null) {
       try {
-        browser.screenshot("ConsoleE2E-" + testName);
+        if (browser.driver.getCurrentUrl().startsWith("http")) {
+          browser.screenshot("ConsoleE2E-" + testName);
+        }
       } finally {
         browser.close();
       }
@@ -106,6 +108,56 @@ class ConsoleE2E {
     browser.find("#job-status[data-status=CANCELLED]");
     assertThat(stack.status(id)).isEqualTo("CANCELLED");
     assertThat(browser.find("#job-retry").isEnabled()).isTrue();
+  }
+
+  @Test
+  void aJobsPageShowsEveryAttemptWithItsWorkerDurationAndError() {
+    // The built-in fail handler fails attempts 1..times: two failures, then a success.
+    String id =
+        stack.submit(
+            "{\"type\":\"fail\",\"payload\":{\"times\":2},\"maxAttempts\":3,\"tags\":[\"billing\"],"
+                + "\"backoff\":{\"strategy\":\"fixed\",\"delay\":\"PT0.2S\"}}");
+    await().atMost(Duration.ofSeconds(30)).until(() -> stack.status(id), "SUCCEEDED"::equals);
+    browser.signIn(stack.base, stack.adminKey);
+    browser.open(stack.base + "/ui/#/jobs/" + id);
+    browser.find("#job-status[data-status=SUCCEEDED]");
+    browser.until(d -> d.findElements(By.cssSelector("#attempts tr[data-attempt]")).size() == 3);
+    String first = browser.find("#attempts tr[data-attempt='1']").getText();
+    assertThat(first).contains("FAILED", "planned failure of attempt 1", "ms");
+    assertThat(browser.find("#attempts tr[data-attempt='3']").getText()).contains("SUCCEEDED");
+    String worker = stack.get("/api/v1/jobs/" + id).get("workerId").asText();
+    assertThat(first).contains(worker);
+    assertThat(browser.find("#job-cancel").isEnabled()).isFalse();
+    browser.screenshot("ConsoleE2E-job-page");
+  }
+
+  @Test
+  void aBrowsersCrossSitePostIsRefusedAndAudited() {
+    String id = stack.submit("{\"type\":\"noop\",\"delay\":\"PT1H\"}");
+    // Another site: the same server reached by its address instead of "localhost".
+    String otherSite = stack.base.replace("localhost", "127.0.0.1");
+    browser.open(otherSite + "/ui/");
+    Object sent =
+        browser.asyncScript(
+            "const done = arguments[arguments.length - 1];"
+                + "fetch(arguments[0], {method: 'POST', mode: 'no-cors'})"
+                + ".then(() => done('sent'), e => done(String(e)));",
+            stack.base + "/api/v1/jobs/" + id + "/cancel");
+    assertThat(sent).isEqualTo("sent");
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () -> {
+              JsonNode entries =
+                  stack
+                      .get("/api/v1/audit?action=POST%20/api/v1/jobs/%7Bid%7D/cancel&limit=50")
+                      .get("items");
+              assertThat(entries.toString())
+                  .contains("\"target\":\"" + id + "\"")
+                  .contains("\"status\":403")
+                  .contains("cross-site-request");
+            });
+    assertThat(stack.status(id)).isEqualTo("PENDING");
   }
 
   @Test
