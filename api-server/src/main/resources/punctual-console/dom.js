@@ -1,6 +1,6 @@
 // DOM building without HTML parsing: every text goes in as a text node (textContent), every
 // attribute through setAttribute with a fixed name, so nothing read from the API (payloads, errors,
-// tags, names) can ever become markup or script. There is no innerHTML anywhere in the console.
+// tags, names) can ever become markup or script. Nothing in the console parses HTML.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
