@@ -42,6 +42,7 @@ function parseHash() {
 
 function signInView(message) {
   const input = h('input', { type: 'password', id: 'api-key', name: 'key', autocomplete: 'off', placeholder: 'pct_…', required: true, size: 60 });
+  const namespace = h('input', { id: 'sign-in-namespace', name: 'namespace', autocomplete: 'off', placeholder: 'the default, or the key\'s only one', size: 30 });
   const form = h(
     'form',
     {
@@ -50,6 +51,7 @@ function signInView(message) {
       onsubmit: async (e) => {
         e.preventDefault();
         session.signIn(input.value.trim());
+        session.setNamespace(namespace.value.trim());
         await start();
       },
     },
@@ -58,6 +60,8 @@ function signInView(message) {
     message ? notice('error', message) : null,
     h('label', { for: 'api-key' }, 'API key'),
     input,
+    h('label', { for: 'sign-in-namespace' }, 'Namespace (optional; needed for a key of several namespaces without default)'),
+    namespace,
     h('button', { type: 'submit', class: 'primary' }, 'Sign in'),
   );
   replace(root, form);
@@ -164,7 +168,8 @@ async function start() {
     state.me = await get('/me', { quiet401: true });
   } catch (e) {
     session.signOut();
-    signInView(e instanceof ApiError && e.status === 401 ? 'That key was refused.' : 'Could not sign in: ' + e.message);
+    const several = e instanceof ApiError && e.status === 403 && e.problem && e.problem.field === 'Punctual-Namespace';
+    signInView(e instanceof ApiError && e.status === 401 ? 'That key was refused.' : several ? e.message : 'Could not sign in: ' + e.message);
     return;
   }
   if (!session.namespace()) session.setNamespace(state.me.namespace);
