@@ -29,10 +29,14 @@ final class ConsoleStack implements AutoCloseable {
   final String base;
   final String adminKey;
 
-  private ConsoleStack(PunctualProcess dev, String base, String adminKey) {
+  /** The admin port (loopback only): another origin, and another site than {@link #base}. */
+  final String adminBase;
+
+  private ConsoleStack(PunctualProcess dev, String base, String adminKey, String adminBase) {
     this.dev = dev;
     this.base = base;
     this.adminKey = adminKey;
+    this.adminBase = adminBase;
   }
 
   static ConsoleStack start(Path tmp) {
@@ -50,9 +54,10 @@ final class ConsoleStack implements AutoCloseable {
             "dev",
             "--fresh");
     try {
-      dev.awaitHealthy("http://127.0.0.1:" + admin + "/healthcheck", Duration.ofMinutes(2));
+      String adminBase = "http://127.0.0.1:" + admin;
+      dev.awaitHealthy(adminBase + "/healthcheck", Duration.ofMinutes(2));
       String key = Files.readString(dataDir.resolve("admin.key")).strip();
-      return new ConsoleStack(dev, "http://localhost:" + http, key);
+      return new ConsoleStack(dev, "http://localhost:" + http, key, adminBase);
     } catch (IOException | RuntimeException | Error e) {
       dev.close();
       throw e instanceof IOException io ? new UncheckedIOException(io) : sneaky(e);
