@@ -5,6 +5,7 @@ import { get, post, enc } from '../api.js';
 import { refusal } from './jobs.js';
 
 const FINAL = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED'];
+const RETRYABLE = ['FAILED', 'CANCELLED', 'SKIPPED'];
 
 function jobLink(id) {
   return h('a', { href: '#/jobs/' + enc(id), class: 'mono' }, id);
@@ -26,7 +27,7 @@ export async function render(ctx) {
     const operate = ctx.can.operate();
     const why = operate ? '' : 'Needs an operator key';
     const actions = h('div', { class: 'actions' },
-      h('button', { id: 'job-retry', disabled: !operate || !final, title: why || (final ? '' : 'Only a final job can be retried'), onclick: () => act('retry') }, 'Retry'),
+      h('button', { id: 'job-retry', disabled: !operate || !RETRYABLE.includes(job.status), title: why || (RETRYABLE.includes(job.status) ? '' : 'Only a failed, cancelled or skipped job can be retried'), onclick: () => act('retry') }, 'Retry'),
       h('button', { id: 'job-cancel', class: 'danger', disabled: !operate || final, title: why || (final ? 'Final already' : ''), onclick: () => act('cancel') }, 'Cancel'));
 
     const children = workflow

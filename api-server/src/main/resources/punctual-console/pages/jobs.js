@@ -17,12 +17,12 @@ export function containsJson(whole, part) {
   return Object.entries(part).every(([k, v]) => k in whole && containsJson(whole[k], v));
 }
 
-/** What the search box holds: a job id, a payload (JSON object or array) or an idempotency key. */
+/** What the search box holds: a job id, a payload (a JSON object) or an idempotency key. */
 function searchKind(text) {
   const t = text.trim();
   if (!t) return { kind: 'none' };
   if (UUID.test(t)) return { kind: 'id', value: t };
-  if (t.startsWith('{') || t.startsWith('[')) {
+  if (t.startsWith('{')) {
     try {
       return { kind: 'payload', value: JSON.parse(t), text: t };
     } catch (e) {

@@ -5,15 +5,22 @@ import { h, replace, notice, fmtDuration, table, statusBadge, fmtAge } from '../
 import { get, query } from '../api.js';
 import { perMinuteChart, bars } from './chart.js';
 
-const STATES = ['BLOCKED', 'PENDING', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED'];
+// GET /stats counts attempts: STARTED by the minute they started, the others by how they ended.
+const OUTCOMES = ['STARTED', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'CANCELLED', 'LOST'];
+
+/** The group of the namespace shown (groupBy=namespace lists every namespace of the key). */
+function ours(stats, namespace) {
+  return (stats.groups || []).find((g) => g.key === namespace) || null;
+}
 const HOURS = 3;
 
 function unavailable(what, e) {
   return notice('muted', what + ': ' + (e && e.missingEndpoint ? 'not available on this server' : 'could not load (' + (e ? e.message : '') + ')'));
 }
 
-export async function render() {
-  const states = h('section', { class: 'card', id: 'states' }, h('h2', {}, 'Jobs by state (last 24 h)'));
+export async function render(ctx) {
+  const namespace = ctx.me.namespace;
+  const states = h('section', { class: 'card', id: 'states' }, h('h2', {}, 'Attempts by outcome (last 24 h)'));
   const depth = h('section', { class: 'card', id: 'queue-depth' }, h('h2', {}, 'Queue depth by priority'));
   const lag = h('section', { class: 'card', id: 'start-lag' }, h('h2', {}, 'Start lag (last hour)'));
   const live = h('section', { class: 'card', id: 'live-workers' }, h('h2', {}, 'Workers'));
@@ -53,16 +60,16 @@ export async function render() {
     await Promise.all([
       get('/stats' + query({ from: dayAgo, to: new Date(now).toISOString(), groupBy: 'namespace' })).then(
         (st) => {
-          const counts = {};
-          (st.groups || []).forEach((g) => Object.entries(g.counts || {}).forEach(([k, v]) => { counts[k] = (counts[k] || 0) + v; }));
-          replace(states, h('h2', {}, 'Jobs by state (last 24 h)'),
-            bars(STATES.map((name) => ({ label: name, value: counts[name] || 0, cls: 'st-' + name.toLowerCase() }))));
+          const counts = (ours(st, namespace) || {}).counts || {};
+          const names = [...OUTCOMES, ...Object.keys(counts).filter((k) => !OUTCOMES.includes(k))];
+          replace(states, h('h2', {}, 'Attempts by outcome (last 24 h)'),
+            bars(names.map((name) => ({ label: name, value: counts[name] || 0, cls: 'st-' + name.toLowerCase() }))));
         },
-        (e) => replace(states, h('h2', {}, 'Jobs by state (last 24 h)'), unavailable('Counts by state', e)),
+        (e) => replace(states, h('h2', {}, 'Attempts by outcome (last 24 h)'), unavailable('Counts by outcome', e)),
       ),
       get('/stats' + query({ from: hourAgo, to: new Date(now).toISOString(), groupBy: 'namespace' })).then(
         (st) => {
-          const g = (st.groups || [])[0];
+          const g = ours(st, namespace);
           replace(lag, h('h2', {}, 'Start lag (last hour)'), g && g.startLagMs
             ? h('div', {}, h('p', { class: 'big' }, 'p50 ', fmtDuration(g.startLagMs.p50)), h('p', {}, 'p95 ', fmtDuration(g.startLagMs.p95), ' · success rate ', g.successRate == null ? '—' : (g.successRate * 100).toFixed(1) + ' %'))
             : h('p', { class: 'muted' }, 'No job started in the last hour.'));
