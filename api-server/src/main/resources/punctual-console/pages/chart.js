@@ -31,7 +31,12 @@ export function perMinuteChart(points, fromMs, toMs) {
     const label = new Date(ms).toISOString().substring(11, 16);
     svg.appendChild(s('text', { x: x(ms), y: height - 6, 'text-anchor': 'middle', class: 'axis' }, label));
   }
-  const sorted = [...points].sort((a, b) => new Date(a.minute) - new Date(b.minute));
+  // The series lists only minutes that had something: every other minute of the range is a zero.
+  const byMinute = new Map(points.map((p) => [Math.floor(new Date(p.minute).getTime() / 60000), p]));
+  const sorted = [];
+  for (let m = Math.floor(fromMs / 60000); m < Math.ceil(toMs / 60000); m++) {
+    sorted.push(byMinute.get(m) || { minute: new Date(m * 60000).toISOString(), started: 0, succeeded: 0, failed: 0 });
+  }
   for (const [key, , cls] of SERIES) {
     const coords = sorted.map((p) => `${x(new Date(p.minute).getTime()).toFixed(1)},${y(Number(p[key]) || 0).toFixed(1)}`);
     if (coords.length) svg.appendChild(s('polyline', { points: coords.join(' '), class: 'series ' + cls }));
