@@ -23,9 +23,9 @@ import org.openqa.selenium.By;
 /**
  * The console's pages that use the job endpoints written on another branch: {@code POST
  * /jobs/{id}/retry}, {@code POST /jobs/bulk} (with {@code dryRun}) and {@code GET /jobs/bulk/{id}},
- * and {@code GET /jobs?payload=}. Disabled until those endpoints are merged (the ops-rest
- * branch; all three pass on a trial merge of it): remove {@code @Disabled} then. Same setup as
- * {@link ConsoleE2E}.
+ * and {@code GET /jobs?payload=}. Disabled until those endpoints are merged (the ops-rest branch;
+ * all three pass on a trial merge of it): remove {@code @Disabled} then. Same setup as {@link
+ * ConsoleE2E}.
  */
 @Disabled("needs POST /jobs/{id}/retry, POST /jobs/bulk and GET /jobs?payload= (enable on merge)")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
