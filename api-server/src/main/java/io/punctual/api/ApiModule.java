@@ -11,12 +11,14 @@ import io.punctual.api.auth.KeyAuthenticator;
 import io.punctual.api.auth.KeyBootstrapAtStart;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.config.AuthSettings;
+import io.punctual.api.console.Console;
 import io.punctual.api.context.Authorizer;
 import io.punctual.api.context.PermissionFeature;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.health.PostgresHealthCheck;
 import io.punctual.api.health.RedisHealthCheck;
 import io.punctual.api.http.ContentEncodingFilter;
+import io.punctual.api.http.CrossSiteRefusal;
 import io.punctual.api.http.QueryTextFilter;
 import io.punctual.api.http.RequestSizeLimitFilter;
 import io.punctual.api.jobs.AfterCommitHook;
@@ -26,6 +28,7 @@ import io.punctual.api.jobs.JobsResource;
 import io.punctual.api.jobs.QueueWriter;
 import io.punctual.api.jobs.SubmitFastPath;
 import io.punctual.api.keys.KeysResource;
+import io.punctual.api.keys.MeResource;
 import io.punctual.api.namespaces.NamespaceCache;
 import io.punctual.api.namespaces.NamespaceGate;
 import io.punctual.api.namespaces.NamespacesResource;
@@ -39,6 +42,7 @@ import io.punctual.api.problem.RequestRejectedExceptionMapper;
 import io.punctual.api.problem.ThrowableMapper;
 import io.punctual.api.problem.ViolationExceptionMapper;
 import io.punctual.api.problem.WebApplicationExceptionMapper;
+import io.punctual.api.queues.QueueDepthResource;
 import io.punctual.api.schedules.SchedulesResource;
 import io.punctual.api.workers.WorkersResource;
 import io.punctual.api.workflows.WorkflowsResource;
@@ -56,9 +60,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wires the REST API ({@code /api/v1}: jobs, schedules, workers, namespaces, keys, audit) into a
- * Dropwizard environment: resources, the namespace filter, the body size cap, the audit log,
- * problem+json exception mappers and the store health checks.
+ * Wires the REST API ({@code /api/v1}: jobs, schedules, workers, namespaces, keys, audit) and the
+ * web console ({@code /ui}) into a Dropwizard environment: resources, the namespace filter, the
+ * body size cap, the audit log, problem+json exception mappers and the store health checks.
  */
 public final class ApiModule {
   private static final Logger LOG = LoggerFactory.getLogger(ApiModule.class);
@@ -131,6 +135,7 @@ public final class ApiModule {
     JerseyEnvironment jersey = env.jersey();
     jersey.register(new ContentEncodingFilter());
     jersey.register(new RequestSizeLimitFilter(settings.maxRequestBytes));
+    jersey.register(new CrossSiteRefusal());
     jersey.register(authorizer);
     jersey.register(new PermissionFeature());
     jersey.register(new QueryTextFilter());
@@ -156,6 +161,10 @@ public final class ApiModule {
     jersey.register(new NamespacesResource(stores.namespaces(), namespaces, settings));
     jersey.register(new WorkersResource(stores.workers(), settings));
     jersey.register(new KeysResource(keys, authenticator, settings, stores.clock()));
+    jersey.register(new MeResource());
+    jersey.register(
+        new QueueDepthResource(
+            stores.redis(), stores.keys(), stores.clock(), settings.redisTimeout));
     jersey.register(new WorkflowsResource(stores.workflows(), submitter, queue, settings));
     ScheduleJobs scheduleJobs =
         new ScheduleJobs(
@@ -169,6 +178,8 @@ public final class ApiModule {
             scheduleParser,
             settings,
             stores.clock()));
+
+    Console.register(env);
 
     // Registered by us, these take precedence over Dropwizard's default mappers of the same types
     // (Throwable, JsonProcessingException, JerseyViolationException, IllegalStateException,

@@ -11,6 +11,7 @@ import io.punctual.api.audit.AuditLog;
 import io.punctual.api.auth.Permission;
 import io.punctual.api.context.Authorizer;
 import io.punctual.api.context.RequestContext;
+import io.punctual.api.http.CrossSiteRefusal;
 import io.punctual.api.problem.Problem;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.ProblemResponses;
@@ -95,6 +96,8 @@ public final class SubmitFastPath implements Filter {
         || !acceptsJson(request.getHeader("Accept"))
         // a body in a content coding is Jersey's to refuse or (gzip, inflated by Jetty) to read
         || request.getHeader("Content-Encoding") != null
+        // a browser's cross-site request: Jersey's CrossSiteRefusal refuses (and audits) it
+        || request.getHeader(CrossSiteRefusal.HEADER) != null
         // two keys or namespaces: Jersey sees them all and refuses; getHeader sees the first only
         || repeated(request, "Authorization")
         || repeated(request, Authorizer.NAMESPACE_HEADER)) {

@@ -54,6 +54,8 @@ class RouteRoleMatrixIT {
     LEAST_ROLE.put("GET /api/v1/schedules/{id}/preview", Role.VIEWER);
     LEAST_ROLE.put("GET /api/v1/schedules/{id}/jobs", Role.VIEWER);
     LEAST_ROLE.put("GET /api/v1/workers", Role.VIEWER);
+    LEAST_ROLE.put("GET /api/v1/me", Role.VIEWER);
+    LEAST_ROLE.put("GET /api/v1/queues/depth", Role.VIEWER);
     LEAST_ROLE.put("POST /api/v1/namespaces", Role.ADMIN);
     LEAST_ROLE.put("GET /api/v1/namespaces", Role.VIEWER);
     LEAST_ROLE.put("GET /api/v1/namespaces/{name}", Role.VIEWER);

@@ -63,6 +63,15 @@ final class Corpus {
       for (String parameter : route.query()) {
         query(route, parameter);
       }
+      if (route.query().isEmpty()) {
+        // a route that reads no parameter still refuses text no request may carry in one
+        add(
+            route,
+            "query:unread:nul",
+            request(route, route.method(), target(route) + "?unread=%00"),
+            "unread",
+            Expect.REFUSED);
+      }
       if (route.body() != BodyKind.NONE) {
         bodies(route);
         contentTypes(route);

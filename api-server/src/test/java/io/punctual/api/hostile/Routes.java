@@ -107,6 +107,10 @@ final class Routes {
           // workers
           new Route(
               "GET", "/api/v1/workers", IdKind.NONE, BodyKind.NONE, List.of("limit"), Effect.NONE),
+          // the caller's key; the queues' depth
+          new Route("GET", "/api/v1/me", IdKind.NONE, BodyKind.NONE, NO_QUERY, Effect.NONE),
+          new Route(
+              "GET", "/api/v1/queues/depth", IdKind.NONE, BodyKind.NONE, NO_QUERY, Effect.NONE),
           // namespaces (reads; the admin writes are covered by NamespacesIT and the route matrix)
           new Route(
               "GET",

@@ -1,0 +1,108 @@
+package io.punctual.api.queues;
+
+import com.codahale.metrics.annotation.Timed;
+import io.lettuce.core.Range;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.punctual.api.auth.Permission;
+import io.punctual.api.auth.Requires;
+import io.punctual.api.context.RequestContext;
+import io.punctual.api.problem.ProblemException;
+import io.punctual.api.problem.Problems;
+import io.punctual.common.job.Priority;
+import io.punctual.common.redis.RedisKeys;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code GET /api/v1/queues/depth}: how many jobs wait in the request's namespace's Redis queues,
+ * per priority: {@code due} (run time reached, waiting for a worker) and {@code future} (promoted
+ * ahead of their run time). Eight {@code ZCOUNT}s sent at once, each O(log n): cheap enough to
+ * poll. Jobs further ahead than the promoter's horizon are in PostgreSQL only and not counted here.
+ */
+@Path("/api/v1/queues/depth")
+@Produces(MediaType.APPLICATION_JSON)
+public final class QueueDepthResource {
+  /** One priority's queue. */
+  public record Depth(String priority, long due, long future) {}
+
+  /** The answer: the namespace, when it was read, and one entry per priority, highest first. */
+  public record Depths(String namespace, Instant at, List<Depth> priorities) {}
+
+  private final StatefulRedisConnection<String, String> redis;
+  private final RedisKeys keys;
+  private final Clock clock;
+  private final Duration timeout;
+
+  public QueueDepthResource(
+      StatefulRedisConnection<String, String> redis,
+      RedisKeys keys,
+      Clock clock,
+      Duration timeout) {
+    this.redis = redis;
+    this.keys = keys;
+    this.clock = clock;
+    this.timeout = timeout;
+  }
+
+  @GET
+  @Timed
+  @Requires(Permission.READ)
+  public Depths depth(@Context ContainerRequestContext request) {
+    String namespace = RequestContext.of(request).namespace();
+    Instant now = clock.instant();
+    double nowMs = now.toEpochMilli();
+    RedisAsyncCommands<String, String> commands = redis.async();
+    List<CompletableFuture<Long>> due = new ArrayList<>();
+    List<CompletableFuture<Long>> future = new ArrayList<>();
+    for (Priority priority : Priority.values()) {
+      String key = keys.queue(namespace, priority);
+      due.add(
+          commands
+              .zcount(key, Range.create(Double.NEGATIVE_INFINITY, nowMs))
+              .toCompletableFuture());
+      future.add(
+          commands
+              .zcount(
+                  key,
+                  Range.from(
+                      Range.Boundary.excluding(nowMs),
+                      Range.Boundary.including(Double.POSITIVE_INFINITY)))
+              .toCompletableFuture());
+    }
+    List<CompletableFuture<Long>> all = new ArrayList<>(due);
+    all.addAll(future);
+    CompletableFuture<Void> answered =
+        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+    try {
+      answered.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw unavailable();
+    } catch (Exception e) {
+      answered.cancel(false);
+      throw unavailable();
+    }
+    List<Depth> depths = new ArrayList<>();
+    Priority[] priorities = Priority.values();
+    for (int i = 0; i < priorities.length; i++) {
+      depths.add(new Depth(priorities[i].wireName(), due.get(i).join(), future.get(i).join()));
+    }
+    return new Depths(namespace, now, depths);
+  }
+
+  private static ProblemException unavailable() {
+    return new ProblemException(Problems.unavailable("Redis did not answer in time.", 1));
+  }
+}

@@ -1,0 +1,93 @@
+// One job: payload, result, every attempt, links (parent, children, dependencies, workflow,
+// schedule), the diagnosis, retry and cancel.
+import { h, replace, notice, table, statusBadge, fmtTime, fmtDuration, json } from '../dom.js';
+import { get, post, enc } from '../api.js';
+import { refusal } from './jobs.js';
+
+const FINAL = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED'];
+const RETRYABLE = ['FAILED', 'CANCELLED', 'SKIPPED'];
+
+function jobLink(id) {
+  return h('a', { href: '#/jobs/' + enc(id), class: 'mono' }, id);
+}
+
+export async function render(ctx) {
+  const id = ctx.arg;
+  const node = h('div', { id: 'job-page' });
+  const message = h('div', { id: 'job-message' });
+
+  async function load() {
+    const job = await get('/jobs/' + enc(id));
+    const [executions, diagnosis, workflow] = await Promise.all([
+      get('/jobs/' + enc(id) + '/executions').catch((e) => e),
+      get('/jobs/' + enc(id) + '/diagnosis').catch((e) => e),
+      job.workflowId ? get('/workflows/' + enc(job.workflowId)).catch(() => null) : Promise.resolve(null),
+    ]);
+    const final = FINAL.includes(job.status);
+    const operate = ctx.can.operate();
+    const why = operate ? '' : 'Needs an operator key';
+    const actions = h('div', { class: 'actions' },
+      h('button', { id: 'job-retry', disabled: !operate || !RETRYABLE.includes(job.status), title: why || (RETRYABLE.includes(job.status) ? '' : 'Only a failed, cancelled or skipped job can be retried'), onclick: () => act('retry') }, 'Retry'),
+      h('button', { id: 'job-cancel', class: 'danger', disabled: !operate || final, title: why || (final ? 'Final already' : ''), onclick: () => act('cancel') }, 'Cancel'));
+
+    const children = workflow
+      ? workflow.jobs.filter((st) => st.parentId === job.id || (st.dependsOn || []).some((d) => d.id === job.id))
+      : [];
+    const links = h('dl', { class: 'links' },
+      h('dt', {}, 'Parent'), h('dd', {}, job.parentId ? [jobLink(job.parentId), ' (', job.runCondition || 'on_success', ')'] : '—'),
+      h('dt', {}, 'Depends on'), h('dd', {}, (job.dependsOn || []).length ? job.dependsOn.map((d) => h('div', {}, jobLink(d.id), d.required ? ' (required)' : ' (optional)')) : '—'),
+      h('dt', {}, 'Children'), h('dd', {}, children.length ? children.map((c) => h('div', {}, jobLink(c.id), ' ', c.ref, ' ', statusBadge(c.status))) : (job.workflowId ? '—' : '— (listed for workflow steps)')),
+      h('dt', {}, 'Workflow'), h('dd', {}, job.workflowId ? h('a', { href: '#/workflows/' + enc(job.workflowId), id: 'workflow-link', class: 'mono' }, job.workflowId) : '—'),
+      h('dt', {}, 'Schedule'), h('dd', {}, job.scheduleId ? [h('a', { href: '#/schedules/' + enc(job.scheduleId), class: 'mono' }, job.scheduleId), ' occurrence ', fmtTime(job.occurrenceAt)] : '—'));
+
+    const facts = h('dl', { class: 'facts' },
+      ...[['Type', job.type], ['Priority', job.priority], ['Attempts', `${job.attempts} of ${job.maxAttempts}`], ['Runs at', fmtTime(job.runAt)],
+        ['Started', fmtTime(job.startedAt)], ['Finished', fmtTime(job.finishedAt)], ['Worker', job.workerId || '—'],
+        ['Idempotency key', job.idempotencyKey || '—'], ['Tags', (job.tags || []).join(', ') || '—'], ['Created', fmtTime(job.createdAt)]]
+        .flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
+
+    const attempts = executions instanceof Error
+      ? refusal('Attempts', executions)
+      : table(['#', 'Status', 'Worker', 'Started', 'Duration', 'Error'], (executions.items || []).map((x) =>
+          h('tr', { dataset: { attempt: String(x.attempt) } }, h('td', {}, String(x.attempt)), h('td', {}, statusBadge(x.status)), h('td', { class: 'mono' }, x.workerId || '—'),
+            h('td', {}, fmtTime(x.startedAt)), h('td', {}, fmtDuration(x.durationMs)), h('td', {}, h('pre', { class: 'error' }, x.error || '')))), { id: 'attempts' });
+
+    const diag = diagnosis instanceof Error
+      ? refusal('Diagnosis', diagnosis)
+      : h('ul', { id: 'diagnosis' }, (diagnosis.reasons || []).length
+        ? diagnosis.reasons.map((r) => h('li', {}, h('code', {}, r.code), ' ', r.message))
+        : h('li', { class: 'muted' }, 'Nothing to report.'));
+
+    replace(node,
+      h('h1', {}, 'Job ', h('span', { class: 'mono', id: 'job-id' }, job.id), ' ', h('span', { id: 'job-status', dataset: { status: job.status } }, statusBadge(job.status))),
+      actions, message,
+      h('div', { class: 'grid' },
+        h('section', { class: 'card' }, h('h2', {}, 'Job'), facts),
+        h('section', { class: 'card' }, h('h2', {}, 'Links'), links),
+        h('section', { class: 'card' }, h('h2', {}, 'Diagnosis'), diag),
+        h('section', { class: 'card' }, h('h2', {}, 'Last error'), h('pre', { class: 'error', id: 'last-error' }, job.lastError || '—')),
+        h('section', { class: 'card' }, h('h2', {}, 'Payload'), h('div', { id: 'payload' }, json(job.payload))),
+        h('section', { class: 'card' }, h('h2', {}, 'Result'), h('div', { id: 'result' }, json(job.result)))),
+      h('section', { class: 'card wide' }, h('h2', {}, 'Attempts'), attempts));
+  }
+
+  async function act(action) {
+    if (action === 'cancel' && !document.getElementById('job-cancel-confirm')) {
+      replace(message, h('div', { class: 'confirm card' }, 'Cancel this job? ',
+        h('button', { id: 'job-cancel-confirm', class: 'danger', onclick: () => act('cancel') }, 'Yes, cancel it'),
+        h('button', { onclick: () => replace(message) }, 'No')));
+      return;
+    }
+    try {
+      await post('/jobs/' + enc(id) + '/' + action);
+      replace(message, notice('ok', action === 'retry' ? 'Retried.' : 'Cancelled.'));
+    } catch (e) {
+      replace(message, refusal(action === 'retry' ? 'Retry' : 'Cancel', e));
+      return;
+    }
+    await load();
+  }
+
+  await load();
+  return { node, refresh: () => (document.getElementById('job-cancel-confirm') ? Promise.resolve() : load()) };
+}
