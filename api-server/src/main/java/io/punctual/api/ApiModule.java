@@ -33,6 +33,7 @@ import io.punctual.api.namespaces.NamespaceCache;
 import io.punctual.api.namespaces.NamespaceGate;
 import io.punctual.api.namespaces.NamespacesResource;
 import io.punctual.api.namespaces.SubmitRateLimiter;
+import io.punctual.api.openapi.OpenApiResource;
 import io.punctual.api.problem.EmptyOptionalExceptionMapper;
 import io.punctual.api.problem.IllegalStateExceptionMapper;
 import io.punctual.api.problem.JsonProcessingExceptionMapper;
@@ -160,6 +161,7 @@ public final class ApiModule {
     }
     jersey.register(new NamespacesResource(stores.namespaces(), namespaces, settings));
     jersey.register(new WorkersResource(stores.workers(), settings));
+    jersey.register(new OpenApiResource());
     jersey.register(new KeysResource(keys, authenticator, settings, stores.clock()));
     jersey.register(new MeResource());
     jersey.register(

@@ -19,10 +19,11 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Client of the Punctual REST API ({@code /api/v1}: jobs, workflows and schedules), with {@link
- * #awaitFinal} to wait for a job to end. Thread-safe; reuse one instance. Every call is made in the
- * client's namespace (header {@code Punctual-Namespace}). An error response throws {@link
- * PunctualApiException}; a transport failure throws {@link UncheckedIOException}.
+ * Client of the Punctual REST API ({@code /api/v1}: jobs, workflows, schedules, and with an admin
+ * key namespaces and API keys), with {@link #awaitFinal} to wait for a job to end. Thread-safe;
+ * reuse one instance. Every call is made in the client's namespace (header {@code
+ * Punctual-Namespace}). An error response throws {@link PunctualApiException}; a transport failure
+ * throws {@link UncheckedIOException}.
  */
 public final class PunctualClient {
   public static final String NAMESPACE_HEADER = "Punctual-Namespace";
@@ -297,6 +298,106 @@ public final class PunctualClient {
     return send(request(url.toString()).GET(), type(JobPage.class));
   }
 
+  // --- namespaces (changes need an admin key)
+
+  /** Creates a namespace; {@code quota} null for no limit. A name taken already is a 409. */
+  public NamespaceView createNamespace(String name, NamespaceQuota quota) {
+    return send(
+        post(apiUrl + "/namespaces", new NewNamespace(name, quota)), type(NamespaceView.class));
+  }
+
+  /** A namespace with its usage; 404 for a namespace this key may not act in. */
+  public NamespaceView getNamespace(String name) {
+    return send(request(namespaceUrl(name)).GET(), type(NamespaceView.class));
+  }
+
+  /** One page of the namespaces this key may act in, by name; {@code cursor} null for the first. */
+  public NamespacePage listNamespaces(int limit, String cursor) {
+    return send(
+        request(pageUrl(apiUrl + "/namespaces", limit, cursor)).GET(), type(NamespacePage.class));
+  }
+
+  /** Replaces a namespace's quota as a whole (a limit left null is no limit). */
+  public NamespaceView setNamespaceQuota(String name, NamespaceQuota quota) {
+    return send(
+        request(namespaceUrl(name) + "/quota")
+            .header("Content-Type", "application/json")
+            .PUT(
+                HttpRequest.BodyPublishers.ofByteArray(
+                    json(Objects.requireNonNull(quota, "quota")))),
+        type(NamespaceView.class));
+  }
+
+  /** Refuses submits into the namespace from now on and stops workers claiming its jobs. */
+  public NamespaceView deactivateNamespace(String name) {
+    return send(
+        request(namespaceUrl(name) + "/deactivate").POST(HttpRequest.BodyPublishers.noBody()),
+        type(NamespaceView.class));
+  }
+
+  /** Takes submits into the namespace again. */
+  public NamespaceView reactivateNamespace(String name) {
+    return send(
+        request(namespaceUrl(name) + "/reactivate").POST(HttpRequest.BodyPublishers.noBody()),
+        type(NamespaceView.class));
+  }
+
+  // --- API keys (an admin key only)
+
+  /** Creates a key; the answer holds its secret, which the API never shows again. */
+  public CreatedKey createKey(KeyRequest key) {
+    NewKey created = send(post(apiUrl + "/keys", key), type(NewKey.class));
+    return new CreatedKey(created.view(), created.secret());
+  }
+
+  /** One page of keys (no secrets), oldest first; {@code cursor} null for the first page. */
+  public KeyPage listKeys(int limit, String cursor) {
+    return send(request(pageUrl(apiUrl + "/keys", limit, cursor)).GET(), type(KeyPage.class));
+  }
+
+  public KeyView getKey(String id) {
+    return send(request(apiUrl + "/keys/" + encode(id)).GET(), type(KeyView.class));
+  }
+
+  /** Revokes a key: it stops working at once here and within {@code auth.cacheFor} elsewhere. */
+  public void revokeKey(String id) {
+    send(request(apiUrl + "/keys/" + encode(id)).DELETE(), null);
+  }
+
+  record NewNamespace(String name, NamespaceQuota quota) {}
+
+  /** The answer to a key's creation: the key and, this once, its secret. */
+  record NewKey(
+      String id,
+      String name,
+      String prefix,
+      KeyRole role,
+      List<String> namespaces,
+      Instant createdAt,
+      Instant lastUsedAt,
+      Instant expiresAt,
+      String secret) {
+    KeyView view() {
+      return new KeyView(id, name, prefix, role, namespaces, createdAt, lastUsedAt, expiresAt);
+    }
+
+    @Override
+    public String toString() {
+      return "NewKey[" + view() + "]";
+    }
+  }
+
+  private String namespaceUrl(String name) {
+    return apiUrl + "/namespaces/" + encode(name);
+  }
+
+  private static String pageUrl(String url, int limit, String cursor) {
+    String paged = url + "?limit=" + limit;
+    return cursor == null
+        ? paged
+        : paged + "&cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8);
+  }
+
   record Preview(List<Instant> fireTimes) {
     Preview {
       fireTimes = fireTimes == null ? List.of() : List.copyOf(fireTimes);
@@ -374,6 +475,9 @@ public final class PunctualClient {
     }
     if (response.statusCode() >= 300) {
       throw ResponseErrors.toException(response.statusCode(), response.body());
+    }
+    if (type == null) {
+      return null; // an answer without a body (204)
     }
     try {
       return JSON.readValue(response.body(), type);

@@ -47,6 +47,9 @@ public final class JobRequestParser {
           "runCondition",
           "dependsOn");
 
+  /** The fields of a batch's body. */
+  static final Set<String> BATCH_FIELDS = Set.of("jobs");
+
   /** A workflow step takes every job field, plus its ref and its parent by ref. */
   private static final Set<String> STEP_FIELDS = union(FIELDS, Set.of("ref", "parent"));
 
@@ -83,7 +86,7 @@ public final class JobRequestParser {
       throw Problems.invalid("jobs", "must be a non-empty array of jobs");
     }
     Violations violations = new Violations();
-    new Fields(object, "", violations).rejectUnknown(Set.of("jobs"));
+    new Fields(object, "", violations).rejectUnknown(BATCH_FIELDS);
     if (jobs.size() > settings.maxBatchSize) {
       throw Problems.tooLarge(
           "jobs", "A batch holds at most " + settings.maxBatchSize + " jobs, not " + jobs.size());

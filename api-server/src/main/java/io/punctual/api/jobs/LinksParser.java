@@ -21,6 +21,11 @@ import java.util.UUID;
  * short for a required dependency). Every mistake is recorded under its field's path.
  */
 final class LinksParser {
+  /** The fields of a {@code dependsOn} item of a job, and of a workflow step. */
+  static final Set<String> DEPENDENCY_FIELDS = Set.of("id", "required");
+
+  static final Set<String> STEP_DEPENDENCY_FIELDS = Set.of("ref", "id", "required");
+
   static final int MAX_REF_LENGTH = 200;
 
   private LinksParser() {}
@@ -161,7 +166,7 @@ final class LinksParser {
     }
     Fields f = new Fields(object, path + ".", violations);
     int before = f.errorCount();
-    f.rejectUnknown(inWorkflow ? Set.of("ref", "id", "required") : Set.of("id", "required"));
+    f.rejectUnknown(inWorkflow ? STEP_DEPENDENCY_FIELDS : DEPENDENCY_FIELDS);
     Target target = null;
     if (f.has("id") && f.has("ref")) {
       f.error("ref", "give either ref or id, not both");

@@ -27,6 +27,9 @@ import java.util.Set;
  * field ({@code jobs[2].dependsOn[0].ref}).
  */
 public final class WorkflowRequestParser {
+  /** The fields of a workflow's body (each step's are {@code JobRequestParser.STEP_FIELDS}). */
+  static final Set<String> FIELDS = Set.of("jobs", "idempotencyKey");
+
   private final ApiSettings settings;
   private final JobRequestParser jobs;
 
@@ -98,7 +101,7 @@ public final class WorkflowRequestParser {
     StorableText.require(object, "");
     Violations violations = new Violations();
     Fields top = new Fields(object, "", violations);
-    top.rejectUnknown(Set.of("jobs", "idempotencyKey"));
+    top.rejectUnknown(FIELDS);
     String key = top.string("idempotencyKey", false, JobRequestParser.MAX_KEY_LENGTH);
     JsonNode list = object.get("jobs");
     if (list == null || !list.isArray() || list.isEmpty()) {

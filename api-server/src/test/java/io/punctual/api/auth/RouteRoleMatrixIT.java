@@ -67,6 +67,7 @@ class RouteRoleMatrixIT {
     LEAST_ROLE.put("GET /api/v1/keys/{id}", Role.ADMIN);
     LEAST_ROLE.put("DELETE /api/v1/keys/{id}", Role.ADMIN);
     LEAST_ROLE.put("GET /api/v1/audit", Role.ADMIN);
+    LEAST_ROLE.put("GET /api/v1/openapi.json", Role.VIEWER);
   }
 
   static final Map<Role, String> KEYS = new EnumMap<>(Role.class);

@@ -5,6 +5,7 @@ import com.codahale.metrics.MetricRegistry;
 import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.List;
 
 /**
  * The Prometheus registry a role exposes: its labelled {@link JobMetrics}, every Dropwizard metric
@@ -12,7 +13,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * underscores: {@code punctual.reaper.rescued} is {@code punctual_reaper_rescued_total}), and the
  * JVM metrics of the Prometheus client. The bridge leaves out Dropwizard's own {@code jvm.*} gauges
  * (the Prometheus JVM metrics replace them, and the thread dump behind some is slow) and the
- * per-namespace {@code punctual.queue.*} gauges (the labelled queue gauges replace them).
+ * per-namespace {@code punctual.queue.*} gauges (the labelled queue gauges replace them), and a
+ * metric whose Prometheus name would repeat another's ({@link #collidesWithAnother}).
  */
 public final class PrometheusExposition {
   private PrometheusExposition() {}
@@ -25,7 +27,7 @@ public final class PrometheusExposition {
       if (!jobs.exposed) {
         DropwizardExports.builder()
             .dropwizardRegistry(metrics)
-            .metricFilter(bridged())
+            .metricFilter(bridged(metrics))
             .register(registry);
         JvmMetrics.builder().register(registry);
         jobs.exposed = true;
@@ -34,7 +36,34 @@ public final class PrometheusExposition {
     return registry;
   }
 
-  static MetricFilter bridged() {
-    return (name, metric) -> !name.startsWith("jvm.") && !name.startsWith("punctual.queue.");
+  /**
+   * The Prometheus client strips these suffixes from a name, so a Dropwizard metric ending in one
+   * becomes the same Prometheus name as the metric without it: the bridge then refuses the whole
+   * scrape (a 500 on {@code /prometheus}). Jersey's {@code @Timed} resource methods register such
+   * pairs ({@code ...JobsResource.submit} and {@code ...JobsResource.submit.total}).
+   */
+  private static final List<String> STRIPPED_SUFFIXES =
+      List.of(".total", ".created", ".bucket", ".info", "_total", "_created", "_bucket", "_info");
+
+  static MetricFilter bridged(MetricRegistry metrics) {
+    return (name, metric) ->
+        !name.startsWith("jvm.")
+            && !name.startsWith("punctual.queue.")
+            && !collidesWithAnother(name, metrics);
+  }
+
+  /**
+   * Whether {@code name} ends in a suffix the Prometheus client strips and the registry also holds
+   * the name without it (that one is bridged; this one, such as Jersey's {@code <method>.total}
+   * timer beside the {@code <method>} timer, is left out).
+   */
+  static boolean collidesWithAnother(String name, MetricRegistry metrics) {
+    for (String suffix : STRIPPED_SUFFIXES) {
+      if (name.endsWith(suffix)
+          && metrics.getMetrics().containsKey(name.substring(0, name.length() - suffix.length()))) {
+        return true;
+      }
+    }
+    return false;
   }
 }

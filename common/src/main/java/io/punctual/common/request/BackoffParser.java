@@ -16,6 +16,13 @@ import java.util.Set;
  * field is named at once ({@code backoff.factor}, {@code backoff.jitter}).
  */
 public final class BackoffParser {
+  /** The fields of each strategy's object (the OpenAPI document is checked against them). */
+  static final Set<String> EXPONENTIAL_FIELDS =
+      Set.of("strategy", "initialDelay", "factor", "maxDelay", "jitter");
+
+  static final Set<String> FIXED_FIELDS = Set.of("strategy", "delay");
+  static final Set<String> INTERVALS_FIELDS = Set.of("strategy", "intervals");
+
   static final int MAX_INTERVALS = 100;
   private static final double MAX_FACTOR = 100.0;
   private static final String EXPONENTIAL = "exponential";
@@ -45,7 +52,7 @@ public final class BackoffParser {
   }
 
   private static Backoff exponential(Fields f) {
-    f.rejectUnknown(Set.of("strategy", "initialDelay", "factor", "maxDelay", "jitter"));
+    f.rejectUnknown(EXPONENTIAL_FIELDS);
     int before = f.errorCount();
     Backoff.Exponential defaults = (Backoff.Exponential) Backoff.DEFAULT;
     Duration initial =
@@ -66,7 +73,7 @@ public final class BackoffParser {
   }
 
   private static Backoff fixed(Fields f) {
-    f.rejectUnknown(Set.of("strategy", "delay"));
+    f.rejectUnknown(FIXED_FIELDS);
     if (!f.has("delay")) {
       f.error("delay", "is required");
       return null;
@@ -76,7 +83,7 @@ public final class BackoffParser {
   }
 
   private static Backoff intervals(Fields f, String path, Violations violations) {
-    f.rejectUnknown(Set.of("strategy", "intervals"));
+    f.rejectUnknown(INTERVALS_FIELDS);
     JsonNode list = f.get("intervals");
     if (list == null || !list.isArray() || list.isEmpty()) {
       f.error("intervals", "must be a non-empty array of ISO-8601 durations");

@@ -13,6 +13,9 @@ import java.util.Set;
 
 /** Reads a {@code callback}: {@code {"url": "https://...", "headers": {"name": "value"}}}. */
 public final class CallbackParser {
+  /** The fields of a callback object. */
+  static final Set<String> FIELDS = Set.of("url", "headers");
+
   static final int MAX_URL_LENGTH = 2000;
   static final int MAX_HEADERS = 50;
 
@@ -38,7 +41,7 @@ public final class CallbackParser {
     }
     Fields f = new Fields(object, path + ".", violations);
     int before = f.errorCount();
-    f.rejectUnknown(Set.of("url", "headers"));
+    f.rejectUnknown(FIELDS);
     String url = f.string("url", true, MAX_URL_LENGTH);
     if (url != null) {
       Optional<String> refusal = refusal(url, policy);

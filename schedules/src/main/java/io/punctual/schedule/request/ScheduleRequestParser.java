@@ -38,6 +38,9 @@ public final class ScheduleRequestParser {
   /** The default of {@code planner.minInterval}, the smallest {@code every}. */
   public static final Duration DEFAULT_MIN_INTERVAL = Duration.ofSeconds(1);
 
+  /** The fields of a {@code dst} object. */
+  static final Set<String> DST_FIELDS = Set.of("gap", "overlap");
+
   private static final Set<String> FIELDS =
       Set.of(
           "name",
@@ -205,7 +208,7 @@ public final class ScheduleRequestParser {
       return null;
     }
     Fields d = new Fields(object, f.path("dst") + ".", violations);
-    d.rejectUnknown(Set.of("gap", "overlap"));
+    d.rejectUnknown(DST_FIELDS);
     DstPolicy.Gap gap = choice(d, "gap", DstPolicy.Gap.class, DstPolicy.DEFAULT.gap());
     DstPolicy.Overlap overlap =
         choice(d, "overlap", DstPolicy.Overlap.class, DstPolicy.DEFAULT.overlap());

@@ -1,0 +1,36 @@
+package io.punctual.common.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.codahale.metrics.MetricRegistry;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The bridge of Dropwizard metrics whose Prometheus names would collide. */
+class PrometheusExpositionTest {
+  @Test
+  void aTimerBesideItsDotTotalTwinIsScrapedAndTheTwinLeftOut() {
+    // What Jersey's @Timed registers for each resource method of the API: before, the scrape threw
+    // "duplicate metric name" and /prometheus answered 500.
+    MetricRegistry metrics = new MetricRegistry();
+    metrics.timer("io.punctual.api.jobs.JobsResource.submit").update(Duration.ofMillis(3));
+    metrics.timer("io.punctual.api.jobs.JobsResource.submit.total");
+    metrics.meter("punctual.reaper.rescued").mark();
+
+    List<String> names =
+        PrometheusExposition.registry(metrics, MetricLabels.DEFAULTS).scrape().stream()
+            .map(s -> s.getMetadata().getPrometheusName())
+            .toList();
+
+    assertThat(names)
+        .contains("io_punctual_api_jobs_JobsResource_submit", "punctual_reaper_rescued");
+    assertThat(names).doesNotHaveDuplicates();
+    assertThat(
+            PrometheusExposition.collidesWithAnother(
+                "io.punctual.api.jobs.JobsResource.submit.total", metrics))
+        .isTrue();
+    assertThat(PrometheusExposition.collidesWithAnother("punctual.reaper.rescued", metrics))
+        .isFalse();
+  }
+}
