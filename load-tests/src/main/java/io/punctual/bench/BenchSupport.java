@@ -1,6 +1,5 @@
 package io.punctual.bench;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -210,7 +209,8 @@ final class BenchSupport {
     try (HikariDataSource ds = dataSource(jdbcUrl, 1);
         Connection c = ds.getConnection();
         Statement s = c.createStatement()) {
-      s.execute("CREATE INDEX IF NOT EXISTS jobs_payload ON jobs USING gin (payload jsonb_path_ops)");
+      s.execute(
+          "CREATE INDEX IF NOT EXISTS jobs_payload ON jobs USING gin (payload jsonb_path_ops)");
     }
     System.out.println("payload index jobs_payload built (bench.payloadIndex=true)");
   }
