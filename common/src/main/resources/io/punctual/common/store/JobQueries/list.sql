@@ -1,5 +1,5 @@
 -- Keyset page of jobs, newest scheduled first. Bounds on scheduled_at are always given (the caller
--- narrows them with the cursor), so only the partitions in range are read. /*more*/ is replaced by
+-- narrows them with the cursor), so only the partitions in range are read. The marker below takes
 -- the optional conditions of the request (JobFilter: byIdempotencyKey.sql, byPayload.sql), so that
 -- each combination is a statement of its own, planned with the index it needs.
 SELECT * FROM jobs
