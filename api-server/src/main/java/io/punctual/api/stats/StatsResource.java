@@ -154,7 +154,10 @@ public final class StatsResource {
       throw Problems.badParameter("from", "must be before to");
     }
     if (Duration.between(fromTime, toTime).compareTo(max) > 0) {
-      throw Problems.badParameter("to", "must be at most " + max.toDays() + " days after from");
+      // Names what the caller gave: "to" when both are given, else "from" (to defaulted to now).
+      String field = to == null || to.isBlank() ? "from" : "to";
+      throw Problems.badParameter(
+          field, "from and to must be at most " + max.toDays() + " days apart");
     }
     return new Instant[] {fromTime, toTime};
   }
