@@ -9,12 +9,18 @@ import io.punctual.api.audit.AuditResource;
 import io.punctual.api.auth.ApiKeys;
 import io.punctual.api.auth.KeyAuthenticator;
 import io.punctual.api.auth.KeyBootstrapAtStart;
+import io.punctual.api.bulk.BulkActionStore;
+import io.punctual.api.bulk.BulkResource;
+import io.punctual.api.bulk.BulkRunner;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.config.AuthSettings;
 import io.punctual.api.console.Console;
 import io.punctual.api.context.Authorizer;
 import io.punctual.api.context.PermissionFeature;
 import io.punctual.api.context.RequestContext;
+import io.punctual.api.diagnosis.Diagnoser;
+import io.punctual.api.diagnosis.HoldCheck;
+import io.punctual.api.diagnosis.JobDiagnosisResource;
 import io.punctual.api.health.PostgresHealthCheck;
 import io.punctual.api.health.RedisHealthCheck;
 import io.punctual.api.http.ContentEncodingFilter;
@@ -22,7 +28,9 @@ import io.punctual.api.http.CrossSiteRefusal;
 import io.punctual.api.http.QueryTextFilter;
 import io.punctual.api.http.RequestSizeLimitFilter;
 import io.punctual.api.jobs.AfterCommitHook;
+import io.punctual.api.jobs.JobActions;
 import io.punctual.api.jobs.JobRequestParser;
+import io.punctual.api.jobs.JobRetryResource;
 import io.punctual.api.jobs.JobSubmitter;
 import io.punctual.api.jobs.JobsResource;
 import io.punctual.api.jobs.QueueWriter;
@@ -45,10 +53,12 @@ import io.punctual.api.problem.ViolationExceptionMapper;
 import io.punctual.api.problem.WebApplicationExceptionMapper;
 import io.punctual.api.queues.QueueDepthResource;
 import io.punctual.api.schedules.SchedulesResource;
+import io.punctual.api.stats.StatsResource;
 import io.punctual.api.workers.WorkersResource;
 import io.punctual.api.workflows.WorkflowsResource;
 import io.punctual.common.Stores;
 import io.punctual.common.json.Json;
+import io.punctual.common.stats.StatsReader;
 import io.punctual.common.store.AuditStore;
 import io.punctual.schedule.request.ScheduleRequestParser;
 import io.punctual.schedule.store.ScheduleDefinitions;
@@ -57,6 +67,7 @@ import jakarta.servlet.DispatcherType;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -145,6 +156,7 @@ public final class ApiModule {
     jersey.register(
         new JobsResource(
             stores.queries(), stores.transitions(), submitter, queue, parser, settings));
+    registerOperations(env, stores, settings, submitter, queue);
     if (settings.submitFastPath) {
       env.servlets()
           .addFilter(
@@ -203,6 +215,33 @@ public final class ApiModule {
     env.healthChecks().register("postgres", new PostgresHealthCheck(stores.database()));
     env.healthChecks()
         .register("redis", new RedisHealthCheck(stores.redis(), settings.redisTimeout));
+  }
+
+  /**
+   * The operations console's routes: retry, bulk actions, diagnosis, statistics. {@code holds}
+   * ({@link HoldCheck}): what else may hold a pending job, for its diagnosis (pause, limits).
+   */
+  private static void registerOperations(
+      Environment env,
+      Stores stores,
+      ApiSettings settings,
+      JobSubmitter submitter,
+      QueueWriter queue) {
+    JerseyEnvironment jersey = env.jersey();
+    JobActions actions = new JobActions(stores.queries(), stores.transitions(), submitter, queue);
+    jersey.register(new JobRetryResource(actions));
+    BulkActionStore bulkStore = new BulkActionStore(stores.database().jdbi(), stores.clock());
+    BulkRunner bulkRunner = new BulkRunner(bulkStore, actions, settings.bulkBatchSize);
+    env.lifecycle().manage(bulkRunner);
+    jersey.register(
+        new BulkResource(stores.queries(), bulkStore, bulkRunner, settings.bulkMaxJobs));
+    List<HoldCheck> holds = List.of();
+    jersey.register(
+        new JobDiagnosisResource(
+            stores.queries(),
+            new Diagnoser(
+                stores.queries(), stores.workers(), stores.namespaces(), holds, stores.clock())));
+    jersey.register(new StatsResource(new StatsReader(stores.database().jdbi()), stores.clock()));
   }
 
   /** Stops {@code managed} with the server; it was started already. */

@@ -1,6 +1,5 @@
 package io.punctual.bench;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -193,11 +192,34 @@ final class BenchSupport {
     return Long.parseLong(line.replaceAll("[^0-9]", ""));
   }
 
+  /**
+   * The payload of the benchmarks' jobs: {@code -Dbench.payload=<JSON object>}, else {@code {}}
+   * (the payload index's cost is measured with one that has keys).
+   */
+  static final String PAYLOAD = System.getProperty("bench.payload", "{}");
+
+  /**
+   * With {@code -Dbench.payloadIndex=true}, builds the optional payload index (jobs_payload, what
+   * {@code reaper.payloadIndex: true} builds) once the schema is migrated, to measure its cost.
+   */
+  static void payloadIndexIfAsked(String jdbcUrl) throws Exception {
+    if (!Boolean.getBoolean("bench.payloadIndex")) {
+      return;
+    }
+    try (HikariDataSource ds = dataSource(jdbcUrl, 1);
+        Connection c = ds.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE INDEX IF NOT EXISTS jobs_payload ON jobs USING gin (payload jsonb_path_ops)");
+    }
+    System.out.println("payload index jobs_payload built (bench.payloadIndex=true)");
+  }
+
   static NewJob noop(Instant runAt, List<String> tags) {
     return new NewJob(
         NewJob.DEFAULT_NAMESPACE,
         "noop",
-        JsonNodeFactory.instance.objectNode(),
+        Json.readTree(PAYLOAD),
         runAt,
         Priority.NORMAL,
         3,

@@ -15,6 +15,8 @@ import io.punctual.common.json.Json;
 import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.queue.ReadyQueue;
 import io.punctual.common.redis.RedisKeys;
+import io.punctual.common.stats.StatsReader;
+import io.punctual.common.stats.StatsRollup;
 import io.punctual.common.store.JobQueries;
 import io.punctual.common.store.JobQueries.JobQuery;
 import io.punctual.common.store.Migrations;
@@ -219,6 +221,19 @@ public final class ScaleBenchmark {
       s.execute("VACUUM ANALYZE jobs");
       s.execute("VACUUM ANALYZE job_executions");
     }
+    // The statistics rollup over the whole history at once (what the reaper keeps current minute
+    // by minute), so that GET /api/v1/stats is timed on the rollup of these jobs.
+    long rollupStart = System.nanoTime();
+    Duration history = Duration.ofDays(DAYS_BACK + 2);
+    StatsRollup.Pass pass =
+        new StatsRollup(
+                stores.database().jdbi(), Clock.systemUTC(), history, history, history.plusDays(1))
+            .runOnce();
+    System.out.printf(
+        Locale.ROOT,
+        "  statistics rollup: %,d rows (%.0f s)%n",
+        pass.rows(),
+        (System.nanoTime() - rollupStart) / 1e9);
     double seconds = (System.nanoTime() - t0) / 1e9;
     String sizes;
     try (Connection c = stores.database().dataSource().getConnection();
@@ -298,6 +313,30 @@ public final class ScaleBenchmark {
                 "SQL",
                 () -> count(stores, successRateAll),
                 successRateAll),
+            new UserQuery(
+                "success rate by type over 7 days (tenant), rollup",
+                "GET /stats?groupBy=type&from=<7 days ago>",
+                () ->
+                    new StatsReader(stores.database().jdbi())
+                        .groups(
+                            List.of(TENANT),
+                            Instant.now().minus(Duration.ofDays(7)),
+                            Instant.now(),
+                            StatsReader.GroupBy.TYPE)
+                        .size(),
+                "SELECT * FROM job_stats_minutes WHERE namespace = '"
+                    + TENANT
+                    + "' AND minute >= now() - interval '7 days' AND minute < now()"),
+            new UserQuery(
+                "per-minute series, last 24 hours (tenant), rollup",
+                "GET /stats/series?from=<24 h ago>",
+                () ->
+                    new StatsReader(stores.database().jdbi())
+                        .series(TENANT, Instant.now().minus(Duration.ofDays(1)), Instant.now())
+                        .size(),
+                "SELECT minute, sum(started) FROM job_stats_minutes WHERE namespace = '"
+                    + TENANT
+                    + "' AND minute >= now() - interval '1 day' GROUP BY minute"),
             new UserQuery(
                 "jobs stuck RUNNING for over an hour (tenant)",
                 "SQL",

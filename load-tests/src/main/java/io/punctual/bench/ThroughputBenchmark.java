@@ -243,6 +243,7 @@ public final class ThroughputBenchmark {
         s.execute("TRUNCATE jobs, job_executions, idempotency_keys");
       }
     }
+    BenchSupport.payloadIndexIfAsked(db.url);
     // One key prefix for all rounds: the promoter's cursor survives from the warm-up, as in a
     // system that has been running (a fresh one rebuilds the queue from PostgreSQL once).
     RedisSettings redisSettings = new RedisSettings(redisUrl, "bench");

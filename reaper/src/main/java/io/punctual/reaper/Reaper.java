@@ -6,6 +6,8 @@ import com.codahale.metrics.MetricRegistry;
 import io.punctual.common.Stores;
 import io.punctual.common.queue.Promoter;
 import io.punctual.common.random.PerThreadRandom;
+import io.punctual.common.stats.StatsRollup;
+import io.punctual.common.store.PayloadIndex;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -24,7 +26,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link Rescuer} and {@link Reconciler} (every {@code reaper.interval}): lost attempts back
  *       to PENDING, Redis and PostgreSQL brought to agree;
  *   <li>{@link PartitionJanitor} (every {@code reaper.partitionInterval}): partitions ahead,
- *       retention, the worker registry.
+ *       retention, the worker registry; and the optional payload index ({@link PayloadIndex});
+ *   <li>{@link StatsRollup} (every {@code reaper.statsInterval}): the per-minute statistics.
  * </ul>
  *
  * Each repair is idempotent and guarded, so any number of reapers may run. {@link #runOnce()} does
@@ -40,6 +43,8 @@ public final class Reaper implements AutoCloseable {
   private final Rescuer rescuer;
   private final Reconciler reconciler;
   private final PartitionJanitor janitor;
+  private final StatsRollup stats;
+  private final PayloadIndex payloadIndex;
   private final Meter rescued;
   private final Meter requeued;
   private final Meter removed;
@@ -72,6 +77,14 @@ public final class Reaper implements AutoCloseable {
             stores.partitions(),
             stores.workers(),
             settings);
+    this.stats =
+        new StatsRollup(
+            stores.database().jdbi(),
+            stores.clock(),
+            settings.statsSettle,
+            Duration.ofHours(1),
+            settings.executionRetention);
+    this.payloadIndex = new PayloadIndex(stores.database().jdbi());
     this.rescued = metrics.meter("punctual.reaper.rescued");
     this.requeued = metrics.meter("punctual.reaper.requeued");
     this.removed = metrics.meter("punctual.reaper.removedFromRedis");
@@ -86,15 +99,16 @@ public final class Reaper implements AutoCloseable {
       long queueRebuilds,
       int rescued,
       Reconciler.Repairs repairs,
-      PartitionJanitor.Upkeep upkeep) {}
+      PartitionJanitor.Upkeep upkeep,
+      StatsRollup.Pass stats) {}
 
-  /** One of everything, in order: partitions, promoter, rescue, reconciliation. */
+  /** One of everything, in order: partitions, promoter, rescue, reconciliation, statistics. */
   public Pass runOnce() {
     PartitionJanitor.Upkeep upkeep = upkeep();
     int p = promote();
     int r = rescue();
     Reconciler.Repairs repairs = reconcile();
-    return new Pass(p, promoter.rebuilds(), r, repairs, upkeep);
+    return new Pass(p, promoter.rebuilds(), r, repairs, upkeep, stats.runOnce());
   }
 
   public synchronized void start() {
@@ -107,6 +121,7 @@ public final class Reaper implements AutoCloseable {
     every(stores.queueSettings().promoterInterval, this::promote);
     every(settings.interval, this::repair);
     every(settings.partitionInterval, this::upkeep);
+    every(settings.statsInterval, stats::runOnce);
     log.info(
         "reaper started holder={} interval={} rescueAfter={} reconcileAfter={}",
         holder,
@@ -161,6 +176,13 @@ public final class Reaper implements AutoCloseable {
 
   private PartitionJanitor.Upkeep upkeep() {
     PartitionJanitor.Upkeep upkeep = janitor.runOnce();
+    try {
+      if (payloadIndex.ensure(settings.payloadIndex)) {
+        log.info("payload index jobs_payload {}", settings.payloadIndex ? "built" : "dropped");
+      }
+    } catch (RuntimeException e) {
+      log.warn("payload index upkeep failed: {}", e.toString());
+    }
     partitionsDropped.mark(upkeep.partitionsDropped().size());
     return upkeep;
   }

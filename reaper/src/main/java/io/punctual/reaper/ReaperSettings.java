@@ -55,6 +55,24 @@ public class ReaperSettings implements ValidatedSettings {
   @JsonProperty public Duration workerRetention = Duration.ofDays(1);
 
   /**
+   * How often the statistics rollup ({@code job_stats_minutes}) computes the last minutes again.
+   */
+  @JsonProperty public Duration statsInterval = Duration.ofSeconds(15);
+
+  /**
+   * How long after its end an attempt's record may land and still be counted in the statistics:
+   * each rollup pass computes again the minutes from this long before where the last one stopped.
+   */
+  @JsonProperty public Duration statsSettle = Duration.ofMinutes(2);
+
+  /**
+   * Whether the GIN index on job payloads ({@code jobs_payload}, for {@code GET
+   * /api/v1/jobs?payload=...}) exists: true builds it (without blocking writers), false drops it.
+   * Applied at each partition upkeep ({@code partitionInterval}) and at start.
+   */
+  @JsonProperty public boolean payloadIndex = false;
+
+  /**
    * Adds every setting that makes no sense to {@code errors}. ({@code rescueAfter} against the
    * workers' heartbeat and lease is checked where both sections are known, in the configuration.)
    */
@@ -65,6 +83,8 @@ public class ReaperSettings implements ValidatedSettings {
     errors.positive(reconcileAfter, "reaper.reconcileAfter");
     errors.positive(partitionInterval, "reaper.partitionInterval");
     errors.positive(workerRetention, "reaper.workerRetention");
+    errors.positive(statsInterval, "reaper.statsInterval");
+    errors.positive(statsSettle, "reaper.statsSettle");
     errors.require(maxPerPass >= 1, "reaper.maxPerPass must be >= 1");
     errors.require(
         executionRetention != null && executionRetention.toDays() >= 2,

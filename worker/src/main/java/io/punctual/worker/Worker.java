@@ -20,6 +20,7 @@ import io.punctual.worker.run.JobExecutor;
 import io.punctual.worker.run.RunningAttempts;
 import io.punctual.worker.run.StopReason;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -232,7 +233,8 @@ public final class Worker implements AutoCloseable {
                   ProcessHandle.current().pid(),
                   settings.namespaces,
                   settings.concurrency,
-                  settings.heartbeatInterval));
+                  settings.heartbeatInterval,
+                  List.copyOf(handlers.types())));
       registered = true;
     } catch (RuntimeException e) {
       log.warn("worker registration failed worker={}: {}", settings.workerId, e.toString());

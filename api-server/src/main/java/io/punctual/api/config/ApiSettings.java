@@ -79,6 +79,12 @@ public final class ApiSettings implements ValidatedSettings {
    */
   @JsonProperty public boolean submitFastPath = true;
 
+  /** Most jobs one bulk action ({@code POST /api/v1/jobs/bulk}) may act on. */
+  @JsonProperty public int bulkMaxJobs = 1_000_000;
+
+  /** Jobs a bulk action acts on per batch (one transition statement, or cancels, per batch). */
+  @JsonProperty public int bulkBatchSize = 500;
+
   /**
    * What a {@code callback.url} may name: not read from the {@code api} section but from {@code
    * worker.http.allow} of the same configuration (the launcher links the two), so that the API
@@ -141,5 +147,7 @@ public final class ApiSettings implements ValidatedSettings {
     errors.require(
         namespaceRefresh != null && namespaceRefresh.toMillis() > 0,
         "api.namespaceRefresh must be at least 1 ms");
+    errors.require(bulkMaxJobs >= 1, "api.bulkMaxJobs must be >= 1");
+    errors.require(bulkBatchSize >= 1, "api.bulkBatchSize must be >= 1");
   }
 }

@@ -31,7 +31,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-/** {@code /api/v1/jobs}: submit, batch submit, read, list, cancel, and a job's executions. */
+/**
+ * {@code /api/v1/jobs}: submit, batch submit, read, list (also by idempotency key and payload),
+ * cancel, and a job's executions.
+ */
 @Path("/api/v1/jobs")
 @Produces(MediaType.APPLICATION_JSON)
 public final class JobsResource {
@@ -117,12 +120,14 @@ public final class JobsResource {
       @QueryParam("tag") String tag,
       @QueryParam("from") String from,
       @QueryParam("to") String to,
+      @QueryParam("idempotencyKey") String idempotencyKey,
+      @QueryParam("payload") String payload,
       @QueryParam("limit") String limit,
       @QueryParam("cursor") String cursor) {
     String namespace = RequestContext.of(request).namespace();
-    Page<Job> page =
-        store.list(
-            ListParams.parse(namespace, settings, status, type, tag, from, to, limit, cursor));
+    ListParams.FilterFields fields =
+        new ListParams.FilterFields(status, type, tag, from, to, idempotencyKey, payload);
+    Page<Job> page = store.list(ListParams.parse(namespace, settings, fields, limit, cursor));
     return new JobPage(
         page.items().stream().map(JobRepresentation::of).toList(),
         page.nextCursor() == null ? null : page.nextCursor().toString());

@@ -40,6 +40,12 @@ class RouteRoleMatrixIT {
     LEAST_ROLE.put("GET /api/v1/jobs/{id}", Role.VIEWER);
     LEAST_ROLE.put("GET /api/v1/jobs/{id}/executions", Role.VIEWER);
     LEAST_ROLE.put("POST /api/v1/jobs/{id}/cancel", Role.OPERATOR);
+    LEAST_ROLE.put("POST /api/v1/jobs/{id}/retry", Role.OPERATOR);
+    LEAST_ROLE.put("GET /api/v1/jobs/{id}/diagnosis", Role.VIEWER);
+    LEAST_ROLE.put("POST /api/v1/jobs/bulk", Role.OPERATOR);
+    LEAST_ROLE.put("GET /api/v1/jobs/bulk/{id}", Role.VIEWER);
+    LEAST_ROLE.put("GET /api/v1/stats", Role.VIEWER);
+    LEAST_ROLE.put("GET /api/v1/stats/series", Role.VIEWER);
     LEAST_ROLE.put("POST /api/v1/workflows", Role.SUBMITTER);
     LEAST_ROLE.put("GET /api/v1/workflows/{id}", Role.VIEWER);
     LEAST_ROLE.put("POST /api/v1/workflows/{id}/cancel", Role.OPERATOR);

@@ -26,13 +26,40 @@ final class Routes {
               JOBS,
               IdKind.NONE,
               BodyKind.NONE,
-              List.of("status", "type", "tag", "from", "to", "limit", "cursor"),
+              List.of(
+                  "status",
+                  "type",
+                  "tag",
+                  "from",
+                  "to",
+                  "idempotencyKey",
+                  "payload",
+                  "limit",
+                  "cursor"),
               Effect.NONE),
           new Route("GET", JOBS + "/{id}", IdKind.JOB, BodyKind.NONE, NO_QUERY, Effect.NONE),
           new Route(
               "POST", JOBS + "/{id}/cancel", IdKind.JOB, BodyKind.NONE, NO_QUERY, Effect.NONE),
           new Route(
               "GET", JOBS + "/{id}/executions", IdKind.JOB, BodyKind.NONE, NO_QUERY, Effect.NONE),
+          new Route("POST", JOBS + "/{id}/retry", IdKind.JOB, BodyKind.NONE, NO_QUERY, Effect.NONE),
+          new Route(
+              "GET", JOBS + "/{id}/diagnosis", IdKind.JOB, BodyKind.NONE, NO_QUERY, Effect.NONE),
+          // statistics
+          new Route(
+              "GET",
+              "/api/v1/stats",
+              IdKind.NONE,
+              BodyKind.NONE,
+              List.of("from", "to", "groupBy"),
+              Effect.NONE),
+          new Route(
+              "GET",
+              "/api/v1/stats/series",
+              IdKind.NONE,
+              BodyKind.NONE,
+              List.of("from", "to"),
+              Effect.NONE),
           // workflows
           new Route("POST", WORKFLOWS, IdKind.NONE, BodyKind.WORKFLOW, NO_QUERY, Effect.WORKFLOW),
           new Route(

@@ -33,14 +33,29 @@ public final class WorkerRegistry {
     return SQL.get(name);
   }
 
-  /** What a worker says about itself when it starts. */
+  /**
+   * What a worker says about itself when it starts. {@code types}: the job types it has a handler
+   * for (null: not said).
+   */
   public record Registration(
       String id,
       String host,
       long pid,
       List<String> namespaces,
       int concurrency,
-      Duration heartbeatInterval) {}
+      Duration heartbeatInterval,
+      List<String> types) {
+    /** A registration that does not say which types the worker handles. */
+    public Registration(
+        String id,
+        String host,
+        long pid,
+        List<String> namespaces,
+        int concurrency,
+        Duration heartbeatInterval) {
+      this(id, host, pid, namespaces, concurrency, heartbeatInterval, null);
+    }
+  }
 
   public void register(Registration r) {
     jdbi.useHandle(
@@ -52,8 +67,33 @@ public final class WorkerRegistry {
                 .bind("namespaces", r.namespaces().toArray(String[]::new))
                 .bind("concurrency", r.concurrency())
                 .bind("heartbeatIntervalMs", r.heartbeatInterval().toMillis())
+                .bind("types", r.types() == null ? null : r.types().toArray(String[]::new))
                 .bind("now", clock.instant())
                 .execute());
+  }
+
+  /** A live worker serving a namespace, and the types it handles (null: it did not say). */
+  public record LiveWorker(String id, List<String> types) {}
+
+  /**
+   * The live workers serving {@code namespace} (not stopped, heard of within {@link
+   * #STALE_AFTER_BEATS} heartbeat intervals), at most 1,000.
+   */
+  public List<LiveWorker> live(String namespace) {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql("live"))
+                .bind("namespace", namespace)
+                .bind("staleAfterBeats", STALE_AFTER_BEATS)
+                .bind("now", clock.instant())
+                .map(
+                    (rs, ctx) -> {
+                      java.sql.Array types = rs.getArray("types");
+                      return new LiveWorker(
+                          rs.getString("id"),
+                          types == null ? null : List.of((String[]) types.getArray()));
+                    })
+                .list());
   }
 
   /** Records a heartbeat; false when the row is gone (pruned) or marked stopped. */

@@ -35,7 +35,7 @@ public final class JobQueries {
     this.jdbi = jdbi;
   }
 
-  private static String sql(String name) {
+  static String sql(String name) {
     return SQL.get(name);
   }
 
@@ -86,6 +86,26 @@ public final class JobQueries {
     return out;
   }
 
+  /**
+   * The jobs job {@code id} of {@code namespace} waits for (parent and dependencies) that have not
+   * ended, with their current state, in id order.
+   */
+  public Map<UUID, JobState> waitingFor(String namespace, UUID id) {
+    Map<UUID, JobState> out = new java.util.LinkedHashMap<>();
+    jdbi.useHandle(
+        h ->
+            h.createQuery(sql("waitingFor"))
+                .bind("id", id)
+                .bind("namespace", namespace)
+                .map(
+                    (rs, ctx) ->
+                        out.put(
+                            rs.getObject("id", UUID.class),
+                            JobState.valueOf(rs.getString("status"))))
+                .list());
+    return out;
+  }
+
   /** Jobs by id, in any namespace (used by workers and the reaper, not by the API). */
   public List<Job> findMany(Collection<UUID> ids) {
     return jdbi.withHandle(h -> findMany(h, ids));
@@ -102,7 +122,10 @@ public final class JobQueries {
         .list();
   }
 
-  /** Filters for {@link #list}; null means "any". */
+  /**
+   * Filters for {@link #list}; null means "any". {@code idempotencyKey}: the job stored under that
+   * key; {@code payload}: JSON text the job's payload must contain.
+   */
   public record JobQuery(
       String namespace,
       JobState status,
@@ -111,33 +134,46 @@ public final class JobQueries {
       Instant from,
       Instant to,
       UUID cursor,
-      int limit) {}
+      int limit,
+      String idempotencyKey,
+      String payload) {
+    public JobQuery(
+        String namespace,
+        JobState status,
+        String type,
+        String tag,
+        Instant from,
+        Instant to,
+        UUID cursor,
+        int limit) {
+      this(namespace, status, type, tag, from, to, cursor, limit, null, null);
+    }
+
+    public JobFilter filter() {
+      return new JobFilter(namespace, status, type, tag, from, to, idempotencyKey, payload);
+    }
+  }
 
   /** A page of a list and the cursor for the next one (null at the end). */
   public record Page<T>(List<T> items, UUID nextCursor) {}
 
   /** Jobs newest-scheduled first, by keyset on the id. */
   public Page<Job> list(JobQuery q) {
-    Instant from = q.from() == null ? Instant.EPOCH : q.from();
-    Instant to = q.to() == null ? Instant.ofEpochMilli((1L << 48) - 1) : q.to();
+    JobFilter filter = q.filter();
+    Instant to = filter.toOrLatest();
     if (q.cursor() != null) {
       Instant cursorTime = JobId.scheduledAt(q.cursor()).plusMillis(1);
       if (cursorTime.isBefore(to)) {
         to = cursorTime;
       }
     }
-    Instant fromBound = from;
     Instant toBound = to;
     List<Job> rows =
         jdbi.withHandle(
             h ->
-                h.createQuery(sql("list"))
-                    .bind("namespace", q.namespace())
-                    .bind("from", fromBound)
-                    .bind("to", toBound)
-                    .bind("status", q.status() == null ? null : q.status().name())
-                    .bind("type", q.type())
-                    .bind("tag", q.tag())
+                filter
+                    .bind(
+                        h.createQuery(filter.expand(sql("list"))), filter.fromOrEarliest(), toBound)
                     .bind("cursor", q.cursor())
                     .bind("limit", q.limit() + 1)
                     .map(JobRowMapper.INSTANCE)
@@ -147,6 +183,19 @@ public final class JobQueries {
       return new Page<>(List.copyOf(page), page.get(page.size() - 1).id());
     }
     return new Page<>(rows, null);
+  }
+
+  /** How many jobs {@code filter} matches. */
+  public long count(JobFilter filter) {
+    return jdbi.withHandle(
+        h ->
+            filter
+                .bind(
+                    h.createQuery(filter.expand(sql("count"))),
+                    filter.fromOrEarliest(),
+                    filter.toOrLatest())
+                .mapTo(Long.class)
+                .one());
   }
 
   public List<Execution> executions(String namespace, UUID id) {

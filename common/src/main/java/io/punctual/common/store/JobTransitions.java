@@ -352,6 +352,31 @@ public final class JobTransitions {
                 }));
   }
 
+  // --- RERUN_FAILED, RERUN_CANCELLED, RERUN_SKIPPED
+
+  /**
+   * {@link Transition#RERUN_FAILED}, {@link Transition#RERUN_CANCELLED} and {@link
+   * Transition#RERUN_SKIPPED}: the jobs {@code ids} of {@code namespace} that are FAILED, CANCELLED
+   * or SKIPPED become PENDING again, due now, with at least one attempt left (rerun.sql); returns
+   * those moved (the caller enqueues them). The jobs judged when they ended are not judged again:
+   * what their end released or skipped stays as it is.
+   */
+  public List<Job> rerun(String namespace, Collection<UUID> ids) {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    Instant now = clock.instant();
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql("rerun"))
+                .bind("ids", ids.toArray(UUID[]::new))
+                .bindMap(UnnestColumns.scheduledBounds(ids))
+                .bind("namespace", namespace)
+                .bind("now", now)
+                .map(JobRowMapper.INSTANCE)
+                .list());
+  }
+
   // --- UNBLOCK, SKIP
 
   /** A judged BLOCKED job: made PENDING ({@code skipReason} null) or SKIPPED for that reason. */

@@ -44,6 +44,9 @@ class TransitionSqlTest {
               EnumSet.of(Transition.CANCEL_PENDING),
           TRANSITIONS + "JobTransitions/unblockOrSkip.sql",
               EnumSet.of(Transition.UNBLOCK, Transition.SKIP),
+          TRANSITIONS + "JobTransitions/rerun.sql",
+              EnumSet.of(
+                  Transition.RERUN_FAILED, Transition.RERUN_CANCELLED, Transition.RERUN_SKIPPED),
           TRANSITIONS + "JobSubmissions/insertMany.sql", EnumSet.noneOf(Transition.class));
 
   private static Set<Transition> cancels() {

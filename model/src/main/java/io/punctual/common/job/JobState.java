@@ -75,7 +75,19 @@ public enum JobState {
     /** A job it waited for ended in a way that makes a run condition impossible. */
     SKIP(BLOCKED, SKIPPED),
     /** Cancelled (alone, or with its workflow) while still waiting for other jobs. */
-    CANCEL_BLOCKED(BLOCKED, CANCELLED);
+    CANCEL_BLOCKED(BLOCKED, CANCELLED),
+    /**
+     * An operator retried a failed job ({@code POST /api/v1/jobs/{id}/retry}): it runs again, as a
+     * new attempt, with at least one attempt left ({@code max_attempts >= attempt + 1}).
+     */
+    RERUN_FAILED(FAILED, PENDING),
+    /** As {@link #RERUN_FAILED}, for a cancelled job. */
+    RERUN_CANCELLED(CANCELLED, PENDING),
+    /**
+     * As {@link #RERUN_FAILED}, for a skipped job: it runs without waiting again for the jobs it
+     * was skipped for.
+     */
+    RERUN_SKIPPED(SKIPPED, PENDING);
 
     private final JobState from;
     private final JobState to;

@@ -1,0 +1,90 @@
+package io.punctual.api.bulk;
+
+import com.codahale.metrics.annotation.Timed;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.punctual.api.auth.Permission;
+import io.punctual.api.auth.Requires;
+import io.punctual.api.context.RequestContext;
+import io.punctual.api.problem.Problems;
+import io.punctual.common.store.JobQueries;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.UUID;
+
+/**
+ * {@code POST /api/v1/jobs/bulk}: retry or cancel every job a filter of {@code GET /api/v1/jobs}
+ * matches, in the background ({@code dryRun}: only count them); {@code GET /api/v1/jobs/bulk/{id}}:
+ * its progress, from any API instance.
+ */
+@Path("/api/v1/jobs/bulk")
+@Produces(MediaType.APPLICATION_JSON)
+public final class BulkResource {
+  private final JobQueries jobs;
+  private final BulkActionStore store;
+  private final BulkRunner runner;
+  private final int maxJobs;
+
+  public BulkResource(JobQueries jobs, BulkActionStore store, BulkRunner runner, int maxJobs) {
+    this.jobs = jobs;
+    this.store = store;
+    this.runner = runner;
+    this.maxJobs = maxJobs;
+  }
+
+  @POST
+  @Timed
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Requires(Permission.OPERATE)
+  public Response start(@Context ContainerRequestContext request, JsonNode body) {
+    RequestContext context = RequestContext.of(request);
+    BulkRequest bulk = BulkRequest.parse(context.namespace(), body);
+    if (bulk.dryRun()) {
+      return Response.ok(Map.of("count", jobs.count(bulk.filter()))).build();
+    }
+    UUID id = UUID.randomUUID();
+    OptionalInt count =
+        store.create(
+            id,
+            bulk.action(),
+            bulk.filterJson(),
+            context.principal().keyId(),
+            bulk.filter(),
+            maxJobs);
+    if (count.isEmpty()) {
+      throw Problems.invalid(
+          "filter", "matches more than " + maxJobs + " jobs (api.bulkMaxJobs); narrow it");
+    }
+    BulkAction accepted =
+        new BulkAction(id.toString(), bulk.action(), "running", count.getAsInt(), 0, 0, null);
+    runner.start(id, context.namespace(), bulk.action());
+    return Response.accepted(accepted).location(URI.create("/api/v1/jobs/bulk/" + id)).build();
+  }
+
+  @GET
+  @Path("{id}")
+  @Timed
+  @Requires(Permission.READ)
+  public BulkAction get(@Context ContainerRequestContext request, @PathParam("id") String id) {
+    String namespace = RequestContext.of(request).namespace();
+    UUID bulkId;
+    try {
+      bulkId = UUID.fromString(id);
+    } catch (IllegalArgumentException e) {
+      throw Problems.notFound("No bulk action " + id + " in this namespace.");
+    }
+    return store
+        .find(namespace, bulkId)
+        .orElseThrow(() -> Problems.notFound("No bulk action " + id + " in this namespace."));
+  }
+}

@@ -1,0 +1,78 @@
+package io.punctual.api.jobs;
+
+import io.punctual.common.job.Job;
+import io.punctual.common.job.JobState;
+import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.store.JobQueries;
+import io.punctual.common.store.JobTransitions;
+import io.punctual.common.store.JobTransitions.CancelResult;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * An operator's actions on jobs, each with its Redis side: a retry (the RERUN transitions) enqueues
+ * what it moved like a submit; a cancel takes a pending job out of Redis and enqueues the jobs its
+ * end released. Used by the single-job routes and by bulk actions.
+ */
+public final class JobActions {
+  private final JobQueries store;
+  private final JobTransitions transitions;
+  private final JobSubmitter submitter;
+  private final QueueWriter queue;
+
+  public JobActions(
+      JobQueries store, JobTransitions transitions, JobSubmitter submitter, QueueWriter queue) {
+    this.store = store;
+    this.transitions = transitions;
+    this.submitter = submitter;
+    this.queue = queue;
+  }
+
+  /** What a retry of one job came to. */
+  public sealed interface RetryResult {
+    /** Now PENDING again (and in Redis when due within the horizon). */
+    record Retried(Job job) implements RetryResult {}
+
+    /** Not FAILED, CANCELLED or SKIPPED (still running or waiting, or SUCCEEDED). */
+    record NotRetryable(Job job) implements RetryResult {}
+
+    record NotFound() implements RetryResult {}
+  }
+
+  /** Retries job {@code id} of {@code namespace} (see {@link JobTransitions#rerun}). */
+  public RetryResult retry(String namespace, UUID id) {
+    List<Job> moved = retryAll(namespace, List.of(id));
+    if (!moved.isEmpty()) {
+      return new RetryResult.Retried(moved.get(0));
+    }
+    Optional<Job> job = store.find(namespace, id);
+    return job.<RetryResult>map(RetryResult.NotRetryable::new).orElseGet(RetryResult.NotFound::new);
+  }
+
+  /**
+   * Retries those of {@code ids} (jobs of {@code namespace}) that are FAILED, CANCELLED or SKIPPED
+   * now; returns them. The others are left alone.
+   */
+  public List<Job> retryAll(String namespace, Collection<UUID> ids) {
+    List<Job> moved = transitions.rerun(namespace, ids);
+    submitter.enqueueReleased(
+        moved.stream()
+            .map(j -> new QueueEntry(j.id(), j.namespace(), j.priority(), j.runAt()))
+            .toList());
+    return moved;
+  }
+
+  /** Cancels job {@code id} of {@code namespace}, with its Redis side (see JobsResource). */
+  public CancelResult cancel(String namespace, UUID id) {
+    CancelResult result = transitions.cancel(namespace, id);
+    if (result instanceof CancelResult.Cancelled c) {
+      if (c.previous() == JobState.PENDING) {
+        queue.remove(namespace, c.job().priority(), id);
+      }
+      submitter.enqueueReleased(c.released());
+    }
+    return result;
+  }
+}

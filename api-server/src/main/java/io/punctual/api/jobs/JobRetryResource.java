@@ -1,0 +1,56 @@
+package io.punctual.api.jobs;
+
+import com.codahale.metrics.annotation.Timed;
+import io.punctual.api.auth.Permission;
+import io.punctual.api.auth.Requires;
+import io.punctual.api.context.RequestContext;
+import io.punctual.api.problem.Problems;
+import io.punctual.common.job.JobId;
+import io.punctual.common.job.JobState;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import java.util.UUID;
+
+/**
+ * {@code POST /api/v1/jobs/{id}/retry}: a FAILED, CANCELLED or SKIPPED job runs again as a new
+ * attempt (the RERUN transitions of JobState); 409 for a job still on its way, or SUCCEEDED.
+ */
+@Path("/api/v1/jobs/{id}/retry")
+@Produces(MediaType.APPLICATION_JSON)
+public final class JobRetryResource {
+  private final JobActions actions;
+
+  public JobRetryResource(JobActions actions) {
+    this.actions = actions;
+  }
+
+  @POST
+  @Timed
+  @Requires(Permission.OPERATE)
+  public JobRepresentation retry(
+      @Context ContainerRequestContext request, @PathParam("id") String id) {
+    String namespace = RequestContext.of(request).namespace();
+    UUID jobId =
+        JobId.parse(id)
+            .orElseThrow(() -> Problems.notFound("No job " + id + " in this namespace."));
+    return switch (actions.retry(namespace, jobId)) {
+      case JobActions.RetryResult.Retried r -> JobRepresentation.of(r.job());
+      case JobActions.RetryResult.NotRetryable n -> throw notRetryable(id, n.job().status());
+      case JobActions.RetryResult.NotFound f ->
+          throw Problems.notFound("No job " + id + " in this namespace.");
+    };
+  }
+
+  private static RuntimeException notRetryable(String id, JobState status) {
+    String detail =
+        "Job " + id + " is " + status + "; only FAILED, CANCELLED or SKIPPED jobs are retried.";
+    return status == JobState.SUCCEEDED
+        ? Problems.conflict("job-succeeded", "Job succeeded", detail, null)
+        : Problems.conflict("job-not-final", "Job not final", detail, null);
+  }
+}

@@ -1,0 +1,93 @@
+package io.punctual.api.operations;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.punctual.api.support.ApiFixture;
+import io.punctual.api.support.HttpSupport.Reply;
+import io.punctual.common.store.PayloadIndex;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class JobSearchIT {
+  static final ApiFixture FIXTURE = ApiFixture.start();
+
+  @RegisterExtension static final DropwizardAppExtension<?> APP = FIXTURE.app;
+
+  final Jobs jobs = new Jobs(FIXTURE);
+
+  @Test
+  void findsTheJobOfAnIdempotencyKeyInItsNamespaceOnly() {
+    String id = jobs.submit("{\"type\":\"noop\",\"idempotencyKey\":\"order-77\"}");
+    jobs.submit("{\"type\":\"noop\",\"idempotencyKey\":\"order-78\"}");
+    String other =
+        jobs.submit(
+            FIXTURE.http().namespace("search-other"),
+            "{\"type\":\"noop\",\"idempotencyKey\":\"order-77\"}");
+
+    assertThat(ids("/api/v1/jobs?idempotencyKey=order-77")).containsExactly(id);
+    assertThat(ids("/api/v1/jobs?idempotencyKey=order-77&status=FAILED")).isEmpty();
+    assertThat(ids("/api/v1/jobs?idempotencyKey=nope")).isEmpty();
+    Reply otherNs =
+        FIXTURE.http().namespace("search-other").get("/api/v1/jobs?idempotencyKey=order-77");
+    assertThat(otherNs.json().get("items").get(0).get("id").asText()).isEqualTo(other);
+  }
+
+  @Test
+  void findsEveryJobWhosePayloadContainsThePairsWithAndWithoutTheIndex() {
+    String a = jobs.submit("{\"type\":\"noop\",\"payload\":{\"customerId\":42,\"x\":1}}");
+    String b = jobs.submit("{\"type\":\"noop\",\"payload\":{\"customerId\":42,\"x\":2}}");
+    jobs.submit("{\"type\":\"noop\",\"payload\":{\"customerId\":43}}");
+    jobs.submit("{\"type\":\"noop\",\"payload\":{\"customerId\":\"42\"}}");
+    jobs.submit(
+        FIXTURE.http().namespace("search-other"),
+        "{\"type\":\"noop\",\"payload\":{\"customerId\":42}}");
+
+    PayloadIndex index = new PayloadIndex(FIXTURE.stack.database.jdbi());
+    assertThat(index.valid()).isFalse();
+    assertThat(payload("{\"customerId\":42}")).containsExactlyInAnyOrder(a, b);
+
+    assertThat(index.ensure(true)).isTrue();
+    assertThat(index.valid()).isTrue();
+    assertThat(index.ensure(true)).isFalse();
+    assertThat(payload("{\"customerId\":42}")).containsExactlyInAnyOrder(a, b);
+    assertThat(payload("{\"customerId\":42,\"x\":2}")).containsExactly(b);
+    assertThat(payload("{}")).hasSizeGreaterThanOrEqualTo(4);
+
+    assertThat(index.ensure(false)).isTrue();
+    assertThat(index.valid()).isFalse();
+  }
+
+  @Test
+  void aPayloadThatIsNotAJsonObjectIsA400NamingPayload() {
+    for (String bad : List.of("{\"customerId\":", "42", "[1]", "not json")) {
+      Reply reply = FIXTURE.http().get("/api/v1/jobs?payload=" + encode(bad));
+      assertThat(reply.status()).as(bad).isEqualTo(400);
+      assertThat(reply.contentType()).startsWith("application/problem+json");
+      assertThat(reply.json().get("field").asText()).isEqualTo("payload");
+    }
+  }
+
+  private static List<String> payload(String json) {
+    return ids("/api/v1/jobs?limit=20&payload=" + encode(json));
+  }
+
+  private static List<String> ids(String path) {
+    Reply reply = FIXTURE.http().get(path);
+    assertThat(reply.status()).as(reply.raw().body()).isEqualTo(200);
+    List<String> out = new ArrayList<>();
+    for (JsonNode item : reply.json().get("items")) {
+      out.add(item.get("id").asText());
+    }
+    return out;
+  }
+
+  private static String encode(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,2 @@
+-- Rolled-up minutes past retention (the execution history's).
+DELETE FROM job_stats_minutes WHERE minute < :before
