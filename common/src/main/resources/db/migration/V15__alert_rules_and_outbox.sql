@@ -33,7 +33,8 @@ CREATE TABLE alert_rules (
 -- The outbox: one row per event a rule matched, written in the transaction that made the event
 -- happen (the finish that made a job FAILED, the rescue of a lost attempt) or by the alerter's
 -- evaluator (fire times the planner recorded as missed or skipped). The alerter folds rows into
--- incidents and deletes them. event_key makes an event the evaluator finds again a no-op.
+-- incidents (folded_at) and deletes them; one with an event_key is kept while the evaluator could
+-- find its event again (alerts.missedLookback), so that finding it again is a no-op.
 CREATE TABLE alert_events (
     id          bigint      GENERATED ALWAYS AS IDENTITY,
     rule_id     uuid        NOT NULL REFERENCES alert_rules (id) ON DELETE CASCADE,
@@ -42,8 +43,10 @@ CREATE TABLE alert_events (
     event_key   text,
     detail      jsonb       NOT NULL DEFAULT '{}'::jsonb,
     occurred_at timestamptz NOT NULL,
+    folded_at   timestamptz,
     CONSTRAINT alert_events_pkey PRIMARY KEY (id)
 );
+CREATE INDEX alert_events_unfolded ON alert_events (id) WHERE folded_at IS NULL;
 CREATE UNIQUE INDEX alert_events_key ON alert_events (rule_id, event_key) WHERE event_key IS NOT NULL;
 
 -- One open incident per rule and subject (a job type, a schedule, the namespace): opened by the
