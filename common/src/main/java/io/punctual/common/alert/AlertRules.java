@@ -2,6 +2,7 @@ package io.punctual.common.alert;
 
 import io.punctual.common.alert.AlertRule.Channel;
 import io.punctual.common.alert.AlertRule.Draft;
+import io.punctual.common.job.JobId;
 import io.punctual.common.json.Json;
 import io.punctual.common.sql.SqlFiles;
 import java.sql.ResultSet;
@@ -59,7 +60,7 @@ public final class AlertRules {
     return jdbi.withHandle(
             h ->
                 bind(h.createQuery(sql("create")), draft)
-                    .bind("id", UUID.randomUUID())
+                    .bind("id", JobId.forScheduledTime(now))
                     .bind("namespace", namespace)
                     .bind("now", now)
                     .map(AlertRules::rule)
@@ -128,6 +129,17 @@ public final class AlertRules {
                 .mapTo(UUID.class)
                 .findOne()
                 .isPresent());
+  }
+
+  /** Whether the namespace has a schedule of that id (what a rule may narrow itself to). */
+  public boolean scheduleExists(String namespace, UUID scheduleId) {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql("scheduleExists"))
+                .bind("namespace", namespace)
+                .bind("id", scheduleId)
+                .mapTo(Boolean.class)
+                .one());
   }
 
   /** Up to {@code limit} notices of the rule, newest first, older than {@code beforeId} if set. */

@@ -3,6 +3,7 @@ package io.punctual.deploy.command;
 import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Environment;
+import io.punctual.alerter.Alerter;
 import io.punctual.common.Stores;
 import io.punctual.deploy.config.PunctualConfiguration;
 import io.punctual.deploy.runtime.Resources;
@@ -87,6 +88,23 @@ final class ReaperCommand extends RoleCommand {
     StoreHealthChecks.register(environment, stores, config.api.redisTimeout);
     Reaper reaper = new Reaper(stores, config.reaper, environment.metrics(), holder());
     resources.addStarted("reaper", reaper::start, reaper::close, environment);
+    startAlerter(environment, config, stores, resources);
+  }
+
+  /** The alerter loop beside the reaper, unless {@code alerts.enabled} is false. */
+  static void startAlerter(
+      Environment environment, PunctualConfiguration config, Stores stores, Resources resources) {
+    if (!config.alerts.enabled) {
+      return;
+    }
+    Alerter alerter =
+        new Alerter(
+            stores.database().jdbi(),
+            stores.clock(),
+            config.alerts,
+            config.worker.http,
+            environment.metrics());
+    resources.addStarted("alerter", alerter::start, alerter::close, environment);
   }
 
   @Override
