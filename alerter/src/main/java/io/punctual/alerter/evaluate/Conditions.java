@@ -53,8 +53,13 @@ public final class Conditions {
       Optional<ObjectNode> firing = check(rule, now);
       if (firing.isPresent()) {
         opened += incidents.conditionTrue(rule, subject, firing.get()) ? 1 : 0;
-      } else if (incidents.openSubjects(rule.id()).contains(subject)) {
-        cleared += incidents.clear(rule, subject) ? 1 : 0;
+      }
+      // What no longer holds clears, and so does the incident of a subject the rule no longer
+      // watches (a PUT that changed its type or schedule).
+      for (String open : incidents.openSubjects(rule.id())) {
+        if (firing.isEmpty() || !open.equals(subject)) {
+          cleared += incidents.clear(rule, open) ? 1 : 0;
+        }
       }
     }
     int missed =

@@ -14,6 +14,7 @@ import io.punctual.common.alert.AlertRule;
 import io.punctual.common.alert.AlertRule.Draft;
 import io.punctual.common.alert.AlertRules;
 import io.punctual.common.job.JobId;
+import io.punctual.common.request.StorableText;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -208,7 +209,9 @@ public final class AlertRulesResource {
   private static String decodeName(String cursor) {
     try {
       String name = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
-      if (name.isEmpty() || name.length() > AlertRuleParser.MAX_NAME_LENGTH) {
+      if (name.isEmpty()
+          || name.length() > AlertRuleParser.MAX_NAME_LENGTH
+          || StorableText.problem(name).isPresent()) {
         throw new IllegalArgumentException("out of range");
       }
       return name;

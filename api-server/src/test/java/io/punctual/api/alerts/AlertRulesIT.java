@@ -71,6 +71,8 @@ class AlertRulesIT {
     assertThat(deliveries.status()).isEqualTo(200);
     assertThat(deliveries.json().get("items")).isEmpty();
     assertThat(deliveries.json().get("nextCursor").isNull()).isTrue();
+    assertThat(in("crud").get(RULES + "/" + id + "/deliveries?cursor=abc").status()).isEqualTo(400);
+    assertThat(in("crud").get(RULES + "/" + id + "/deliveries?cursor=0").status()).isEqualTo(400);
 
     assertThat(in("crud").method("DELETE", RULES + "/" + id).status()).isEqualTo(204);
     assertThat(in("crud").get(RULES + "/" + id).status()).isEqualTo(404);
@@ -102,6 +104,8 @@ class AlertRulesIT {
     } while (cursor != null);
     assertThat(names).containsExactly("a", "b", "c");
     assertThat(in("paging").get(RULES + "?cursor=%25%25").status()).isEqualTo(400);
+    assertThat(in("paging").get(RULES + "?cursor=AA").status()).as("a NUL name").isEqualTo(400);
+    assertThat(in("paging").get(RULES + "/x/deliveries?cursor=abc").status()).isEqualTo(404);
   }
 
   @Test
