@@ -212,6 +212,46 @@ class AlertDeliveryIT {
   }
 
   @Test
+  void theOutboundGuardRefusesALoopbackReceiverUnlessAllowed() {
+    AlertRule rule =
+        f.rule(
+            new AlertRule.Draft(
+                "local",
+                AlertEvent.JOB_FAILED,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                AlertRule.Channel.WEBHOOK,
+                f.receiver.url("/x").replace("127.0.0.1", "localhost"),
+                Duration.ZERO));
+    io.punctual.worker.config.WorkerSettings.Http closed =
+        new io.punctual.worker.config.WorkerSettings.Http();
+    closed.signingSecrets = List.of(AlertFixture.SECRET);
+    f.fail("report");
+    try (Alerter guarded =
+        new Alerter(
+            f.stores.database().jdbi(),
+            f.clock,
+            f.settings,
+            closed,
+            new com.codahale.metrics.MetricRegistry())) {
+      assertThat(guarded.runOnce().sent().failed()).isEqualTo(1);
+    }
+    assertThat(f.receiver.received()).isEmpty();
+    AlertDelivery d = f.rules.deliveries(rule.id(), null, 10).get(0);
+    assertThat(d.status()).isEqualTo("pending");
+    assertThat(d.lastError()).contains("loopback");
+
+    // The same notice goes through where loopback is allowed (the tests' receiver).
+    f.clock.advance(Duration.ofMinutes(1));
+    assertThat(f.alerter.runOnce().sent().sent()).isEqualTo(1);
+    assertThat(f.receiver.received()).hasSize(1);
+  }
+
+  @Test
   void aNoticeIsGivenUpAfterMaxAttempts() {
     f.settings.maxAttempts = 2;
     AlertRule rule = f.rule("gone", AlertEvent.JOB_FAILED, null);
