@@ -37,7 +37,7 @@ final class ReaperCommand extends RoleCommand {
     subparser
         .addArgument("--once")
         .action(Arguments.storeTrue())
-        .help("do one pass of every repair, print what was done, exit");
+        .help("do one pass of every repair (and of the alerter), print what was done, exit");
   }
 
   @Override
@@ -73,6 +73,25 @@ final class ReaperCommand extends RoleCommand {
               + (pass.upkeep().partitionsKept().isEmpty()
                   ? ""
                   : ", kept (jobs not final yet): " + pass.upkeep().partitionsKept()));
+      if (config.alerts.enabled) {
+        try (Alerter alerter =
+            new Alerter(
+                stores.database().jdbi(),
+                stores.clock(),
+                config.alerts,
+                config.worker.http,
+                new MetricRegistry())) {
+          Alerter.Pass alerts = alerter.runOnce();
+          System.out.println(
+              "alerter pass: "
+                  + alerts.folded()
+                  + " alert events folded, "
+                  + alerts.sent().sent()
+                  + " notices sent, "
+                  + alerts.sent().failed()
+                  + " attempts failed");
+        }
+      }
     }
   }
 
