@@ -180,6 +180,40 @@ class AlertEventsIT {
   }
 
   @Test
+  void aConditionRuleChangedToAnotherTypeClearsTheOldIncident() {
+    AlertRule rule =
+        f.rule(
+            draft(
+                "streak",
+                AlertEvent.CONSECUTIVE_FAILURES,
+                "sync",
+                1,
+                null,
+                null,
+                null,
+                f.receiver.url("/streak")));
+    f.fail("sync");
+    f.clock.advance(Duration.ofMillis(10));
+    f.alerter.runOnce();
+    f.rules.replace(
+        "default",
+        rule.id(),
+        draft(
+            "streak",
+            AlertEvent.CONSECUTIVE_FAILURES,
+            "other",
+            1,
+            null,
+            null,
+            null,
+            f.receiver.url("/streak")));
+    f.alerter.runOnce();
+    assertThat(bodies())
+        .extracting(b -> b.path("subject").asText() + " " + b.path("status").asText())
+        .containsExactly("type:sync firing", "type:sync resolved");
+  }
+
+  @Test
   void aFailureRateOverThePercentFires() {
     f.rule(
         draft(
