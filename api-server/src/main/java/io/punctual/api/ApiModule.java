@@ -2,6 +2,7 @@ package io.punctual.api;
 
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jersey.setup.JerseyEnvironment;
+import io.punctual.api.alerts.AlertRulesResource;
 import io.punctual.api.audit.Actor;
 import io.punctual.api.audit.AuditFilter;
 import io.punctual.api.audit.AuditLog;
@@ -57,6 +58,7 @@ import io.punctual.api.stats.StatsResource;
 import io.punctual.api.workers.WorkersResource;
 import io.punctual.api.workflows.WorkflowsResource;
 import io.punctual.common.Stores;
+import io.punctual.common.alert.AlertRules;
 import io.punctual.common.json.Json;
 import io.punctual.common.stats.StatsReader;
 import io.punctual.common.store.AuditStore;
@@ -174,6 +176,11 @@ public final class ApiModule {
     jersey.register(new NamespacesResource(stores.namespaces(), namespaces, settings));
     jersey.register(new WorkersResource(stores.workers(), settings));
     jersey.register(new OpenApiResource());
+    jersey.register(
+        new AlertRulesResource(
+            new AlertRules(stores.database().jdbi(), stores.clock()),
+            stores.transitions().alerts(),
+            settings));
     jersey.register(new KeysResource(keys, authenticator, settings, stores.clock()));
     jersey.register(new MeResource());
     jersey.register(

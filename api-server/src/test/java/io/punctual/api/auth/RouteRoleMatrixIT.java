@@ -74,6 +74,12 @@ class RouteRoleMatrixIT {
     LEAST_ROLE.put("DELETE /api/v1/keys/{id}", Role.ADMIN);
     LEAST_ROLE.put("GET /api/v1/audit", Role.ADMIN);
     LEAST_ROLE.put("GET /api/v1/openapi.json", Role.VIEWER);
+    LEAST_ROLE.put("POST /api/v1/alert-rules", Role.OPERATOR);
+    LEAST_ROLE.put("GET /api/v1/alert-rules", Role.VIEWER);
+    LEAST_ROLE.put("GET /api/v1/alert-rules/{id}", Role.VIEWER);
+    LEAST_ROLE.put("PUT /api/v1/alert-rules/{id}", Role.OPERATOR);
+    LEAST_ROLE.put("DELETE /api/v1/alert-rules/{id}", Role.OPERATOR);
+    LEAST_ROLE.put("GET /api/v1/alert-rules/{id}/deliveries", Role.VIEWER);
   }
 
   static final Map<Role, String> KEYS = new EnumMap<>(Role.class);

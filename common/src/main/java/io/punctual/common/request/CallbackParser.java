@@ -44,22 +44,7 @@ public final class CallbackParser {
     f.rejectUnknown(FIELDS);
     String url = f.string("url", true, MAX_URL_LENGTH);
     if (url != null) {
-      Optional<String> refusal = refusal(url, policy);
-      if (refusal.isPresent()) {
-        f.error(
-            "url",
-            "names "
-                + refusal.get()
-                + ", which callbacks may not reach; allow it with "
-                + OutboundPolicy.SETTING);
-      } else if (!isHttpUrl(url)) {
-        f.error("url", "must be an absolute http or https URL");
-      } else if (hasUserInfo(url)) {
-        f.error(
-            "url",
-            "must not carry credentials (user:password@): put them in a header, whose value"
-                + " reads never show");
-      }
+      urlProblem(url, policy).ifPresent(problem -> f.error("url", problem));
     }
     ObjectNode headers = headers(f);
     if (f.errorCount() > before) {
@@ -69,6 +54,29 @@ public final class CallbackParser {
     callback.put("url", url);
     callback.set("headers", headers);
     return callback;
+  }
+
+  /**
+   * What is wrong with {@code url} as a URL Punctual may call (a callback, an alert webhook): not
+   * an absolute http(s) URL, credentials in it, or a host spelling an address {@code policy}
+   * refuses.
+   */
+  public static Optional<String> urlProblem(String url, OutboundPolicy policy) {
+    Optional<String> refusal = refusal(url, policy);
+    if (refusal.isPresent()) {
+      return Optional.of(
+          "names "
+              + refusal.get()
+              + ", which callbacks may not reach; allow it with "
+              + OutboundPolicy.SETTING);
+    } else if (!isHttpUrl(url)) {
+      return Optional.of("must be an absolute http or https URL");
+    } else if (hasUserInfo(url)) {
+      return Optional.of(
+          "must not carry credentials (user:password@): put them in a header, whose value"
+              + " reads never show");
+    }
+    return Optional.empty();
   }
 
   private static ObjectNode headers(Fields f) {

@@ -1,5 +1,7 @@
 package io.punctual.common.store;
 
+import io.punctual.common.alert.AlertEvent;
+import io.punctual.common.alert.AlertOutbox;
 import io.punctual.common.job.Completion;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
@@ -38,11 +40,13 @@ final class Finishing {
   private final Clock clock;
   private final DependencyResolver dependencies = new DependencyResolver();
   private final SpawnedSteps spawnedSteps = new SpawnedSteps();
+  private final AlertOutbox alerts;
 
-  Finishing(Jdbi jdbi, JobSubmissions submissions, Clock clock) {
+  Finishing(Jdbi jdbi, JobSubmissions submissions, Clock clock, AlertOutbox alerts) {
     this.jdbi = jdbi;
     this.submissions = submissions;
     this.clock = clock;
+    this.alerts = alerts;
   }
 
   Ended finish(List<Completion> completions, String workerId) {
@@ -99,6 +103,7 @@ final class Finishing {
     Instant now = clock.instant();
     Spawn spawn = Spawn.of(completions);
     List<UUID> spawnIds = submissions.prepare(spawn.jobs(), now);
+    Set<AlertEvent> watched = alerts.watched();
     return DeadlockRetry.run(
         "finish",
         () ->
@@ -109,6 +114,9 @@ final class Finishing {
                       spawnedSteps.lock(h, new HashSet<>(spawn.parents()));
                   Set<UUID> applied =
                       JobTransitions.succeedRetryOrFail(h, completions, workerId, now);
+                  // Alert events of these endings, committed with them or not at all.
+                  AlertOutbox.afterEnded(
+                      h, AlertEndings.finished(watched, completions, applied), now);
                   List<UUID> ended = new ArrayList<>();
                   for (Completion c : completions) {
                     if (c.nextState().isTerminal() && applied.contains(c.jobId())) {

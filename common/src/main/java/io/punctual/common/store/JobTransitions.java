@@ -1,5 +1,7 @@
 package io.punctual.common.store;
 
+import io.punctual.common.alert.AlertEvent;
+import io.punctual.common.alert.AlertOutbox;
 import io.punctual.common.job.Completion;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobId;
@@ -43,11 +45,18 @@ public final class JobTransitions {
   private final Jdbi jdbi;
   private final Clock clock;
   private final Finishing finishing;
+  private final AlertOutbox alerts;
 
   public JobTransitions(Jdbi jdbi, JobSubmissions submissions, Clock clock) {
     this.jdbi = jdbi;
     this.clock = clock;
-    this.finishing = new Finishing(jdbi, submissions, clock);
+    this.alerts = new AlertOutbox(jdbi, clock);
+    this.finishing = new Finishing(jdbi, submissions, clock, alerts);
+  }
+
+  /** The alert outbox the finish and rescue steps write to (its cache of watched kinds). */
+  public AlertOutbox alerts() {
+    return alerts;
   }
 
   private static String sql(String name) {
@@ -322,6 +331,7 @@ public final class JobTransitions {
       return Ended.NONE;
     }
     Instant now = clock.instant();
+    Set<AlertEvent> watched = alerts.watched();
     return DeadlockRetry.run(
         "rescue",
         () ->
@@ -342,6 +352,7 @@ public final class JobTransitions {
                               .bind("now", now)
                               .mapTo(UUID.class)
                               .list());
+                  AlertOutbox.afterEnded(h, AlertEndings.rescued(watched, rescues, rescued), now);
                   List<UUID> failed = new ArrayList<>();
                   for (Rescue r : rescues) {
                     if (r.exhausted() && rescued.contains(r.jobId())) {

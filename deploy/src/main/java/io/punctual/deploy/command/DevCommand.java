@@ -81,6 +81,7 @@ final class DevCommand extends RoleCommand {
         new Reaper(
             stores, config.reaper, environment.metrics(), "dev-" + ProcessHandle.current().pid());
     resources.addStarted("reaper", reaper::start, reaper::close, environment);
+    ReaperCommand.startAlerter(environment, config, stores, resources);
   }
 
   /**

@@ -3,6 +3,7 @@ package io.punctual.deploy.command;
 import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Environment;
+import io.punctual.alerter.Alerter;
 import io.punctual.common.Stores;
 import io.punctual.deploy.config.PunctualConfiguration;
 import io.punctual.deploy.runtime.Resources;
@@ -36,7 +37,7 @@ final class ReaperCommand extends RoleCommand {
     subparser
         .addArgument("--once")
         .action(Arguments.storeTrue())
-        .help("do one pass of every repair, print what was done, exit");
+        .help("do one pass of every repair (and of the alerter), print what was done, exit");
   }
 
   @Override
@@ -72,6 +73,25 @@ final class ReaperCommand extends RoleCommand {
               + (pass.upkeep().partitionsKept().isEmpty()
                   ? ""
                   : ", kept (jobs not final yet): " + pass.upkeep().partitionsKept()));
+      if (config.alerts.enabled) {
+        try (Alerter alerter =
+            new Alerter(
+                stores.database().jdbi(),
+                stores.clock(),
+                config.alerts,
+                config.worker.http,
+                new MetricRegistry())) {
+          Alerter.Pass alerts = alerter.runOnce();
+          System.out.println(
+              "alerter pass: "
+                  + alerts.folded()
+                  + " alert events folded, "
+                  + alerts.sent().sent()
+                  + " notices sent, "
+                  + alerts.sent().failed()
+                  + " attempts failed");
+        }
+      }
     }
   }
 
@@ -87,6 +107,23 @@ final class ReaperCommand extends RoleCommand {
     StoreHealthChecks.register(environment, stores, config.api.redisTimeout);
     Reaper reaper = new Reaper(stores, config.reaper, environment.metrics(), holder());
     resources.addStarted("reaper", reaper::start, reaper::close, environment);
+    startAlerter(environment, config, stores, resources);
+  }
+
+  /** The alerter loop beside the reaper, unless {@code alerts.enabled} is false. */
+  static void startAlerter(
+      Environment environment, PunctualConfiguration config, Stores stores, Resources resources) {
+    if (!config.alerts.enabled) {
+      return;
+    }
+    Alerter alerter =
+        new Alerter(
+            stores.database().jdbi(),
+            stores.clock(),
+            config.alerts,
+            config.worker.http,
+            environment.metrics());
+    resources.addStarted("alerter", alerter::start, alerter::close, environment);
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.punctual.deploy.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
+import io.punctual.alerter.config.AlerterSettings;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.config.AuthSettings;
 import io.punctual.common.config.AuditSettings;
@@ -34,6 +35,7 @@ public class PunctualConfiguration extends Configuration {
   @JsonProperty public AuthSettings auth = new AuthSettings();
   @JsonProperty public WorkerSettings worker = new WorkerSettings();
   @JsonProperty public ReaperSettings reaper = new ReaperSettings();
+  @JsonProperty public AlerterSettings alerts = new AlerterSettings();
   @JsonProperty public PlannerSettings planner = new PlannerSettings();
   @JsonProperty public AuditSettings audit = new AuditSettings();
   @JsonProperty public PrometheusSettings prometheus = new PrometheusSettings();
@@ -74,6 +76,7 @@ public class PunctualConfiguration extends Configuration {
     section(errors, auth, "auth", a -> a.validate(errors));
     section(errors, worker, "worker", w -> w.validate(errors));
     section(errors, reaper, "reaper", r -> r.validate(errors));
+    section(errors, alerts, "alerts", a -> a.validate(errors));
     section(errors, planner, "planner", p -> p.validate(errors));
     section(errors, audit, "audit", a -> a.validate(errors));
     section(errors, prometheus, "prometheus", p -> p.validate(errors));

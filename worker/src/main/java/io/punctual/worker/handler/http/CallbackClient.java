@@ -45,9 +45,10 @@ import org.apache.hc.core5.util.Timeout;
  * GuardedSocketFactory}); it follows no redirect (the handler decides, hop by hop); it reads at
  * most {@code maxResponseBytes} of a body and drops the connection rather than read the rest; and
  * it gives up on the whole exchange once its time is up, however slowly the other side answers.
- * HTTPS verifies the certificate against the URL's host name (the JDK's trust store).
+ * HTTPS verifies the certificate against the URL's host name (the JDK's trust store). Also the
+ * alerter's client (alert webhooks reach receivers under the same guard).
  */
-final class CallbackClient implements AutoCloseable {
+public final class CallbackClient implements AutoCloseable {
   /** Connections the worker may keep open to callback hosts; its handlers run thousands at once. */
   private static final int MAX_CONNECTIONS = 4096;
 
@@ -59,7 +60,7 @@ final class CallbackClient implements AutoCloseable {
    * {@code tls}: the trust to verify servers with; null for the JDK's default (its trust store,
    * {@code javax.net.ssl.*} properties). Either way the certificate must match the URL's host.
    */
-  CallbackClient(
+  public CallbackClient(
       OutboundPolicy policy,
       Duration connectTimeout,
       Duration readTimeout,
@@ -122,7 +123,7 @@ final class CallbackClient implements AutoCloseable {
    *     refused address (possibly as the cause of an {@link java.net.UnknownHostException})
    * @throws IOException when the exchange fails otherwise
    */
-  CallbackResponse send(
+  public CallbackResponse send(
       String method,
       URI url,
       List<Map.Entry<String, String>> headers,

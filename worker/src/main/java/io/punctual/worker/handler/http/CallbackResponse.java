@@ -7,7 +7,7 @@ import java.util.Optional;
  * worker.http.maxResponseBytes} of the body ({@code truncated} when there was more, which was not
  * read).
  */
-record CallbackResponse(
+public record CallbackResponse(
     int status,
     Optional<String> retryAfter,
     Optional<String> location,

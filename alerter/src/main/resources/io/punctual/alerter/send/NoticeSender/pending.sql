@@ -1,0 +1,2 @@
+-- Notices waiting to be sent (a gauge).
+SELECT count(*) FROM alert_deliveries WHERE status = 'pending'

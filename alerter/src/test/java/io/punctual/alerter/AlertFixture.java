@@ -1,0 +1,134 @@
+package io.punctual.alerter;
+
+import com.codahale.metrics.MetricRegistry;
+import io.punctual.alerter.config.AlerterSettings;
+import io.punctual.common.Stores;
+import io.punctual.common.alert.AlertEvent;
+import io.punctual.common.alert.AlertRule;
+import io.punctual.common.alert.AlertRules;
+import io.punctual.common.config.QueueSettings;
+import io.punctual.common.job.Completion;
+import io.punctual.common.job.ExecutionStatus;
+import io.punctual.common.job.Job;
+import io.punctual.common.job.JobState;
+import io.punctual.common.store.JobSubmissions.Submitted;
+import io.punctual.testing.Jobs;
+import io.punctual.testing.TestClock;
+import io.punctual.testing.TestStores;
+import io.punctual.worker.config.WorkerSettings;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+
+/** A fresh database and Redis, stores and an alerter on a test clock, a receiver on loopback. */
+final class AlertFixture implements AutoCloseable {
+  static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+  final TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
+  final Stores stores;
+  final AlertRules rules;
+  final AlerterSettings settings = new AlerterSettings();
+  final WorkerSettings.Http http = new WorkerSettings.Http();
+  final Receiver receiver = new Receiver();
+  final Alerter alerter;
+
+  AlertFixture() {
+    TestStores servers = TestStores.get();
+    stores = new Stores(servers.newDatabase(), servers.newRedis(), new QueueSettings(), clock, "t");
+    stores.partitions().ensureAhead();
+    rules = new AlertRules(stores.database().jdbi(), clock);
+    http.allow = List.of("127.0.0.1/32"); // the receiver listens on loopback: tests only
+    http.signingSecrets = List.of(SECRET);
+    alerter = alerter();
+  }
+
+  /** Another alerter over the same database (as a second reaper runs one). */
+  Alerter alerter() {
+    return new Alerter(stores.database().jdbi(), clock, settings, http, new MetricRegistry());
+  }
+
+  AlertRule rule(String name, AlertEvent event, String type) {
+    return rule(
+        new AlertRule.Draft(
+            name,
+            event,
+            type,
+            null,
+            null,
+            null,
+            null,
+            null,
+            AlertRule.Channel.WEBHOOK,
+            receiver.url("/hooks/" + name),
+            Duration.ZERO));
+  }
+
+  AlertRule rule(AlertRule.Draft draft) {
+    AlertRule rule = rules.create("default", draft);
+    stores.transitions().alerts().refresh();
+    return rule;
+  }
+
+  /** A job of {@code type} stored and claimed (RUNNING, attempt 1) by {@code worker}. */
+  Job running(String type, int maxAttempts, String worker) {
+    Submitted s =
+        stores
+            .submissions()
+            .submit(
+                List.of(
+                    Jobs.aJob().type(type).runAt(clock.instant()).maxAttempts(maxAttempts).build()))
+            .get(0);
+    return stores.transitions().claim(List.of(s.job().id()), worker).get(0);
+  }
+
+  /** Ends the running job's attempt: FAILED for good (its last attempt), or SUCCEEDED. */
+  java.util.Set<UUID> end(
+      Job job, JobState next, ExecutionStatus exec, long durationMs, String error) {
+    return stores
+        .transitions()
+        .finish(
+            List.of(
+                new Completion(
+                    job.id(),
+                    job.attempt(),
+                    next,
+                    next == JobState.PENDING ? clock.instant().plusSeconds(60) : null,
+                    exec,
+                    clock.instant(),
+                    durationMs,
+                    error,
+                    null,
+                    null)),
+            "w1")
+        .applied();
+  }
+
+  Job fail(String type) {
+    Job job = running(type, 1, "w1");
+    end(job, JobState.FAILED, ExecutionStatus.FAILED, 5, "boom");
+    return job;
+  }
+
+  Job succeed(String type) {
+    Job job = running(type, 1, "w1");
+    end(job, JobState.SUCCEEDED, ExecutionStatus.SUCCEEDED, 5, null);
+    return job;
+  }
+
+  Job find(Job job) {
+    return stores.queries().find(job.namespace(), job.id()).orElseThrow();
+  }
+
+  long count(String sql) {
+    return stores.database().jdbi().withHandle(h -> h.createQuery(sql).mapTo(Long.class).one());
+  }
+
+  @Override
+  public void close() {
+    alerter.close();
+    receiver.close();
+    stores.close();
+  }
+}

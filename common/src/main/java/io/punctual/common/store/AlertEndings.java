@@ -1,0 +1,63 @@
+package io.punctual.common.store;
+
+import io.punctual.common.alert.AlertEvent;
+import io.punctual.common.alert.AlertOutbox.Ending;
+import io.punctual.common.job.Completion;
+import io.punctual.common.job.ExecutionStatus;
+import io.punctual.common.job.JobState;
+import io.punctual.common.store.JobTransitions.Rescue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The ended attempts of a finish or a rescue that a watched kind of alert event could match, for
+ * {@link io.punctual.common.alert.AlertOutbox#afterEnded}: none when no rule watches such a kind,
+ * so that without rules the steps run no statement more.
+ */
+final class AlertEndings {
+  private AlertEndings() {}
+
+  /** The applied completions that a watched kind could match. */
+  static List<Ending> finished(
+      Set<AlertEvent> watched, List<Completion> completions, Set<UUID> applied) {
+    boolean failed = watched.contains(AlertEvent.JOB_FAILED);
+    boolean timedOut = watched.contains(AlertEvent.TIMED_OUT);
+    boolean duration = watched.contains(AlertEvent.DURATION_OVER);
+    if (!failed && !timedOut && !duration) {
+      return List.of();
+    }
+    List<Ending> out = new ArrayList<>();
+    for (Completion c : completions) {
+      boolean isFailed = c.nextState() == JobState.FAILED;
+      boolean isTimedOut = c.executionStatus() == ExecutionStatus.TIMED_OUT;
+      if (applied.contains(c.jobId())
+          && (duration || (failed && isFailed) || (timedOut && isTimedOut))) {
+        out.add(
+            new Ending(
+                c.jobId(),
+                c.attempt(),
+                isFailed,
+                c.executionStatus().name(),
+                c.durationMs(),
+                c.error()));
+      }
+    }
+    return out;
+  }
+
+  /** The applied rescues that a watched kind could match (attempts_rescued, job_failed). */
+  static List<Ending> rescued(Set<AlertEvent> watched, List<Rescue> rescues, Set<UUID> applied) {
+    boolean failed = watched.contains(AlertEvent.JOB_FAILED);
+    boolean rescued = watched.contains(AlertEvent.ATTEMPTS_RESCUED);
+    List<Ending> out = new ArrayList<>();
+    for (Rescue r : rescues) {
+      boolean isFailed = r.nextState() == JobState.FAILED;
+      if (applied.contains(r.jobId()) && (rescued || (failed && isFailed))) {
+        out.add(new Ending(r.jobId(), r.attempt(), isFailed, "LOST", -1, r.error()));
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,1 @@
+SELECT id, namespace, name, event, job_type, schedule_id, count, percent, window_ms, threshold_ms, channel, url, cooldown_ms, created_at, updated_at FROM alert_rules WHERE namespace = :namespace AND id = :id
