@@ -12,7 +12,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.TestInstance;
@@ -23,11 +22,9 @@ import org.openqa.selenium.By;
 /**
  * The console's pages that use the job endpoints written on another branch: {@code POST
  * /jobs/{id}/retry}, {@code POST /jobs/bulk} (with {@code dryRun}) and {@code GET /jobs/bulk/{id}},
- * and {@code GET /jobs?payload=}. Disabled until those endpoints are merged (the ops-rest branch;
- * all three pass on a trial merge of it): remove {@code @Disabled} then. Same setup as {@link
- * ConsoleE2E}.
+ * and {@code GET /jobs?payload=}: find a job by payload, retry a failed job and watch it succeed,
+ * bulk-cancel after the dry-run count. Same setup as {@link ConsoleE2E}.
  */
-@Disabled("needs POST /jobs/{id}/retry, POST /jobs/bulk and GET /jobs?payload= (enable on merge)")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class ConsolePendingEndpointsE2E {
