@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
  * delay (it restarted empty, or was flushed) takes no part in acquiring or renewing: its grants are
  * not counted until the delay, at least the longest lease TTL, has passed on its clock, by when
  * every lease it forgot has expired on the other nodes too. Without it, a node that forgot a lease
- * held by a bare majority could grant it a second time. The age is a marker written on the node
- * and read in the same pipeline, after the lease commands ({@code node-age.lua}).
+ * held by a bare majority could grant it a second time. The age is a marker written on the node and
+ * read in the same pipeline, after the lease commands ({@code node-age.lua}).
  */
 public final class Redlock {
   private static final Logger log = LoggerFactory.getLogger(Redlock.class);
@@ -108,8 +108,7 @@ public final class Redlock {
             restartDelayMs > 0);
     Map<UUID, Integer> granted = tally.counted();
     long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-    long drift = (long) (ttl.toMillis() * CLOCK_DRIFT_FACTOR) + 2;
-    boolean inTime = elapsedMs < ttl.toMillis() - drift;
+    boolean inTime = validityMs(ttl.toMillis(), elapsedMs) > 0;
     Set<UUID> held = new HashSet<>();
     List<UUID> partial = new ArrayList<>();
     for (UUID id : order) {
@@ -127,6 +126,16 @@ public final class Redlock {
       release(partial, holder);
     }
     return held;
+  }
+
+  /**
+   * How long a lease granted {@code elapsedMs} after the first request is still valid: its TTL less
+   * the time the nodes took and an allowance for the nodes' clocks running fast (1 % of the TTL, +2
+   * ms). Not positive: the lease is not held.
+   */
+  static long validityMs(long ttlMs, long elapsedMs) {
+    long drift = (long) (ttlMs * CLOCK_DRIFT_FACTOR) + 2;
+    return ttlMs - elapsedMs - drift;
   }
 
   /** Extends leases this holder owns; returns the ids still held by a majority. */

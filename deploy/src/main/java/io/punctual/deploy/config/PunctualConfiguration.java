@@ -121,8 +121,8 @@ public class PunctualConfiguration extends Configuration {
   }
 
   /**
-   * A lock node back from a restart without its data must sit out at least the longest lease, or
-   * it could grant a lease it forgot to a second holder.
+   * A lock node back from a restart without its data must sit out at least the longest lease, or it
+   * could grant a lease it forgot to a second holder.
    */
   private void restartDelayOutlastsTheLease(SettingsErrors errors) {
     if (redis == null || worker == null || redis.leaseNodes == null || redis.leaseNodes.isEmpty()) {
