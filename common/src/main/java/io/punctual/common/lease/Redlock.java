@@ -261,9 +261,12 @@ public final class Redlock {
 
   /** Whether node {@code n}, whose data is {@code ageMs} old (null: unknown), takes part. */
   private boolean pastRestartDelay(int n, Long ageMs) {
-    boolean past = ageMs != null && ageMs >= restartDelayMs;
+    if (ageMs == null) {
+      return false; // down or slow: counted as a "no", as its lease answers are
+    }
+    boolean past = ageMs >= restartDelayMs;
     boolean wasWaiting = waiting[n].getAndSet(!past);
-    if (ageMs != null && !past && !wasWaiting) {
+    if (!past && !wasWaiting) {
       log.warn(
           "Redlock node {} has kept its data for {} ms only (restarted empty, or flushed): it takes"
               + " no part in leases until {} ms have passed",
