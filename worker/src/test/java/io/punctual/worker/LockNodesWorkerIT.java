@@ -157,6 +157,9 @@ class LockNodesWorkerIT {
     nodes.startAgain(1);
     nodes.startAgain(2);
     long back = System.nanoTime();
+    // Back empty, they sit out their delay first (and say so in a gauge).
+    var waitingNodes = metrics.getGauges().get("punctual.worker.lockNodesWaiting");
+    await().atMost(Duration.ofSeconds(10)).until(() -> waitingNodes.getValue().equals(2));
     Job later = harness.awaitState(waiting, JobState.SUCCEEDED, Duration.ofSeconds(30));
     assertThat(later.attempt()).isEqualTo(1);
     assertThat(Duration.ofNanos(System.nanoTime() - back)).isGreaterThanOrEqualTo(delay);
