@@ -83,7 +83,10 @@ public final class Stores implements AutoCloseable {
         leaseNodes.add(client.connect());
       }
     }
-    this.redlock = new Redlock(leaseNodes, keys);
+    this.redlock =
+        redisSettings.leaseNodes == null || redisSettings.leaseNodes.isEmpty()
+            ? new Redlock(leaseNodes, keys)
+            : new Redlock(leaseNodes, keys, redisSettings.leaseNodeRestartDelay);
     this.workers = new WorkerRegistry(database.jdbi(), clock);
     this.namespaces = new Namespaces(database.jdbi(), clock);
   }

@@ -44,6 +44,12 @@ import java.util.concurrent.atomic.LongAdder;
  * --workers} the jobs are drained by that many {@code punctual worker} processes instead, started
  * once from the distribution jar and kept across rounds. A warm-up round on as many jobs comes
  * first and is not counted.
+ *
+ * <p>With {@code --lock-nodes K} (K of 2 to 5) each round also drains the jobs with the job leases
+ * on K independent Redis nodes (Redlock, a majority per lease, the restart-delay check on) besides
+ * the default single node (the queue's Redis), alternating which goes first, and prints their
+ * ratio. The nodes are embedded redis-servers on this machine, so a lease's round trip is a
+ * loopback one: the figure is the cost of the extra commands, not of a network.
  */
 public final class ThroughputBenchmark {
   private ThroughputBenchmark() {}
@@ -55,6 +61,7 @@ public final class ThroughputBenchmark {
     boolean skipPeer = Boolean.getBoolean("bench.skipPeer");
     boolean jobRunr = true;
     Path json = null;
+    int lockNodes = 0;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--jobs" -> jobs = Integer.parseInt(args[++i]);
@@ -63,10 +70,15 @@ public final class ThroughputBenchmark {
         case "--skip-peer" -> skipPeer = true;
         case "--skip-jobrunr" -> jobRunr = false;
         case "--json" -> json = Path.of(args[++i]);
+        case "--lock-nodes" -> lockNodes = Integer.parseInt(args[++i]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
     jobRunr &= !skipPeer;
+    if (lockNodes != 0 && (lockNodes < 2 || lockNodes > 5 || workers != 0)) {
+      throw new IllegalArgumentException(
+          "--lock-nodes must be 2 to 5, with the in-process worker (no --workers)");
+    }
     if (workers < 0 || workers > 2) {
       throw new IllegalArgumentException("--workers must be 1 or 2 (absent: in-process)");
     }
@@ -77,7 +89,8 @@ public final class ThroughputBenchmark {
                 null,
                 true,
                 pgStats ? Map.of("shared_preload_libraries", "pg_stat_statements") : Map.of());
-        EmbeddedRedisServer redis = EmbeddedRedisServer.start(null)) {
+        EmbeddedRedisServer redis = EmbeddedRedisServer.start(null);
+        LockNodes locks = LockNodes.start(lockNodes)) {
       pg.createDatabaseIfMissing("punctual");
       pg.createDatabaseIfMissing("dbscheduler");
       pg.createDatabaseIfMissing("jobrunr");
@@ -115,10 +128,16 @@ public final class ThroughputBenchmark {
         double bestJobRunr = 0;
         for (int round = 0; round <= rounds; round++) {
           int n = jobs;
+          boolean locksFirst = lockNodes > 0 && round % 2 == 1;
+          Drain lockDrain =
+              locksFirst ? punctual(punctualDb, redis.url(), locks.urls(), n, servers) : null;
           Drain punctualDrain =
               processes == null
-                  ? punctual(punctualDb, redis.url(), n, servers)
+                  ? punctual(punctualDb, redis.url(), List.of(), n, servers)
                   : punctualProcesses(punctualDb, redis.url(), n, processes, servers);
+          if (lockNodes > 0 && !locksFirst) {
+            lockDrain = punctual(punctualDb, redis.url(), locks.urls(), n, servers);
+          }
           Drain peerDrain =
               skipPeer ? null : dbScheduler(pg.jdbcUrl("dbscheduler"), n, round, servers);
           double punctual = punctualDrain.perSecond();
@@ -130,9 +149,24 @@ public final class ThroughputBenchmark {
             double[] rss = BenchSupport.rssMb(ProcessHandle.current().pid());
             benchRss = new double[] {rss[0], Math.max(benchRss[1], rss[1])};
           }
+          if (lockDrain != null) {
+            double withLocks = lockDrain.perSecond();
+            System.out.printf(
+                Locale.ROOT,
+                "  %d lock nodes: punctual %.0f/s (%s first), %.2f of one node%n",
+                lockNodes,
+                withLocks,
+                locksFirst ? lockNodes + " nodes" : "one node",
+                withLocks / punctual);
+          }
           if (round > 0) {
             ObjectNode r = roundsJson.addObject();
             r.put("executionsPerSecond", Math.round(punctual));
+            if (lockDrain != null) {
+              r.put("lockNodes", lockNodes);
+              r.put("lockNodesExecutionsPerSecond", Math.round(lockDrain.perSecond()));
+              r.put("lockNodesRatio", Math.round(lockDrain.perSecond() / punctual * 100) / 100.0);
+            }
             punctualDrain.putCpu(r.putObject("cpuMicrosPerJob"));
             if (!skipPeer) {
               r.put("peerExecutionsPerSecond", Math.round(peer));
@@ -234,7 +268,12 @@ public final class ThroughputBenchmark {
     }
   }
 
-  private static Drain punctual(PostgresSettings db, String redisUrl, int jobs, Servers servers)
+  /**
+   * One drain by an in-process worker; {@code leaseNodes}: the Redlock nodes (empty: the queue's
+   * Redis), each marked as up for longer than the restart delay, as nodes long in service are.
+   */
+  private static Drain punctual(
+      PostgresSettings db, String redisUrl, List<String> leaseNodes, int jobs, Servers servers)
       throws Exception {
     try (HikariDataSource ds = BenchSupport.dataSource(db.url, 4)) {
       Migrations.migrate(ds);
@@ -247,6 +286,9 @@ public final class ThroughputBenchmark {
     // One key prefix for all rounds: the promoter's cursor survives from the warm-up, as in a
     // system that has been running (a fresh one rebuilds the queue from PostgreSQL once).
     RedisSettings redisSettings = new RedisSettings(redisUrl, "bench");
+    redisSettings.leaseNodes = new ArrayList<>(leaseNodes);
+    redisSettings.leaseNodeRestartDelay = new WorkerSettings().leaseTtl;
+    LockNodes.agedBy(leaseNodes, "bench", redisSettings.leaseNodeRestartDelay);
     try (Stores stores =
         new Stores(db, redisSettings, new QueueSettings(), Clock.systemUTC(), "bench")) {
       stores.partitions().ensureAhead();
@@ -285,12 +327,17 @@ public final class ThroughputBenchmark {
       Usage after = servers.usage(THIS_JVM);
       verify(stores, jobs);
       var batches = metrics.histogram("punctual.worker.claimBatch").getSnapshot();
+      var lease = metrics.timer("punctual.worker.claim.lease").getSnapshot();
       System.out.printf(
           Locale.ROOT,
-          "  punctual claim batches: mean %.1f, median %.0f, max %d%n",
+          "  punctual (%s) claim batches: mean %.1f, median %.0f, max %d; leasing a batch: mean"
+              + " %.2f ms, p99 %.2f ms%n",
+          leaseNodes.isEmpty() ? "one lock node" : leaseNodes.size() + " lock nodes",
           batches.getMean(),
           batches.getMedian(),
-          batches.getMax());
+          batches.getMax(),
+          lease.getMean() / 1e6,
+          lease.get99thPercentile() / 1e6);
       return Drain.of(jobs, elapsed / 1e9, before, after);
     }
   }

@@ -161,6 +161,7 @@ public final class Worker implements AutoCloseable {
     }
     metrics.registerGauges(running::size, stores.queue(), settings.namespaces, stores.clock());
     metrics.registerQueueRebuilds(promoter::rebuilds);
+    metrics.registerLockNodesWaiting(stores.redlock()::nodesWaitingOutRestart);
     register();
     subscribe();
     completions.start();

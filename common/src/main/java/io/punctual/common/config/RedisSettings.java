@@ -2,6 +2,7 @@ package io.punctual.common.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.lettuce.core.RedisURI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,6 +16,14 @@ public class RedisSettings {
    * N nodes a lease needs a majority of them.
    */
   @JsonProperty public List<String> leaseNodes = new ArrayList<>();
+
+  /**
+   * With {@link #leaseNodes}: how long a node that lost its data (restarted empty, flushed) takes
+   * no part in leases, so that it cannot grant a second holder a lease it forgot. At least the
+   * longest lease TTL ({@code worker.leaseTtl}); {@code PT0S}: no delay (the attempt-number fence
+   * in PostgreSQL alone keeps a second holder's writes out).
+   */
+  @JsonProperty public Duration leaseNodeRestartDelay = Duration.ofMinutes(1);
 
   /**
    * First part of every key. Queue keys carry the namespace as a cluster hash tag, e.g. {@code
@@ -33,6 +42,9 @@ public class RedisSettings {
   public void validate(SettingsErrors errors) {
     requireRedisUrl(errors, url, "redis.url");
     errors.require(keyPrefix != null && !keyPrefix.isBlank(), "redis.keyPrefix is required");
+    errors.require(
+        leaseNodeRestartDelay != null && !leaseNodeRestartDelay.isNegative(),
+        "redis.leaseNodeRestartDelay must be zero or positive");
     if (leaseNodes == null) {
       errors.add("redis.leaseNodes must be a list (or left out)");
     } else {

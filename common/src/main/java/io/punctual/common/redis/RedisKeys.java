@@ -74,6 +74,14 @@ public final class RedisKeys {
     return prefix + ":{" + namespace + "}:rate";
   }
 
+  /**
+   * On a Redlock node: since when (the node's own clock, ms) it has kept its data; gone when the
+   * node restarts empty (see {@code Redlock}'s restart delay).
+   */
+  public String leaseNodeDataSince() {
+    return prefix + ":lease-node:data-since";
+  }
+
   /** Up to where (run_at ms and id) the promoter has moved pending jobs into Redis. */
   public String promoterCursor() {
     return prefix + ":promoter:cursor";

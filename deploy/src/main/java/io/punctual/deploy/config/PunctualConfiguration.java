@@ -82,6 +82,7 @@ public class PunctualConfiguration extends Configuration {
     section(errors, prometheus, "prometheus", p -> p.validate(errors));
     errors.require(dataDir != null && !dataDir.isBlank(), "dataDir is required");
     rescueAfterOutlastsTheWorkers(errors);
+    restartDelayOutlastsTheLease(errors);
     if (api != null && planner != null && planner.schedules != null) {
       try {
         DeclaredSchedules.parse(planner, api, Clock.systemUTC().instant());
@@ -119,6 +120,29 @@ public class PunctualConfiguration extends Configuration {
               + ") and worker.leaseTtl ("
               + lease
               + "), or the reaper would take back the jobs of workers that are alive");
+    }
+  }
+
+  /**
+   * A lock node back from a restart without its data must sit out at least the longest lease, or it
+   * could grant a lease it forgot to a second holder.
+   */
+  private void restartDelayOutlastsTheLease(SettingsErrors errors) {
+    if (redis == null || worker == null || redis.leaseNodes == null || redis.leaseNodes.isEmpty()) {
+      return;
+    }
+    Duration delay = redis.leaseNodeRestartDelay;
+    Duration lease = worker.leaseTtl;
+    if (delay == null || lease == null || delay.isZero() || delay.isNegative()) {
+      return;
+    }
+    if (delay.compareTo(lease) < 0) {
+      errors.add(
+          "redis.leaseNodeRestartDelay ("
+              + delay
+              + ") must be at least worker.leaseTtl ("
+              + lease
+              + ") (or PT0S for none), or a restarted lock node could grant a lease it forgot");
     }
   }
 

@@ -120,6 +120,29 @@ class PunctualConfigurationTest {
   }
 
   @Test
+  void aLockNodesRestartDelayShorterThanTheLeaseIsRefused() throws Exception {
+    String nodes = "redis: {leaseNodes: [\"redis://a:6379\", \"redis://b:6379\"],";
+    PunctualConfiguration tooShort =
+        load(nodes + " leaseNodeRestartDelay: PT10S}\nworker: {leaseTtl: PT30S}\n");
+
+    assertThatThrownBy(tooShort::validate)
+        .isInstanceOfSatisfying(
+            InvalidSettingsException.class,
+            e ->
+                assertThat(e.errors())
+                    .containsExactly(
+                        "redis.leaseNodeRestartDelay (PT10S) must be at least worker.leaseTtl"
+                            + " (PT30S) (or PT0S for none), or a restarted lock node could grant a"
+                            + " lease it forgot"));
+    assertThatCode(load(nodes + " leaseNodeRestartDelay: PT0S}\n")::validate)
+        .doesNotThrowAnyException();
+    assertThatCode(load(nodes + " leaseNodeRestartDelay: PT30S}\n")::validate)
+        .doesNotThrowAnyException();
+    assertThatThrownBy(load("redis: {leaseNodeRestartDelay: -PT1S}\n")::validate)
+        .hasMessageContaining("redis.leaseNodeRestartDelay must be zero or positive");
+  }
+
+  @Test
   void aBadHttpAllowEntryIsReportedWithTheOthers() throws Exception {
     PunctualConfiguration config =
         load(

@@ -102,6 +102,14 @@ public final class WorkerMetrics implements AutoCloseable {
     register(PREFIX + "queueRebuilds", (Gauge<Long>) rebuilds::getAsLong);
   }
 
+  /**
+   * Registers {@code punctual.worker.lockNodesWaiting}: how many Redlock lock nodes sat out their
+   * restart delay ({@code redis.leaseNodeRestartDelay}) at this worker's last lease or renewal.
+   */
+  public void registerLockNodesWaiting(IntSupplier waiting) {
+    register(PREFIX + "lockNodesWaiting", (Gauge<Integer>) waiting::getAsInt);
+  }
+
   private void register(String name, Gauge<?> gauge) {
     var existing = registry.getGauges((n, m) -> n.equals(name));
     if (existing.isEmpty()) {
