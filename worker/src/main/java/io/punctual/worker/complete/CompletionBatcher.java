@@ -85,8 +85,17 @@ public final class CompletionBatcher implements AutoCloseable {
     thread.start();
   }
 
-  /** Queues a finished attempt for the next batch. */
+  /**
+   * Queues a finished attempt for the next batch. Runs on the job's thread before its handler slot
+   * is free: a handler that asked for a Retry-After rests its whole key first (if its limit says
+   * so), so that this worker's next claim already sees the key resting.
+   */
   public void add(FinishedAttempt attempt) {
+    if (limits != null
+        && attempt.outcome() instanceof Outcome.Failed failed
+        && failed.retryAfter() != null) {
+      limits.retryAfter(attempt.job(), failed.retryAfter());
+    }
     pending.add(attempt);
     queue.add(attempt);
   }
@@ -204,7 +213,7 @@ public final class CompletionBatcher implements AutoCloseable {
 
   /**
    * The slots the finish gave back are released in the mirror (moving held jobs back to their
-   * queues); a handler that asked for a Retry-After may rest its whole key (its limit says).
+   * queues).
    */
   private void afterLimits(List<FinishedAttempt> batch, Set<UUID> accepted) {
     if (limits == null) {
@@ -213,11 +222,6 @@ public final class CompletionBatcher implements AutoCloseable {
     List<UUID> ids = new ArrayList<>(batch.size());
     for (FinishedAttempt f : batch) {
       ids.add(f.job().id());
-      if (f.outcome() instanceof Outcome.Failed failed
-          && failed.retryAfter() != null
-          && accepted.contains(f.job().id())) {
-        limits.retryAfter(f.job(), failed.retryAfter());
-      }
     }
     limits.finished(ids, accepted);
   }

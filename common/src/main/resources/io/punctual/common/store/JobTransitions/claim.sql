@@ -16,7 +16,8 @@
 -- out) and judged by its key: a key a handler slowed refuses it until then (LATER); a key without a
 -- free slot refuses it (NO_SLOT); a rate limit gives tokens in claim order, and the jobs it cannot
 -- start now get a reserved start (their token is spent, limit_reservations) and are refused until
--- then (LATER). A job admitted under a concurrency limit takes a free slot number of its key, for
+-- then (LATER); a reserved start missed by more than one interval (a late worker) is void and the
+-- job asks for a token again, so late jobs never start in a bunch. A job admitted under a concurrency limit takes a free slot number of its key, for
 -- its new attempt, in this statement: the primary key of limit_slots makes a slot taken twice
 -- impossible, and a job whose insert lost a race is refused (NO_SLOT), not started.
 -- Returns the claimed rows (verdict CLAIMED; limit_concurrency set when it holds a slot) and the
@@ -57,6 +58,7 @@ WITH cand AS (
     FROM cand c
     JOIN locked lk ON lk.id = c.id
     LEFT JOIN limit_reservations r ON r.job_id = c.id AND r.attempt = lk.attempt
+          AND r.start_at >= CAST(:now AS timestamptz) - c.interval_ms * interval '1 millisecond'
     LEFT JOIN limit_keys ks ON ks.namespace = c.namespace AND ks.type = c.type AND ks.key = c.key
 ), keyed AS (
     SELECT g.namespace, g.type, g.key, g.concurrency, g.rate_limit,
@@ -86,6 +88,7 @@ WITH cand AS (
            LEAST(a.asked, floor(a.tolerance_ms / a.interval_ms + 1e-6) + 1),
            a.interval_ms, a.tolerance_ms
     FROM asks a
+    ORDER BY a.namespace, a.type, a.key
     ON CONFLICT (namespace, type, key) DO UPDATE
     SET tat_ms = GREATEST(b.tat_ms, CAST(:nowMs AS double precision))
                  + (EXCLUDED.tat_ms - CAST(:nowMs AS double precision)),
@@ -128,6 +131,7 @@ WITH cand AS (
     FROM go g
     JOIN free_slots f ON f.namespace = g.namespace AND f.type = g.type AND f.key = g.key AND f.n = g.n
     WHERE g.concurrency IS NOT NULL
+    ORDER BY g.namespace, g.type, g.key, f.slot -- one order for every claim: no deadlock between two
     ON CONFLICT DO NOTHING
     RETURNING job_id, attempt
 ), reserved AS (
@@ -144,7 +148,7 @@ WITH cand AS (
     SELECT g.id, g.attempt, g.key, g.concurrency
     FROM go g JOIN taken t ON t.job_id = g.id AND t.attempt = g.attempt
 ), used AS (
-    DELETE FROM limit_reservations r USING go g WHERE r.job_id = g.id AND g.reserved
+    DELETE FROM limit_reservations r USING go g WHERE r.job_id = g.id
       AND g.id IN (SELECT a.id FROM admitted a)
 ), claimed AS (
     UPDATE jobs j
