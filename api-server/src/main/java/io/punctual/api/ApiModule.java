@@ -26,6 +26,8 @@ import io.punctual.api.jobs.JobsResource;
 import io.punctual.api.jobs.QueueWriter;
 import io.punctual.api.jobs.SubmitFastPath;
 import io.punctual.api.keys.KeysResource;
+import io.punctual.api.limits.LimitsResource;
+import io.punctual.api.limits.QueuesResource;
 import io.punctual.api.namespaces.NamespaceCache;
 import io.punctual.api.namespaces.NamespaceGate;
 import io.punctual.api.namespaces.NamespacesResource;
@@ -155,6 +157,8 @@ public final class ApiModule {
     }
     jersey.register(new NamespacesResource(stores.namespaces(), namespaces, settings));
     jersey.register(new WorkersResource(stores.workers(), settings));
+    jersey.register(new LimitsResource(stores.limits()));
+    jersey.register(new QueuesResource(stores.limits(), stores.holds()));
     jersey.register(new KeysResource(keys, authenticator, settings, stores.clock()));
     jersey.register(new WorkflowsResource(stores.workflows(), submitter, queue, settings));
     ScheduleJobs scheduleJobs =

@@ -102,19 +102,29 @@ public final class SlotHolders {
   }
 
   /**
-   * After a finish committed: {@code applied} are the jobs whose attempt the statement ended (and
-   * whose slot it gave back); every attempt of {@code ended} stops being tracked either way (a
-   * refused one's slot was given back by whoever ended it: a cancel or a rescue).
+   * After a finish committed: the mirror releases the slot of every attempt of {@code ended} that
+   * held one; {@code applied} (those this finish ended) is for the logs only, since a refused
+   * attempt's slot was given back by whoever ended it (a cancel, a rescue).
    */
   public void finished(Collection<UUID> ended, Set<UUID> applied) {
     Map<String, List<Holder>> released = new LinkedHashMap<>();
     for (UUID id : ended) {
       Held h = held.remove(id);
-      if (h != null && applied.contains(id)) {
+      // Applied: this finish gave the slot back. Refused: whoever ended the attempt (a cancel, a
+      // rescue) gave it back in PostgreSQL; the mirror's release is fenced by attempt, so a second
+      // release of the same attempt changes nothing.
+      if (h != null) {
         released
             .computeIfAbsent(h.namespace(), n -> new ArrayList<>())
             .add(new Holder(id, h.attempt()));
       }
+    }
+    if (!released.isEmpty()) {
+      log.debug(
+          "releasing slots of {} attempts ({} ended here) worker={}",
+          released.values().stream().mapToInt(List::size).sum(),
+          applied.size(),
+          workerId);
     }
     for (var e : released.entrySet()) {
       try {
