@@ -90,6 +90,34 @@ class LimitsIT {
   }
 
   @Test
+  void aJobTakesItsOwnConcurrencyKey() {
+    Reply submitted =
+        FIXTURE.http().post("/api/v1/jobs", "{\"type\":\"keyed\",\"concurrencyKey\":\"tenant-7\"}");
+    assertThat(submitted.status()).isEqualTo(201);
+    String id = submitted.json().get("id").asText();
+    String stored =
+        FIXTURE
+            .stores
+            .database()
+            .jdbi()
+            .withHandle(
+                h ->
+                    h.createQuery("SELECT concurrency_key FROM jobs WHERE id = CAST(:id AS uuid)")
+                        .bind("id", id)
+                        .mapTo(String.class)
+                        .one());
+    assertThat(stored).isEqualTo("tenant-7");
+    Reply tooLong =
+        FIXTURE
+            .http()
+            .post(
+                "/api/v1/jobs",
+                "{\"type\":\"keyed\",\"concurrencyKey\":\"" + "k".repeat(300) + "\"}");
+    assertThat(tooLong.status()).isIn(413, 422);
+    assertThat(tooLong.raw().body()).contains("concurrencyKey");
+  }
+
+  @Test
   void pauseListAndResumeAType() {
     Reply paused = FIXTURE.http().post("/api/v1/queues/report/pause", "");
     assertThat(paused.status()).isEqualTo(200);

@@ -198,6 +198,32 @@ class LimitClaimsIT {
   }
 
   @Test
+  void aLimitKeyedByTheJobsOwnConcurrencyKey() {
+    limits.put(
+        new Limit(
+            "default", "own", "own", Limit.CONCURRENCY_KEY, 1, null, false, false, null, null));
+    List<UUID> ids = new ArrayList<>();
+    for (String key : List.of("x", "x", "y")) {
+      ids.add(
+          stack
+              .submissions
+              .submit(
+                  List.of(
+                      aJob().type("own").runAt(clock.instant()).build().withConcurrencyKey(key)))
+              .get(0)
+              .job()
+              .id());
+    }
+    ClaimOutcome outcome = transitions.claimJudged(ids, "w1");
+    assertThat(outcome.slots().values())
+        .extracting(SlotKey::key)
+        .containsExactlyInAnyOrder("x", "y");
+    assertThat(outcome.refused())
+        .singleElement()
+        .satisfies(r -> assertThat(r.key()).isEqualTo("x"));
+  }
+
+  @Test
   void aPausedTypeStartsNothingUntilResumed() {
     limits.pause("default", "other");
     List<UUID> ids = submit("other", "a", 2);
