@@ -92,7 +92,10 @@ record ValidatedJob(
     node.set("backoff", Json.mapper().valueToTree(backoff));
     node.put("timeout", timeout == null ? null : timeout.toString());
     node.put("idempotencyKey", idempotencyKey);
-    node.put("concurrencyKey", concurrencyKey);
+    if (concurrencyKey != null) {
+      // Only when given: the canonical form (and hash) of every request without one is unchanged.
+      node.put("concurrencyKey", concurrencyKey);
+    }
     ArrayNode tagArray = node.putArray("tags");
     tags.forEach(tagArray::add);
     node.set("callback", callback);
