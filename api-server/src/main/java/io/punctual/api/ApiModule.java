@@ -38,6 +38,8 @@ import io.punctual.api.jobs.QueueWriter;
 import io.punctual.api.jobs.SubmitFastPath;
 import io.punctual.api.keys.KeysResource;
 import io.punctual.api.keys.MeResource;
+import io.punctual.api.limits.LimitsResource;
+import io.punctual.api.limits.QueuesResource;
 import io.punctual.api.namespaces.NamespaceCache;
 import io.punctual.api.namespaces.NamespaceGate;
 import io.punctual.api.namespaces.NamespacesResource;
@@ -181,6 +183,8 @@ public final class ApiModule {
             new AlertRules(stores.database().jdbi(), stores.clock()),
             stores.transitions().alerts(),
             settings));
+    jersey.register(new LimitsResource(stores.limits()));
+    jersey.register(new QueuesResource(stores.limits(), stores.holds()));
     jersey.register(new KeysResource(keys, authenticator, settings, stores.clock()));
     jersey.register(new MeResource());
     jersey.register(

@@ -8,6 +8,8 @@ import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
 import io.punctual.common.lease.Redlock;
+import io.punctual.common.limit.LimitHolds;
+import io.punctual.common.limit.LimitStore;
 import io.punctual.common.namespace.Namespaces;
 import io.punctual.common.queue.Promoter;
 import io.punctual.common.queue.ReadyQueue;
@@ -52,6 +54,8 @@ public final class Stores implements AutoCloseable {
   private final Redlock redlock;
   private final WorkerRegistry workers;
   private final Namespaces namespaces;
+  private final LimitStore limits;
+  private final LimitHolds holds;
 
   public Stores(
       PostgresSettings postgres,
@@ -89,6 +93,8 @@ public final class Stores implements AutoCloseable {
             : new Redlock(leaseNodes, keys, redisSettings.leaseNodeRestartDelay);
     this.workers = new WorkerRegistry(database.jdbi(), clock);
     this.namespaces = new Namespaces(database.jdbi(), clock);
+    this.limits = new LimitStore(database.jdbi(), clock);
+    this.holds = new LimitHolds(redis, keys);
   }
 
   public Clock clock() {
@@ -161,6 +167,16 @@ public final class Stores implements AutoCloseable {
   /** Namespaces: whether each is active, and its quotas. */
   public Namespaces namespaces() {
     return namespaces;
+  }
+
+  /** Limits and paused types (PostgreSQL). */
+  public LimitStore limits() {
+    return limits;
+  }
+
+  /** The jobs limits hold back, and the mirror of the slots (Redis). */
+  public LimitHolds holds() {
+    return holds;
   }
 
   /**

@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@link Promoter} (every {@code queue.promoterInterval}): moves jobs entering the horizon
  *       into Redis, and rebuilds the whole near-term queue at once when Redis lost its data;
- *   <li>{@link Rescuer} and {@link Reconciler} (every {@code reaper.interval}): lost attempts back
- *       to PENDING, Redis and PostgreSQL brought to agree;
+ *   <li>{@link Rescuer}, {@link Reconciler} and {@link SlotReconciler} (every {@code
+ *       reaper.interval}): lost attempts back to PENDING, Redis and PostgreSQL brought to agree,
+ *       limit slots of attempts no longer running given back;
  *   <li>{@link PartitionJanitor} (every {@code reaper.partitionInterval}): partitions ahead,
  *       retention, the worker registry; and the optional payload index ({@link PayloadIndex});
  *   <li>{@link StatsRollup} (every {@code reaper.statsInterval}): the per-minute statistics.
@@ -45,6 +46,8 @@ public final class Reaper implements AutoCloseable {
   private final PartitionJanitor janitor;
   private final StatsRollup stats;
   private final PayloadIndex payloadIndex;
+  private final SlotReconciler slots;
+  private final Meter slotsRepaired;
   private final Meter rescued;
   private final Meter requeued;
   private final Meter removed;
@@ -67,9 +70,14 @@ public final class Reaper implements AutoCloseable {
             stores.queue(),
             stores.queueSettings(),
             settings,
-            PerThreadRandom.INSTANCE);
+            PerThreadRandom.INSTANCE,
+            stores.holds());
     this.reconciler =
         new Reconciler(stores.clock(), stores.queries(), stores.redis(), stores.keys(), settings);
+    this.slots =
+        new SlotReconciler(
+            stores.database().jdbi(), stores.redis(), stores.holds(), stores.limits());
+    this.slotsRepaired = metrics.meter("punctual.reaper.limitSlotsRepaired");
     this.janitor =
         new PartitionJanitor(
             stores.clock(),
@@ -166,6 +174,11 @@ public final class Reaper implements AutoCloseable {
     Reconciler.Repairs repairs = reconciler.runOnce();
     requeued.mark(repairs.enqueued());
     removed.mark(repairs.removed());
+    try {
+      slotsRepaired.mark(slots.runOnce().slotsFreed());
+    } catch (RuntimeException e) {
+      log.warn("limit slot reconciliation failed holder={}: {}", holder, e.toString());
+    }
     return repairs;
   }
 

@@ -10,6 +10,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
+import io.punctual.common.limit.LimitKeys;
 import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.redis.LuaScript;
 import io.punctual.common.redis.RedisKeys;
@@ -32,7 +33,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>a PENDING job that is not in its queue is added again (the API died between its commit and
- *       its enqueue, a worker died between its Redis claim and PostgreSQL, an enqueue failed);
+ *       its enqueue, a worker died between its Redis claim and PostgreSQL, an enqueue failed); A
+ *       job waiting in a hold set of the limits is not missing;
  *   <li>a queue entry whose job is no longer PENDING (or no longer exists) is removed, unless it
  *       was re-added meanwhile with another score.
  * </ul>
@@ -109,7 +111,10 @@ public final class Reconciler {
           args.add(Long.toString(e.runAt().toEpochMilli()));
           args.add(e.id().toString());
         }
-        Long n = RECONCILE.run(commands, keys.queues(group.getKey()), args.toArray(String[]::new));
+        String[] queues = keys.queues(group.getKey());
+        String[] scriptKeys = java.util.Arrays.copyOf(queues, queues.length + 1);
+        scriptKeys[queues.length] = new LimitKeys(keys).where(group.getKey());
+        Long n = RECONCILE.run(commands, scriptKeys, args.toArray(String[]::new));
         added += n.intValue();
       }
       QueueEntry last = page.get(page.size() - 1);

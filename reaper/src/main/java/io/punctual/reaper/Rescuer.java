@@ -5,6 +5,7 @@ import io.punctual.common.job.Backoff;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.lease.Redlock;
+import io.punctual.common.limit.LimitHolds;
 import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.queue.ReadyQueue;
 import io.punctual.common.store.JobQueries;
@@ -44,6 +45,7 @@ public final class Rescuer {
   private final ReaperSettings settings;
   private final RandomGenerator random;
   private final int pageSize;
+  private final LimitHolds holds;
 
   /** {@code random} is used from the reaper's threads: it must be safe to share. */
   public Rescuer(
@@ -54,8 +56,9 @@ public final class Rescuer {
       ReadyQueue queue,
       QueueSettings queueSettings,
       ReaperSettings settings,
-      RandomGenerator random) {
-    this(clock, queries, transitions, redlock, queue, queueSettings, settings, random, PAGE);
+      RandomGenerator random,
+      LimitHolds holds) {
+    this(clock, queries, transitions, redlock, queue, queueSettings, settings, random, PAGE, holds);
   }
 
   Rescuer(
@@ -67,7 +70,9 @@ public final class Rescuer {
       QueueSettings queueSettings,
       ReaperSettings settings,
       RandomGenerator random,
-      int pageSize) {
+      int pageSize,
+      LimitHolds holds) {
+    this.holds = holds;
     this.clock = clock;
     this.queries = queries;
     this.transitions = transitions;
@@ -115,6 +120,7 @@ public final class Rescuer {
         JobTransitions.Ended ended = transitions.rescue(rescues, staleBefore);
         Set<UUID> done = ended.applied();
         rescued += done.size();
+        releaseSlots(byId, done);
         requeue(rescues, byId, done, ended.released(), now);
         report(rescues, byId, done);
       }
@@ -123,6 +129,30 @@ public final class Rescuer {
       }
     }
     return rescued;
+  }
+
+  /**
+   * The rescue statement gave back the slots of the attempts it ended: the mirror follows, which
+   * moves the jobs waiting for those slots back to their queues.
+   */
+  private void releaseSlots(Map<UUID, Job> byId, Set<UUID> done) {
+    Map<String, List<LimitHolds.Holder>> byNamespace = new HashMap<>();
+    for (UUID id : done) {
+      Job job = byId.get(id);
+      byNamespace
+          .computeIfAbsent(job.namespace(), n -> new ArrayList<>())
+          .add(new LimitHolds.Holder(id, job.attempt()));
+    }
+    for (var e : byNamespace.entrySet()) {
+      try {
+        holds.released(e.getKey(), e.getValue());
+      } catch (RuntimeException ex) {
+        log.warn(
+            "could not release the slots of {} rescued attempts: {}",
+            e.getValue().size(),
+            ex.toString());
+      }
+    }
   }
 
   private Rescue decide(Job job, Instant now) {

@@ -42,7 +42,8 @@ final class ReaperFixture implements AutoCloseable {
         stores.queueSettings(),
         settings,
         random,
-        pageSize);
+        pageSize,
+        stores.holds());
   }
 
   /** A rescuer over these stores, as the reaper builds it. */
@@ -55,7 +56,8 @@ final class ReaperFixture implements AutoCloseable {
         stores.queue(),
         stores.queueSettings(),
         settings,
-        random);
+        random,
+        stores.holds());
   }
 
   Reconciler reconciler() {

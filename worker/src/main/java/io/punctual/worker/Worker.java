@@ -14,6 +14,7 @@ import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
 import io.punctual.worker.heartbeat.Heartbeater;
 import io.punctual.worker.heartbeat.LeaseKeeper;
+import io.punctual.worker.limit.SlotHolders;
 import io.punctual.worker.metrics.WorkerMetrics;
 import io.punctual.worker.run.CompletionDecider;
 import io.punctual.worker.run.JobExecutor;
@@ -47,6 +48,7 @@ public final class Worker implements AutoCloseable {
   private final RunningAttempts running = new RunningAttempts();
   private final Semaphore slots;
   private final Waiter waiter;
+  private final SlotHolders limits;
   private final CompletionBatcher completions;
   private final ScheduledThreadPoolExecutor timeouts;
   private final ScheduledExecutorService heartbeats;
@@ -74,6 +76,8 @@ public final class Worker implements AutoCloseable {
     this.metrics = new WorkerMetrics(metrics);
     this.slots = new Semaphore(settings.concurrency);
     this.waiter = new Waiter(stores.clock(), settings.claimAhead);
+    this.limits =
+        new SlotHolders(stores.holds(), stores.limits(), stores.queue(), settings.workerId);
     this.completions =
         new CompletionBatcher(
             stores.clock(),
@@ -82,7 +86,8 @@ public final class Worker implements AutoCloseable {
             stores.queue(),
             stores.queueSettings(),
             settings,
-            this.metrics);
+            this.metrics,
+            limits);
     this.timeouts = new ScheduledThreadPoolExecutor(1, daemon("punctual-timeouts"));
     timeouts.setRemoveOnCancelPolicy(true);
     this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("punctual-heartbeat"));
@@ -113,7 +118,8 @@ public final class Worker implements AutoCloseable {
             executor::start,
             this.metrics,
             new InactiveNamespaces(stores.namespaces(), stores.clock(), settings.namespaceRefresh)
-                ::isActive);
+                ::isActive,
+            limits);
     this.leaseKeeper =
         new LeaseKeeper(
             stores.redlock(),

@@ -78,7 +78,8 @@ class FencingIT {
         stores.queue(),
         stores.queueSettings(),
         settings,
-        new WorkerMetrics(metrics));
+        new WorkerMetrics(metrics),
+        null);
   }
 
   @Test

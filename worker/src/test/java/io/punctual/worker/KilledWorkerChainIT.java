@@ -197,7 +197,8 @@ class KilledWorkerChainIT {
             stores.queue(),
             stores.queueSettings(),
             reaperSettings,
-            new Random(7));
+            new Random(7),
+            stores.holds());
     await()
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(200))

@@ -26,6 +26,7 @@ import io.punctual.worker.handler.JobContext;
 import io.punctual.worker.handler.JobHandler;
 import io.punctual.worker.handler.JobResult;
 import io.punctual.worker.handler.registry.JobHandlers;
+import io.punctual.worker.limit.SlotHolders;
 import io.punctual.worker.metrics.WorkerMetrics;
 import io.punctual.worker.run.CompletionDecider;
 import io.punctual.worker.run.FinishedAttempt;
@@ -231,7 +232,9 @@ class LockNodesWorkerIT {
             lockStores.queue(),
             lockStores.queueSettings(),
             staleSettings,
-            new WorkerMetrics(staleMetrics));
+            new WorkerMetrics(staleMetrics),
+            new SlotHolders(
+                lockStores.holds(), lockStores.limits(), lockStores.queue(), "stalled-worker"));
     Outcome failed = Outcome.Failed.retryable("woke up late");
     Completion completion =
         new CompletionDecider(lockStores.clock(), new SplittableRandom()).decide(stale, failed, 5);

@@ -41,6 +41,7 @@ public final class JobRequestParser {
           "backoff",
           "timeout",
           "idempotencyKey",
+          "concurrencyKey",
           "tags",
           "callback",
           "parentId",
@@ -137,6 +138,7 @@ public final class JobRequestParser {
           "is not taken per step; give the workflow an idempotencyKey to make its submission safe"
               + " to repeat");
     }
+    String concurrencyKey = f.string("concurrencyKey", false, MAX_KEY_LENGTH);
     List<String> tags = jobFields.tags(f);
     ObjectNode callback = jobFields.callback(f);
     LinksParser.Links links = LinksParser.parse(f, inWorkflow, settings.maxWorkflowJobs);
@@ -155,6 +157,7 @@ public final class JobRequestParser {
         key,
         tags,
         callback,
-        links);
+        links,
+        concurrencyKey);
   }
 }

@@ -31,7 +31,8 @@ record ValidatedJob(
     String idempotencyKey,
     List<String> tags,
     ObjectNode callback,
-    LinksParser.Links links) {
+    LinksParser.Links links,
+    String concurrencyKey) {
 
   /** The job to store in {@code namespace}, due at {@code runAt} or {@code now + delay}. */
   NewJob toNewJob(String namespace, Instant now) {
@@ -60,7 +61,8 @@ record ValidatedJob(
         callback,
         links.parent() == null && links.dependsOn().isEmpty()
             ? JobLinks.NONE
-            : JobLinks.NONE.withUpstream(links.upstream(refs)));
+            : JobLinks.NONE.withUpstream(links.upstream(refs)),
+        concurrencyKey);
   }
 
   /**
@@ -90,6 +92,10 @@ record ValidatedJob(
     node.set("backoff", Json.mapper().valueToTree(backoff));
     node.put("timeout", timeout == null ? null : timeout.toString());
     node.put("idempotencyKey", idempotencyKey);
+    if (concurrencyKey != null) {
+      // Only when given: the canonical form (and hash) of every request without one is unchanged.
+      node.put("concurrencyKey", concurrencyKey);
+    }
     ArrayNode tagArray = node.putArray("tags");
     tags.forEach(tagArray::add);
     node.set("callback", callback);

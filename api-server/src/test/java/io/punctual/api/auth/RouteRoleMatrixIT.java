@@ -80,6 +80,13 @@ class RouteRoleMatrixIT {
     LEAST_ROLE.put("PUT /api/v1/alert-rules/{id}", Role.OPERATOR);
     LEAST_ROLE.put("DELETE /api/v1/alert-rules/{id}", Role.OPERATOR);
     LEAST_ROLE.put("GET /api/v1/alert-rules/{id}/deliveries", Role.VIEWER);
+    LEAST_ROLE.put("GET /api/v1/limits", Role.VIEWER);
+    LEAST_ROLE.put("GET /api/v1/limits/{name}", Role.VIEWER);
+    LEAST_ROLE.put("PUT /api/v1/limits/{name}", Role.OPERATOR);
+    LEAST_ROLE.put("DELETE /api/v1/limits/{name}", Role.OPERATOR);
+    LEAST_ROLE.put("GET /api/v1/queues", Role.VIEWER);
+    LEAST_ROLE.put("POST /api/v1/queues/{type}/pause", Role.OPERATOR);
+    LEAST_ROLE.put("POST /api/v1/queues/{type}/resume", Role.OPERATOR);
   }
 
   static final Map<Role, String> KEYS = new EnumMap<>(Role.class);
@@ -172,7 +179,8 @@ class RouteRoleMatrixIT {
         route
             .substring(route.indexOf(' ') + 1)
             .replace("{id}", "019a0000-0000-7000-8000-000000000000")
-            .replace("{name}", "matrix-no-such-namespace");
+            .replace("{name}", "matrix-no-such-namespace")
+            .replace("{type}", "matrix-type");
     HttpRequest.Builder request = FIXTURE.http().key(key).request(path);
     HttpRequest.BodyPublisher body =
         method.equals("GET") || method.equals("DELETE")

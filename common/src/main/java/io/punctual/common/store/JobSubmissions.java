@@ -286,6 +286,7 @@ public final class JobSubmissions {
             .uuids("parentIds", Row::parentId)
             .texts("runConditions", r -> runCondition(r.job()))
             .ints("waitingFor", r -> waitingFor(r.job()))
+            .texts("concurrencyKeys", r -> r.job().concurrencyKey())
             .bind(h.createUpdate(sql("insertMany")))
             .bind("now", now);
     if (!returning) {

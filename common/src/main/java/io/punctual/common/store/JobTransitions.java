@@ -9,12 +9,15 @@ import io.punctual.common.job.JobState;
 import io.punctual.common.job.JobState.Transition;
 import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
+import io.punctual.common.limit.ClaimOutcome;
+import io.punctual.common.limit.SlotKey;
 import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.sql.SqlFiles;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -81,14 +84,27 @@ public final class JobTransitions {
 
   /**
    * {@link Transition#CLAIM}: confirms claims made in Redis; each job still PENDING becomes RUNNING
-   * with attempt + 1. Returns the jobs this worker now runs.
+   * with attempt + 1. Returns the jobs this worker now runs (those the limits refused are left
+   * PENDING and out of the answer: see {@link #claimJudged}).
    */
   public List<Job> claim(Collection<UUID> ids, String workerId) {
+    return claimJudged(ids, workerId).claimed();
+  }
+
+  /**
+   * {@link #claim}, with the verdicts of the limits (V14): the slot each limited job took with its
+   * claim, and the jobs refused (paused type, no free slot, a later start), which stay PENDING and
+   * are the caller's to put where they wait.
+   */
+  public ClaimOutcome claimJudged(Collection<UUID> ids, String workerId) {
     if (ids.isEmpty()) {
-      return List.of();
+      return new ClaimOutcome(List.of(), Map.of(), List.of());
     }
     Instant now = clock.instant();
-    return byKeys(
+    List<Job> claimed = new ArrayList<>(ids.size());
+    Map<UUID, SlotKey> slots = new HashMap<>();
+    List<ClaimOutcome.Refusal> refused = new ArrayList<>();
+    byKeys(
         jdbi,
         h ->
             h.createQuery(sql("claim"))
@@ -96,8 +112,33 @@ public final class JobTransitions {
                 .bindMap(UnnestColumns.scheduledBounds(ids))
                 .bind("workerId", workerId)
                 .bind("now", now)
-                .map(JobRowMapper.INSTANCE)
+                .bind("nowMs", now.toEpochMilli())
+                .map(
+                    (rs, ctx) -> {
+                      Job job = JobRowMapper.INSTANCE.map(rs, ctx);
+                      String verdict = rs.getString("verdict");
+                      String key = rs.getString("limit_key");
+                      int concurrency = rs.getInt("limit_concurrency");
+                      Integer limit = rs.wasNull() ? null : concurrency;
+                      if (verdict.equals("CLAIMED")) {
+                        claimed.add(job);
+                        if (limit != null) {
+                          slots.put(job.id(), new SlotKey(job.namespace(), job.type(), key, limit));
+                        }
+                      } else {
+                        long next = rs.getLong("next_ms");
+                        refused.add(
+                            new ClaimOutcome.Refusal(
+                                job,
+                                ClaimOutcome.Reason.valueOf(verdict),
+                                key,
+                                limit,
+                                rs.wasNull() ? null : Instant.ofEpochMilli(next)));
+                      }
+                      return verdict;
+                    })
                 .list());
+    return new ClaimOutcome(claimed, slots, refused);
   }
 
   /** A running attempt a worker holds. */

@@ -247,6 +247,7 @@ class JobTransitionsIT {
                           .bind("maxScheduled", JobId.scheduledAt(ids.get(ids.size() - 1)))
                           .bind("workerId", "w")
                           .bind("now", clock.instant())
+                          .bind("nowMs", clock.instant().toEpochMilli())
                           .mapTo(String.class)
                           .list();
                   h.rollback();

@@ -6,6 +6,7 @@ import io.punctual.common.Stores;
 import io.punctual.common.outbound.OutboundPolicy;
 import io.punctual.common.store.Migrations;
 import io.punctual.deploy.config.PunctualConfiguration;
+import io.punctual.deploy.limits.DeclaredLimits;
 import io.punctual.deploy.runtime.Resources;
 import io.punctual.planner.plan.Planner;
 import io.punctual.worker.Worker;
@@ -89,6 +90,12 @@ final class RoleWiring {
       log.info(
           "http callbacks refuse loopback, private, link-local and reserved addresses"
               + " (open chosen ones with worker.http.allow / PUNCTUAL_HTTP_ALLOW)");
+    }
+    try {
+      DeclaredLimits.register(
+          stores.limits(), DeclaredLimits.parse(config.limits, config.api.defaultNamespace));
+    } catch (RuntimeException e) {
+      log.warn("declared limits not registered (next start of a worker does): {}", e.toString());
     }
     Worker worker =
         new Worker(

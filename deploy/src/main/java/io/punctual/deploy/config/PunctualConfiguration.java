@@ -1,6 +1,7 @@
 package io.punctual.deploy.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.core.Configuration;
 import io.punctual.alerter.config.AlerterSettings;
 import io.punctual.api.config.ApiSettings;
@@ -12,6 +13,7 @@ import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
 import io.punctual.common.config.SettingsErrors;
 import io.punctual.common.outbound.OutboundPolicy;
+import io.punctual.deploy.limits.DeclaredLimits;
 import io.punctual.deploy.schedules.DeclaredSchedules;
 import io.punctual.planner.PlannerSettings;
 import io.punctual.reaper.ReaperSettings;
@@ -19,6 +21,8 @@ import io.punctual.worker.config.WorkerSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -39,6 +43,12 @@ public class PunctualConfiguration extends Configuration {
   @JsonProperty public PlannerSettings planner = new PlannerSettings();
   @JsonProperty public AuditSettings audit = new AuditSettings();
   @JsonProperty public PrometheusSettings prometheus = new PrometheusSettings();
+
+  /**
+   * Limits declared in the file (each a {@code PUT /api/v1/limits/{name}} body with {@code name}
+   * and an optional {@code namespace}), registered by every worker when it starts.
+   */
+  @JsonProperty public List<ObjectNode> limits = new ArrayList<>();
 
   /**
    * Where {@code punctual dev} keeps its embedded PostgreSQL and Redis, relative to the working
@@ -90,6 +100,13 @@ public class PunctualConfiguration extends Configuration {
         errors.addAll(e.errors());
       } catch (IllegalArgumentException e) {
         errors.add(e.getMessage());
+      }
+    }
+    if (api != null) {
+      try {
+        DeclaredLimits.parse(limits, api.defaultNamespace);
+      } catch (InvalidSettingsException e) {
+        errors.addAll(e.errors());
       }
     }
     errors.throwIfAny();

@@ -24,7 +24,8 @@ public record NewJob(
     String requestHash,
     List<String> tags,
     JsonNode callback,
-    JobLinks links) {
+    JobLinks links,
+    String concurrencyKey) {
 
   public static final String DEFAULT_NAMESPACE = "default";
 
@@ -42,6 +43,57 @@ public record NewJob(
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be >= 1");
     }
+  }
+
+  /** A job without a concurrencyKey (the key a limit may use instead of a payload field). */
+  public NewJob(
+      String namespace,
+      String type,
+      JsonNode payload,
+      Instant runAt,
+      Priority priority,
+      int maxAttempts,
+      Backoff backoff,
+      Duration timeout,
+      String idempotencyKey,
+      String requestHash,
+      List<String> tags,
+      JsonNode callback,
+      JobLinks links) {
+    this(
+        namespace,
+        type,
+        payload,
+        runAt,
+        priority,
+        maxAttempts,
+        backoff,
+        timeout,
+        idempotencyKey,
+        requestHash,
+        tags,
+        callback,
+        links,
+        null);
+  }
+
+  /** This job with its own key for limits ({@code "key": "concurrencyKey"}; null: none). */
+  public NewJob withConcurrencyKey(String key) {
+    return new NewJob(
+        namespace,
+        type,
+        payload,
+        runAt,
+        priority,
+        maxAttempts,
+        backoff,
+        timeout,
+        idempotencyKey,
+        requestHash,
+        tags,
+        callback,
+        links,
+        key);
   }
 
   /** A job that belongs to no schedule or workflow. */
@@ -89,6 +141,7 @@ public record NewJob(
         requestHash,
         tags,
         callback,
-        links);
+        links,
+        concurrencyKey);
   }
 }

@@ -4,6 +4,7 @@ import com.codahale.metrics.Timer;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.lease.Redlock;
+import io.punctual.common.limit.ClaimOutcome;
 import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.queue.ReadyQueue;
 import io.punctual.common.queue.ReadyQueue.ClaimResult;
@@ -11,6 +12,7 @@ import io.punctual.common.queue.ReadyQueue.Claimed;
 import io.punctual.common.store.JobQueries;
 import io.punctual.common.store.JobTransitions;
 import io.punctual.worker.config.WorkerSettings;
+import io.punctual.worker.limit.SlotHolders;
 import io.punctual.worker.metrics.WorkerMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -64,6 +66,7 @@ public final class ClaimLoop implements Runnable {
   private final Consumer<Job> starter;
   private final WorkerMetrics metrics;
   private final Predicate<String> claimable;
+  private final SlotHolders limits;
 
   /** Permits for claims being leased and confirmed ({@code claimsInFlight}). */
   private final Semaphore inFlight;
@@ -73,12 +76,7 @@ public final class ClaimLoop implements Runnable {
 
   private int nextNamespace;
 
-  /**
-   * @param slots free handler slots; only this loop acquires them (for each job Redis hands over),
-   *     handlers release them, and so do claims for the jobs PostgreSQL refused
-   * @param starter starts a confirmed job (the slot is already taken for it)
-   * @param claimable whether a namespace's queues may be claimed from now (false: deactivated)
-   */
+  /** A claim loop whose jobs limits never refuse (tests without limits). */
   public ClaimLoop(
       Clock clock,
       JobQueries queries,
@@ -91,6 +89,42 @@ public final class ClaimLoop implements Runnable {
       Consumer<Job> starter,
       WorkerMetrics metrics,
       Predicate<String> claimable) {
+    this(
+        clock,
+        queries,
+        transitions,
+        redlock,
+        queue,
+        settings,
+        waiter,
+        slots,
+        starter,
+        metrics,
+        claimable,
+        null);
+  }
+
+  /**
+   * @param slots free handler slots; only this loop acquires them (for each job Redis hands over),
+   *     handlers release them, and so do claims for the jobs PostgreSQL refused
+   * @param starter starts a confirmed job (the slot is already taken for it)
+   * @param claimable whether a namespace's queues may be claimed from now (false: deactivated)
+   * @param limits where the slots taken and the jobs refused by limits go after a claim (null:
+   *     refused jobs are put back like any other refused claim)
+   */
+  public ClaimLoop(
+      Clock clock,
+      JobQueries queries,
+      JobTransitions transitions,
+      Redlock redlock,
+      ReadyQueue queue,
+      WorkerSettings settings,
+      Waiter waiter,
+      Semaphore slots,
+      Consumer<Job> starter,
+      WorkerMetrics metrics,
+      Predicate<String> claimable,
+      SlotHolders limits) {
     this.clock = clock;
     this.queries = queries;
     this.transitions = transitions;
@@ -102,6 +136,7 @@ public final class ClaimLoop implements Runnable {
     this.starter = starter;
     this.metrics = metrics;
     this.claimable = claimable;
+    this.limits = limits;
     this.inFlight = new Semaphore(settings.claimsInFlight);
   }
 
@@ -370,23 +405,32 @@ public final class ClaimLoop implements Runnable {
       // it is not lost until the reaper's reconciliation.
       requeueIfPending(taken, now.plus(LEASE_CONFLICT_RETRY));
     }
-    List<Job> jobs;
+    ClaimOutcome outcome;
     try {
       try (Timer.Context t = metrics.claimConfirm.time()) {
-        jobs = new ArrayList<>(transitions.claim(leasedIds, settings.workerId));
+        outcome = transitions.claimJudged(leasedIds, settings.workerId);
       }
     } catch (RuntimeException e) {
       putBack(ns, claimed, leased, now);
       releaseQuietly(leasedIds);
       throw e;
     }
+    List<Job> jobs = new ArrayList<>(outcome.claimed());
     Set<UUID> confirmed = new HashSet<>();
     for (Job job : jobs) {
       confirmed.add(job.id());
     }
+    Set<UUID> judged = new HashSet<>();
+    if (limits != null) {
+      outcome.refused().forEach(r -> judged.add(r.job().id()));
+    }
     List<UUID> refused = leasedIds.stream().filter(id -> !confirmed.contains(id)).toList();
+    // Leases first: a job a limit refused may go back to its queue at once (a slot freed).
     releaseQuietly(refused);
-    requeueIfPending(refused, Instant.MIN);
+    if (limits != null) {
+      limits.claimed(ns, outcome);
+    }
+    requeueIfPending(refused.stream().filter(id -> !judged.contains(id)).toList(), Instant.MIN);
     jobs.sort(Comparator.comparingInt(j -> order.get(j.id())));
     for (Job job : jobs) {
       handedOver[0]++;

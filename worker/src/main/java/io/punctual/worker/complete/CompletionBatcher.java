@@ -10,6 +10,7 @@ import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.queue.ReadyQueue;
 import io.punctual.common.store.JobTransitions;
 import io.punctual.worker.config.WorkerSettings;
+import io.punctual.worker.limit.SlotHolders;
 import io.punctual.worker.metrics.WorkerMetrics;
 import io.punctual.worker.run.FinishedAttempt;
 import io.punctual.worker.run.JobMdc;
@@ -55,6 +56,7 @@ public final class CompletionBatcher implements AutoCloseable {
   private final LinkedBlockingQueue<FinishedAttempt> queue = new LinkedBlockingQueue<>();
   private final PendingResults pending = new PendingResults();
   private final Thread thread;
+  private final SlotHolders limits;
   private volatile boolean closing;
 
   public CompletionBatcher(
@@ -64,7 +66,9 @@ public final class CompletionBatcher implements AutoCloseable {
       ReadyQueue readyQueue,
       QueueSettings queueSettings,
       WorkerSettings settings,
-      WorkerMetrics metrics) {
+      WorkerMetrics metrics,
+      SlotHolders limits) {
+    this.limits = limits;
     this.clock = clock;
     this.transitions = transitions;
     this.redlock = redlock;
@@ -81,8 +85,17 @@ public final class CompletionBatcher implements AutoCloseable {
     thread.start();
   }
 
-  /** Queues a finished attempt for the next batch. */
+  /**
+   * Queues a finished attempt for the next batch. Runs on the job's thread before its handler slot
+   * is free: a handler that asked for a Retry-After rests its whole key first (if its limit says
+   * so), so that this worker's next claim already sees the key resting.
+   */
   public void add(FinishedAttempt attempt) {
+    if (limits != null
+        && attempt.outcome() instanceof Outcome.Failed failed
+        && failed.retryAfter() != null) {
+      limits.retryAfter(attempt.job(), failed.retryAfter());
+    }
     pending.add(attempt);
     queue.add(attempt);
   }
@@ -185,6 +198,7 @@ public final class CompletionBatcher implements AutoCloseable {
     // Written or refused: from now on nothing renews these leases.
     pending.removeAll(batch);
     releaseLeases(batch);
+    afterLimits(batch, accepted);
     enqueueRetries(batch, accepted, ended.released());
     for (FinishedAttempt f : batch) {
       String refused = ended.refused().get(f.job().id());
@@ -195,6 +209,21 @@ public final class CompletionBatcher implements AutoCloseable {
       }
     }
     return accepted;
+  }
+
+  /**
+   * The slots the finish gave back are released in the mirror (moving held jobs back to their
+   * queues).
+   */
+  private void afterLimits(List<FinishedAttempt> batch, Set<UUID> accepted) {
+    if (limits == null) {
+      return;
+    }
+    List<UUID> ids = new ArrayList<>(batch.size());
+    for (FinishedAttempt f : batch) {
+      ids.add(f.job().id());
+    }
+    limits.finished(ids, accepted);
   }
 
   /** A success recorded as a failure because the store refused the follow-ups it spawned. */

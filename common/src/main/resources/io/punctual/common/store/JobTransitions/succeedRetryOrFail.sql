@@ -6,7 +6,9 @@
 -- the reaper) keeps its row. Returns the ids whose job row changed. id = ANY(...) makes the
 -- primary key the way into jobs (see keyLookupsOnly.sql). An execution's started_at is when its
 -- handler started, as the worker measured it (its end minus its duration): for a job claimed ahead
--- of its run_at (worker.claimAhead) that is run_at, not the claim.
+-- of its run_at (worker.claimAhead) that is run_at, not the claim. An applied attempt gives back
+-- the limit slot it holds (limit_slots, V14) in this statement, matched by its attempt number, so a
+-- refused (stale) attempt never frees the slot of the attempt that replaced it.
 WITH v AS (
     SELECT *
     FROM unnest(:ids, :scheduledMs, :attempts, :nextRunAtMs, :execStatuses, :finishedAtMs,
@@ -40,6 +42,12 @@ WITH v AS (
       AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
       AND j.status = 'RUNNING' AND j.attempt = v.attempt
     RETURNING j.id
+), freed AS (
+    DELETE FROM limit_slots s
+    USING v
+    WHERE s.job_id = v.id AND s.attempt = v.attempt
+      AND v.id IN (SELECT id FROM succeeded UNION ALL SELECT id FROM retried
+                   UNION ALL SELECT id FROM failed)
 ), recorded AS (
     -- j is the row as it was before this statement (all parts share one snapshot).
     INSERT INTO job_executions (job_id, job_scheduled_at, attempt, namespace, worker_id, status,
