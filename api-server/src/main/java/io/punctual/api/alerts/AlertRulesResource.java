@@ -29,6 +29,8 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -206,16 +208,21 @@ public final class AlertRulesResource {
         .encodeToString(name.getBytes(StandardCharsets.UTF_8));
   }
 
+  /** The name a cursor holds; one that is not base64url of UTF-8 (strictly) is a 400. */
   private static String decodeName(String cursor) {
     try {
-      String name = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+      String name =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .decode(ByteBuffer.wrap(Base64.getUrlDecoder().decode(cursor)))
+              .toString();
       if (name.isEmpty()
           || name.length() > AlertRuleParser.MAX_NAME_LENGTH
           || StorableText.problem(name).isPresent()) {
         throw new IllegalArgumentException("out of range");
       }
       return name;
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | CharacterCodingException e) {
       throw Problems.badParameter("cursor", "is not a cursor this API returned");
     }
   }

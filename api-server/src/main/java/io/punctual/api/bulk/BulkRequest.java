@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.api.jobs.ListParams;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.json.Json;
+import io.punctual.common.request.StorableText;
 import io.punctual.common.store.JobFilter;
 import java.util.Iterator;
 import java.util.Set;
@@ -25,6 +26,9 @@ public record BulkRequest(String action, JobFilter filter, String filterJson, bo
     if (body == null || !body.isObject()) {
       throw Problems.invalid("", "must be a JSON object with action and filter");
     }
+    // the filter's text goes to PostgreSQL as query parameters: a NUL or a lone surrogate there
+    // is a 422 naming its field (filter.type), not a failed statement
+    StorableText.require(body, "");
     for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
       String name = names.next();
       if (!FIELDS.contains(name)) {

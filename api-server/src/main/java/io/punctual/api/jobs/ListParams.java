@@ -7,6 +7,8 @@ import io.punctual.api.problem.Problems;
 import io.punctual.common.job.JobId;
 import io.punctual.common.job.JobState;
 import io.punctual.common.json.Json;
+import io.punctual.common.request.StorableText;
+import io.punctual.common.request.Violations;
 import io.punctual.common.store.JobFilter;
 import io.punctual.common.store.JobQueries.JobQuery;
 import java.time.Instant;
@@ -120,6 +122,14 @@ public final class ListParams {
     if (node == null || !node.isObject()) {
       throw refusal.apply(
           name, "must be a JSON object such as {\"customerId\":42} (URL-encoded in a query)");
+    }
+    // PostgreSQL's jsonb takes no NUL escape, no lone surrogate and no infinite number: refuse them
+    // here rather than fail the statement
+    Violations unstorable = new Violations();
+    StorableText.check(node, "", unstorable);
+    if (!unstorable.isEmpty()) {
+      throw refusal.apply(
+          name, "must not hold a NUL (\\u0000), a lone surrogate or a number JSON cannot hold");
     }
     return Json.write(node);
   }

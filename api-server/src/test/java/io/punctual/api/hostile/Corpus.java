@@ -270,7 +270,8 @@ final class Corpus {
         // forging one only starts the page elsewhere (the namespaces listed are still the key's)
         boolean nameCursor =
             route.template().equals("/api/v1/schedules")
-                || route.template().equals("/api/v1/namespaces");
+                || route.template().equals("/api/v1/namespaces")
+                || route.template().equals("/api/v1/alert-rules");
         Map<String, String> forged = nameCursor ? either : refused;
         forged.put("forged-json", "cursor=eyJ4IjoxfQ");
         forged.put("forged-padded", "cursor=eyJ4IjoxfQ%3D%3D");
@@ -298,6 +299,16 @@ final class Corpus {
         refused.put("unknown", "status=bogus");
         either.put("lower-case", "status=pending");
         either.put("list", "status=PENDING,RUNNING");
+      }
+      case "payload" -> {
+        // URL-encoded JSON: what jsonb cannot hold is refused before any statement
+        refused.put("json-nul-key", "payload=%7B%22a%5Cu0000%22%3A1%7D");
+        refused.put("json-nul-value", "payload=%7B%22a%22%3A%22%5Cu0000%22%7D");
+        refused.put("json-surrogate", "payload=%7B%22a%22%3A%22%5Cud800%22%7D");
+        refused.put("json-infinite", "payload=%7B%22n%22%3A1e400%7D");
+        refused.put("json-array", "payload=%5B1%5D");
+        refused.put("not-json", "payload=%E2%80%AEx");
+        either.put("json-object", "payload=%7B%22a%22%3A1%7D");
       }
       default -> {
         either.put("bidi", parameter + "=%E2%80%AEx");
@@ -455,12 +466,17 @@ final class Corpus {
             (field, kind) -> {
               for (Value value : Hostile.of(kind, seedJobId)) {
                 String text = withField(route, field, value.json());
+                // a bulk action's filter is a search, not stored: a value a job's field refuses
+                // (an empty type, a 2 KB payload) may match nothing, so only the answer's form is
+                // checked; unparseable JSON is still refused
+                Expect expect =
+                    field.startsWith("filter") && value.named() ? Expect.EITHER : value.expect();
                 add(
                     route,
                     "field:" + field + ":" + value.label(),
                     valid(route).json(text),
                     value.named() ? culprit(route, field) : null,
-                    value.expect());
+                    expect);
               }
             });
   }
@@ -516,6 +532,25 @@ final class Corpus {
         fields.put("namespaces", Kind.NAMESPACES);
         fields.put("expiresAt", Kind.INSTANT);
       }
+      case BULK_ACTION -> {
+        fields.put("action", Kind.CHOICE);
+        fields.put("filter", Kind.PAYLOAD);
+        fields.put("filter.status", Kind.TEXT);
+        fields.put("filter.type", Kind.TEXT);
+        fields.put("filter.from", Kind.INSTANT);
+        fields.put("filter.idempotencyKey", Kind.TEXT);
+        fields.put("filter.payload", Kind.PAYLOAD);
+      }
+      case ALERT_RULE -> {
+        fields.put("name", Kind.REQUIRED_TEXT);
+        fields.put("cooldown", Kind.DURATION);
+        fields.put("when", Kind.PAYLOAD);
+        fields.put("when.event", Kind.CHOICE);
+        fields.put("when.type", Kind.TEXT);
+        fields.put("when.scheduleId", Kind.JOB_ID);
+        fields.put("notify", Kind.PAYLOAD);
+        fields.put("notify.webhook", Kind.TEXT);
+      }
       case NONE -> {}
     }
     return fields;
@@ -556,6 +591,15 @@ final class Corpus {
               .put("role", "viewer")
               .putArray("namespaces")
               .add("*");
+      case BULK_ACTION -> {
+        node.put("action", "retry").put("dryRun", true);
+        node.putObject("filter").put("status", "FAILED");
+      }
+      case ALERT_RULE -> {
+        node.put("name", "hostile-" + names.incrementAndGet());
+        node.putObject("when").put("event", "job_failed");
+        node.putObject("notify").put("webhook", "https://example.com/hook");
+      }
       case NONE -> {}
     }
     return node;
@@ -583,8 +627,18 @@ final class Corpus {
     return wrap(route, validObject(route).toString());
   }
 
-  /** The valid body with {@code field} set to the raw JSON {@code json}. */
+  /**
+   * The valid body with {@code field} set to the raw JSON {@code json}; {@code parent.child} sets a
+   * field of the object {@code parent}.
+   */
   private String withField(Route route, String field, String json) {
+    int dot = field.indexOf('.');
+    if (dot > 0) {
+      ObjectNode object = validObject(route);
+      String parent = field.substring(0, dot);
+      ObjectNode inner = (ObjectNode) object.get(parent);
+      return withRaw(object, parent, withRaw(inner, field.substring(dot + 1), json));
+    }
     ObjectNode object = validObject(route);
     object.remove(field);
     if (field.equals("cron")) {
@@ -607,6 +661,18 @@ final class Corpus {
             + "}";
     // a step whose ref is spoiled leaves nothing for the other step to wait for
     return wrap(route, inner, !field.equals("ref"));
+  }
+
+  /** {@code object} as JSON text with {@code field} set to the raw JSON {@code json}. */
+  private static String withRaw(ObjectNode object, String field, String json) {
+    object.remove(field);
+    String text = object.toString();
+    return text.substring(0, text.length() - 1)
+        + (object.isEmpty() ? "" : ",")
+        + JSON.getNodeFactory().textNode(field).toString()
+        + ":"
+        + json
+        + "}";
   }
 
   private static String culprit(Route route, String field) {

@@ -35,7 +35,7 @@ class HostileCorpusIT {
   @RegisterExtension static final DropwizardAppExtension<?> APP = FIXTURE.app;
 
   /** The corpus may grow; it must not shrink unnoticed. */
-  static final int MINIMUM_PROBES = 3_300;
+  static final int MINIMUM_PROBES = 4_900;
 
   static final int MINIMUM_RAW_PROBES = 65;
 
@@ -240,6 +240,8 @@ class HostileCorpusIT {
           case WORKFLOW -> byName("POST /api/v1/workflows");
           case SCHEDULE -> byName("POST /api/v1/schedules");
           case KEY -> byName("POST /api/v1/keys");
+          case BULK_ACTION -> byName("POST /api/v1/jobs/bulk");
+          case ALERT_RULE -> byName("POST /api/v1/alert-rules");
           case NONE -> throw new IllegalArgumentException();
         };
     String body =
@@ -248,10 +250,19 @@ class HostileCorpusIT {
           case WORKFLOW -> "{\"jobs\":[{\"ref\":\"a\",\"type\":\"seed\",\"delay\":\"PT1H\"}]}";
           case SCHEDULE -> "{\"name\":\"seed-" + n + "\",\"every\":\"PT1H\",\"type\":\"seed\"}";
           case KEY -> "{\"name\":\"seed-" + n + "\",\"role\":\"viewer\",\"namespaces\":[\"*\"]}";
+          // a real action (not a dry run) on a filter that matches no job: it acts on nothing
+          case BULK_ACTION -> "{\"action\":\"cancel\",\"filter\":{\"type\":\"no-such-type\"}}";
+          case ALERT_RULE ->
+              "{\"name\":\"seed-"
+                  + n
+                  + "\",\"when\":{\"event\":\"job_failed\"},"
+                  + "\"notify\":{\"webhook\":\"https://example.com/hook\"}}";
           case NONE -> throw new IllegalArgumentException();
         };
     HttpSupport.Reply reply = http.post(creator.template(), body);
-    assertThat(reply.status()).as(reply.raw().body()).isEqualTo(201);
+    assertThat(reply.status())
+        .as(reply.raw().body())
+        .isEqualTo(kind == Route.IdKind.BULK_ACTION ? 202 : 201);
     ledger.record(creator, reply.status(), reply.json());
     return reply.json().get("id").asText();
   }

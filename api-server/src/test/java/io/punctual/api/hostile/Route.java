@@ -22,7 +22,9 @@ record Route(
     JOB,
     WORKFLOW,
     SCHEDULE,
-    KEY
+    KEY,
+    BULK_ACTION,
+    ALERT_RULE
   }
 
   /** The body a route takes (and so the fields the corpus mutates). */
@@ -33,7 +35,9 @@ record Route(
     WORKFLOW,
     SCHEDULE,
     SCHEDULE_REPLACE,
-    KEY
+    KEY,
+    BULK_ACTION,
+    ALERT_RULE
   }
 
   /** What a 2xx answer stores: the ledger reads the ids from the answer's body. */

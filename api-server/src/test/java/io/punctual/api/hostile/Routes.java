@@ -14,6 +14,7 @@ final class Routes {
   private static final String WORKFLOWS = "/api/v1/workflows";
   private static final String SCHEDULES = "/api/v1/schedules";
   private static final String KEYS = "/api/v1/keys";
+  private static final String ALERT_RULES = "/api/v1/alert-rules";
 
   static final List<Route> ALL =
       List.of(
@@ -45,6 +46,11 @@ final class Routes {
           new Route("POST", JOBS + "/{id}/retry", IdKind.JOB, BodyKind.NONE, NO_QUERY, Effect.NONE),
           new Route(
               "GET", JOBS + "/{id}/diagnosis", IdKind.JOB, BodyKind.NONE, NO_QUERY, Effect.NONE),
+          // bulk actions (the corpus's bodies are dry runs: they count, and act on nothing)
+          new Route(
+              "POST", JOBS + "/bulk", IdKind.NONE, BodyKind.BULK_ACTION, NO_QUERY, Effect.NONE),
+          new Route(
+              "GET", JOBS + "/bulk/{id}", IdKind.BULK_ACTION, BodyKind.NONE, NO_QUERY, Effect.NONE),
           // statistics
           new Route(
               "GET",
@@ -143,6 +149,43 @@ final class Routes {
               "GET",
               "/api/v1/namespaces",
               IdKind.NONE,
+              BodyKind.NONE,
+              List.of("limit", "cursor"),
+              Effect.NONE),
+          // alert rules and their deliveries
+          new Route("POST", ALERT_RULES, IdKind.NONE, BodyKind.ALERT_RULE, NO_QUERY, Effect.NONE),
+          new Route(
+              "GET",
+              ALERT_RULES,
+              IdKind.NONE,
+              BodyKind.NONE,
+              List.of("limit", "cursor"),
+              Effect.NONE),
+          new Route(
+              "GET",
+              ALERT_RULES + "/{id}",
+              IdKind.ALERT_RULE,
+              BodyKind.NONE,
+              NO_QUERY,
+              Effect.NONE),
+          new Route(
+              "PUT",
+              ALERT_RULES + "/{id}",
+              IdKind.ALERT_RULE,
+              BodyKind.ALERT_RULE,
+              NO_QUERY,
+              Effect.NONE),
+          new Route(
+              "DELETE",
+              ALERT_RULES + "/{id}",
+              IdKind.ALERT_RULE,
+              BodyKind.NONE,
+              NO_QUERY,
+              Effect.NONE),
+          new Route(
+              "GET",
+              ALERT_RULES + "/{id}/deliveries",
+              IdKind.ALERT_RULE,
               BodyKind.NONE,
               List.of("limit", "cursor"),
               Effect.NONE),
