@@ -2,9 +2,9 @@ package io.punctual.common.lease;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.punctual.common.redis.LuaScript;
 import io.punctual.common.redis.PipelinedCommands;
+import io.punctual.common.redis.RedisConnection;
 import io.punctual.common.redis.RedisKeys;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,11 +36,11 @@ public final class Redlock {
   private static final double CLOCK_DRIFT_FACTOR = 0.01;
   private static final long NODE_TIMEOUT_MS = 2_000;
 
-  private final List<StatefulRedisConnection<String, String>> nodes;
+  private final List<RedisConnection> nodes;
   private final RedisKeys keys;
   private final int quorum;
 
-  public Redlock(List<StatefulRedisConnection<String, String>> nodes, RedisKeys keys) {
+  public Redlock(List<RedisConnection> nodes, RedisKeys keys) {
     if (nodes.isEmpty()) {
       throw new IllegalArgumentException("Redlock needs at least one node");
     }
@@ -131,7 +131,7 @@ public final class Redlock {
   /** Whether any holder has a lease on {@code id} on a majority of nodes. */
   public boolean isHeld(UUID id) {
     int present = 0;
-    for (StatefulRedisConnection<String, String> node : nodes) {
+    for (RedisConnection node : nodes) {
       try {
         if (node.sync().exists(keys.lease(id)) > 0) {
           present++;
@@ -145,8 +145,7 @@ public final class Redlock {
 
   /** One command per lease key, sent to one node in one write; a future per key, in order. */
   private interface PerNode {
-    List<CompletionStage<Boolean>> send(
-        StatefulRedisConnection<String, String> node, List<String> leaseKeys);
+    List<CompletionStage<Boolean>> send(RedisConnection node, List<String> leaseKeys);
   }
 
   /** How many nodes answered true for each id (ids no node confirmed are absent). */
@@ -156,7 +155,7 @@ public final class Redlock {
       leaseKeys.add(keys.lease(id));
     }
     List<List<CompletionStage<Boolean>>> sent = new ArrayList<>(nodes.size());
-    for (StatefulRedisConnection<String, String> node : nodes) {
+    for (RedisConnection node : nodes) {
       try {
         sent.add(perNode.send(node, leaseKeys));
       } catch (RuntimeException e) {
