@@ -35,6 +35,7 @@ public final class ReadyQueue {
   private final RedisConnection connection;
   private final RedisKeys keys;
   private final QueueSettings settings;
+  private final Map<String, long[]> fairness = new java.util.concurrent.ConcurrentHashMap<>();
 
   public ReadyQueue(RedisConnection connection, RedisKeys keys, QueueSettings settings) {
     this.connection = connection;
@@ -159,14 +160,37 @@ public final class ReadyQueue {
         claimed, next < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(next)));
   }
 
-  /** The claim script on one shard, without waiting. */
-  CompletableFuture<ClaimResult> claimShardAsync(
-      String namespace, int shard, int max, Instant now) {
+  /**
+   * The claim script on one priority queue of one shard, in strict mode (the earliest due entries
+   * of that queue); the fairness key is named for the script's key list only (strict mode leaves it
+   * alone). Without waiting.
+   */
+  CompletableFuture<ClaimResult> claimOneQueueAsync(
+      String namespace, int shard, Priority priority, int max, Instant now) {
+    String[] scriptKeys = {keys.queue(namespace, priority, shard), keys.fairness(namespace, shard)};
+    String[] args = {
+      Long.toString(now.toEpochMilli()),
+      Integer.toString(max),
+      "1",
+      Integer.toString(settings.weightOf(priority))
+    };
     return CLAIM
-        .<List<Object>>runAsync(
-            connection.async(), claimKeys(namespace, shard), claimArgs(max, now))
+        .<List<Object>>runAsync(connection.async(), scriptKeys, args)
         .toCompletableFuture()
-        .thenApply(ReadyQueue::parseClaim);
+        .thenApply(
+            reply -> {
+              ClaimResult one = parseClaim(reply);
+              List<Claimed> claimed = new ArrayList<>(one.claimed().size());
+              for (Claimed c : one.claimed()) {
+                claimed.add(new Claimed(c.id(), priority));
+              }
+              return new ClaimResult(claimed, one.nextDue());
+            });
+  }
+
+  /** The weighted round-robin counters of a sharded namespace's claims in this process. */
+  long[] fairnessCounters(String namespace) {
+    return fairness.computeIfAbsent(namespace, n -> new long[Priority.values().length]);
   }
 
   RedisConnection connection() {

@@ -21,22 +21,23 @@ import java.util.concurrent.CompletionException;
  *   <li><b>Sample.</b> The first {@code max} entries (with scores) of every priority queue of every
  *       shard, all commands sent at once ({@code ZRANGE key 0 max-1 WITHSCORES}; on a cluster they
  *       go to the shards' masters in parallel).
- *   <li><b>Plan.</b> Which shards the {@code max} best due entries of the sample are in, as an
- *       unsharded queue would choose them: with strict priority by (priority, due time); weighted,
- *       by smooth weighted round-robin over the priorities with due entries, each turn taking the
- *       earliest due entry of the chosen priority over all shards.
- *   <li><b>Claim.</b> The claim script on each shard the plan takes from, asking for that shard's
- *       share, all at once. Each script call is atomic on its shard.
+ *   <li><b>Plan.</b> The {@code max} best due entries of the sample, as an unsharded queue would
+ *       choose them: with strict priority by (priority, due time); weighted, by smooth weighted
+ *       round-robin over the priorities with due entries (its counters kept per namespace in this
+ *       process, so claims of one job at a time share fairly too), each turn taking the earliest
+ *       due entry of the chosen priority over all shards. The plan is a count per shard and
+ *       priority.
+ *   <li><b>Claim.</b> The claim script once per planned shard and priority, on that one queue (in
+ *       its strict mode: it takes the earliest due entries), all at once. Each call is atomic on
+ *       its shard.
  * </ol>
  *
- * <p>The order guarantee: without concurrent claims of the same namespace, a strict claim takes
- * exactly the jobs an unsharded queue would (the {@code max} best due entries by priority then due
- * time). With concurrent claimers, an entry another claimer took between the sample and the claim
- * is replaced by the next due entry of the same shard (the script takes that shard's best), so a
- * claim may take an entry that ranks behind another shard's head by at most the number of entries
- * claimed concurrently in that window; a shard that no longer has its share gives fewer jobs (the
- * worker claims again). Weighted claims follow the plan's split over shards; within a shard the
- * script's own fairness counters (one set per shard) choose the priorities.
+ * <p>The order guarantee: without concurrent claims of the same namespace, a claim takes exactly
+ * the jobs an unsharded queue would (strict) or the same priority mix, earliest first (weighted).
+ * With concurrent claimers, an entry another claimer took between the sample and the claim is
+ * replaced by the next due entry of the same queue, so a claim may take an entry that ranks behind
+ * another shard's head by at most the number of entries claimed concurrently in that window; a
+ * queue that no longer has its share gives fewer jobs (the worker claims again).
  */
 final class ShardedClaim {
   private final ReadyQueue queue;
@@ -68,30 +69,33 @@ final class ShardedClaim {
     }
     long nowMs = now.toEpochMilli();
     long earliestNotTaken = Long.MAX_VALUE;
-    long[] earliestOfShard = new long[shards];
     List<List<Sampled>> dueByPriority = new ArrayList<>();
     for (int i = 0; i < priorities.length; i++) {
       dueByPriority.add(new ArrayList<>());
     }
     for (int s = 0; s < shards; s++) {
-      earliestOfShard[s] = Long.MAX_VALUE;
       for (Priority p : priorities) {
         for (ScoredValue<String> e : join(sent.get(s).get(p.rank()))) {
           long score = (long) e.getScore();
-          earliestOfShard[s] = Math.min(earliestOfShard[s], score);
           if (score <= nowMs) {
             dueByPriority.get(p.rank()).add(new Sampled(s, p, score));
           }
         }
       }
     }
-    int[] take = plan(dueByPriority, max);
+    int[][] take = plan(dueByPriority, max);
     List<CompletableFuture<ClaimResult>> claims = new ArrayList<>();
     for (int s = 0; s < shards; s++) {
-      if (take[s] > 0) {
-        claims.add(queue.claimShardAsync(namespace, s, take[s], now));
-      } else {
-        earliestNotTaken = Math.min(earliestNotTaken, earliestOfShard[s]);
+      for (Priority p : priorities) {
+        if (take[s][p.rank()] > 0) {
+          claims.add(queue.claimOneQueueAsync(namespace, s, p, take[s][p.rank()], now));
+        } else {
+          // a queue not claimed from: its head (if any) still counts for the next due time
+          List<ScoredValue<String>> head = join(sent.get(s).get(p.rank()));
+          if (!head.isEmpty()) {
+            earliestNotTaken = Math.min(earliestNotTaken, (long) head.get(0).getScore());
+          }
+        }
       }
     }
     List<Claimed> claimed = new ArrayList<>(max);
@@ -108,44 +112,47 @@ final class ShardedClaim {
         next == Long.MAX_VALUE ? Optional.empty() : Optional.of(Instant.ofEpochMilli(next)));
   }
 
-  /** How many entries to take from each shard: see the class comment. */
-  private int[] plan(List<List<Sampled>> dueByPriority, int max) {
-    int[] take = new int[queue.keys().shards()];
+  /** How many entries to take from each shard and priority: see the class comment. */
+  private int[][] plan(List<List<Sampled>> dueByPriority, int max) {
+    int[][] take = new int[queue.keys().shards()][dueByPriority.size()];
     Comparator<Sampled> byDueTime =
         Comparator.comparingLong(Sampled::score).thenComparingInt(Sampled::shard);
     for (List<Sampled> due : dueByPriority) {
       due.sort(byDueTime);
     }
-    int[] cursor = new int[dueByPriority.size()];
     if (queue.settings().strictPriority) {
       int left = max;
-      for (List<Sampled> due : dueByPriority) {
+      for (int p = 0; p < dueByPriority.size(); p++) {
+        List<Sampled> due = dueByPriority.get(p);
         for (int i = 0; i < due.size() && left > 0; i++, left--) {
-          take[due.get(i).shard()]++;
+          take[due.get(i).shard()][p]++;
         }
       }
       return take;
     }
     Priority[] priorities = Priority.values();
-    long[] current = new long[dueByPriority.size()];
-    for (int n = 0; n < max; n++) {
-      long total = 0;
-      int best = -1;
-      for (int p = 0; p < dueByPriority.size(); p++) {
-        if (cursor[p] < dueByPriority.get(p).size()) {
-          long w = queue.settings().weightOf(priorities[p]);
-          current[p] += w;
-          total += w;
-          if (best < 0 || current[p] > current[best]) {
-            best = p;
+    int[] cursor = new int[dueByPriority.size()];
+    long[] current = queue.fairnessCounters(namespace);
+    synchronized (current) {
+      for (int n = 0; n < max; n++) {
+        long total = 0;
+        int best = -1;
+        for (int p = 0; p < dueByPriority.size(); p++) {
+          if (cursor[p] < dueByPriority.get(p).size()) {
+            long w = queue.settings().weightOf(priorities[p]);
+            current[p] += w;
+            total += w;
+            if (best < 0 || current[p] > current[best]) {
+              best = p;
+            }
           }
         }
+        if (best < 0) {
+          break;
+        }
+        current[best] -= total;
+        take[dueByPriority.get(best).get(cursor[best]++).shard()][best]++;
       }
-      if (best < 0) {
-        break;
-      }
-      current[best] -= total;
-      take[dueByPriority.get(best).get(cursor[best]++).shard()]++;
     }
     return take;
   }

@@ -1,8 +1,5 @@
-package io.punctual.testing;
+package io.punctual.embedded;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.punctual.common.config.RedisSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -18,13 +15,13 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
 /**
- * A real Redis Cluster of 3 masters and 3 replicas for tests: six {@code redis-server} processes
- * (Debian's, 7.x, at {@code /usr/bin}) in cluster mode on free loopback ports, each in its own
- * directory under a temporary one, joined by {@code redis-cli --cluster create --cluster-replicas
- * 1}. Nothing else on the machine is touched (never the server on 6379). {@link #close} stops the
- * processes and deletes the directory.
+ * A real Redis Cluster of 3 masters and 3 replicas for tests and benchmarks: six {@code
+ * redis-server} processes (Debian's, 7.x, at {@code /usr/bin}) in cluster mode on free loopback
+ * ports, each in its own directory under a temporary one, joined by {@code redis-cli --cluster
+ * create --cluster-replicas 1}. Nothing else on the machine is touched (never the server on 6379).
+ * {@link #close} stops the processes and deletes the directory.
  */
-public final class RedisClusterServers implements AutoCloseable {
+public final class LocalRedisCluster implements AutoCloseable {
   private static final String SERVER = "/usr/bin/redis-server";
   private static final String CLI = "/usr/bin/redis-cli";
 
@@ -32,28 +29,28 @@ public final class RedisClusterServers implements AutoCloseable {
   private final List<Integer> ports = new ArrayList<>();
   private final List<Process> processes = new ArrayList<>();
 
-  private RedisClusterServers(Path dir) {
+  private LocalRedisCluster(Path dir) {
     this.dir = dir;
   }
 
   /**
    * Starts the six nodes and creates the cluster; waits until every node says the cluster is ok.
    */
-  public static RedisClusterServers start() {
+  public static LocalRedisCluster start() {
     if (!Files.isExecutable(Path.of(SERVER)) || !Files.isExecutable(Path.of(CLI))) {
       throw new IllegalStateException(
           "the Redis Cluster tests need Debian's redis-server and redis-cli (7.x) at /usr/bin"
               + " (apt-get install redis-server)");
     }
-    RedisClusterServers cluster;
+    LocalRedisCluster cluster;
     try {
-      cluster = new RedisClusterServers(Files.createTempDirectory("punctual-cluster-"));
+      cluster = new LocalRedisCluster(Files.createTempDirectory("punctual-cluster-"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     try {
       for (int i = 0; i < 6; i++) {
-        cluster.startNode(freePort());
+        cluster.startNode(cluster.freePort());
       }
       List<String> create = new ArrayList<>(List.of(CLI, "--cluster", "create"));
       for (int port : cluster.ports) {
@@ -117,14 +114,6 @@ public final class RedisClusterServers implements AutoCloseable {
     return seeds;
   }
 
-  /** Settings of a cluster-backed queue with its own key prefix and {@code shards} shards. */
-  public RedisSettings settings(int shards) {
-    RedisSettings settings = TestStores.get().newRedis();
-    settings.cluster = seeds();
-    settings.queueShards = shards;
-    return settings;
-  }
-
   public List<Integer> ports() {
     return List.copyOf(ports);
   }
@@ -133,7 +122,7 @@ public final class RedisClusterServers implements AutoCloseable {
   public List<Integer> masterPorts() {
     List<Integer> masters = new ArrayList<>();
     for (String line : liveNodesLines()) {
-      String[] f = line.split(" ");
+      String[] f = line.split(" ", -1);
       if (f[2].contains("master") && !f[2].contains("fail")) {
         masters.add(portOf(f[1]));
       }
@@ -144,7 +133,7 @@ public final class RedisClusterServers implements AutoCloseable {
   /** The port of the master serving {@code slot}. */
   public int masterOf(int slot) {
     for (String line : liveNodesLines()) {
-      String[] f = line.split(" ");
+      String[] f = line.split(" ", -1);
       if (!f[2].contains("master") || f[2].contains("fail")) {
         continue;
       }
@@ -153,7 +142,7 @@ public final class RedisClusterServers implements AutoCloseable {
         if (range.startsWith("[")) {
           continue;
         }
-        String[] ends = range.split("-");
+        String[] ends = range.split("-", -1);
         int from = Integer.parseInt(ends[0]);
         int to = ends.length > 1 ? Integer.parseInt(ends[1]) : from;
         if (slot >= from && slot <= to) {
@@ -177,7 +166,7 @@ public final class RedisClusterServers implements AutoCloseable {
     String masterId = nodeId(masterPort);
     int replica = -1;
     for (String line : liveNodesLines()) {
-      String[] f = line.split(" ");
+      String[] f = line.split(" ", -1);
       if (f[2].contains("slave") && f[3].equals(masterId)) {
         replica = portOf(f[1]);
       }
@@ -289,7 +278,7 @@ public final class RedisClusterServers implements AutoCloseable {
 
   private static int portOf(String address) {
     // 127.0.0.1:7000@17000
-    String hostPort = address.split("@")[0];
+    String hostPort = address.split("@", -1)[0];
     return Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1));
   }
 
@@ -312,10 +301,9 @@ public final class RedisClusterServers implements AutoCloseable {
     }
   }
 
-  private static boolean ping(int port) {
-    try (RedisClient client = RedisClient.create("redis://127.0.0.1:" + port);
-        StatefulRedisConnection<String, String> c = client.connect()) {
-      return "PONG".equals(c.sync().ping());
+  private boolean ping(int port) {
+    try {
+      return cli(port, "ping").trim().equals("PONG");
     } catch (RuntimeException e) {
       return false;
     }
@@ -343,11 +331,27 @@ public final class RedisClusterServers implements AutoCloseable {
     }
   }
 
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
+  /**
+   * A loopback port that is free, and whose cluster bus port (port + 10000) is free too: both below
+   * 65536, so picked from 20000-49999 rather than from the ephemeral range.
+   */
+  private int freePort() {
+    java.util.Random random = new java.util.Random();
+    for (int attempt = 0; attempt < 1_000; attempt++) {
+      int port = 20_000 + random.nextInt(30_000);
+      if (!ports.contains(port) && bindable(port) && bindable(port + 10_000)) {
+        return port;
+      }
+    }
+    throw new IllegalStateException("no free pair of loopback ports (port, port + 10000)");
+  }
+
+  private static boolean bindable(int port) {
+    try (ServerSocket socket =
+        new ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort() == port;
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      return false;
     }
   }
 
