@@ -63,7 +63,9 @@ final class ShardedClaim {
       List<CompletableFuture<List<ScoredValue<String>>>> perPriority = new ArrayList<>();
       for (Priority p : priorities) {
         perPriority.add(
-            redis.zrangeWithScores(keys.queue(namespace, p, s), 0, max - 1L).toCompletableFuture());
+            redis
+                .zrangeWithScores(keys.queue(namespace, p, s), 0, Math.max(0, max - 1L))
+                .toCompletableFuture());
       }
       sent.add(perPriority);
     }

@@ -105,7 +105,7 @@ public final class RedisConnector implements AutoCloseable {
     return cluster == null ? standalone.connectPubSub() : cluster.connectPubSub();
   }
 
-  /** The standalone client; empty-handed (an exception) on a cluster. */
+  /** The standalone client; an exception on a cluster. */
   public RedisClient standaloneClient() {
     if (standalone == null) {
       throw new IllegalStateException("Redis is a cluster here: use clusterClient()");
