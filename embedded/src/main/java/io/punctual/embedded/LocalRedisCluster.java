@@ -118,35 +118,36 @@ public final class LocalRedisCluster implements AutoCloseable {
     return List.copyOf(ports);
   }
 
-  /** The ports of the nodes that are masters now (as the node on {@code anyPort} sees it). */
+  /** The ports of the live nodes that are masters now, each asked itself ({@code ROLE}). */
   public List<Integer> masterPorts() {
     List<Integer> masters = new ArrayList<>();
-    for (String line : liveNodesLines()) {
-      String[] f = line.split(" ", -1);
-      if (f[2].contains("master") && !f[2].contains("fail")) {
-        masters.add(portOf(f[1]));
+    for (int i = 0; i < ports.size(); i++) {
+      if (processes.get(i).isAlive() && cli(ports.get(i), "role").startsWith("master")) {
+        masters.add(ports.get(i));
       }
     }
     return masters;
   }
 
-  /** The port of the master serving {@code slot}. */
+  /** The port of the master serving {@code slot}, as that master itself says. */
   public int masterOf(int slot) {
-    for (String line : liveNodesLines()) {
-      String[] f = line.split(" ", -1);
-      if (!f[2].contains("master") || f[2].contains("fail")) {
-        continue;
-      }
-      for (int i = 8; i < f.length; i++) {
-        String range = f[i];
-        if (range.startsWith("[")) {
+    for (int port : masterPorts()) {
+      for (String line : cli(port, "cluster", "nodes").lines().toList()) {
+        String[] f = line.split(" ", -1);
+        if (f.length < 3 || !f[2].contains("myself")) {
           continue;
         }
-        String[] ends = range.split("-", -1);
-        int from = Integer.parseInt(ends[0]);
-        int to = ends.length > 1 ? Integer.parseInt(ends[1]) : from;
-        if (slot >= from && slot <= to) {
-          return portOf(f[1]);
+        for (int i = 8; i < f.length; i++) {
+          String range = f[i];
+          if (range.isBlank() || range.startsWith("[")) {
+            continue;
+          }
+          String[] ends = range.split("-", -1);
+          int from = Integer.parseInt(ends[0].trim());
+          int to = ends.length > 1 ? Integer.parseInt(ends[1].trim()) : from;
+          if (slot >= from && slot <= to) {
+            return port;
+          }
         }
       }
     }
@@ -180,6 +181,10 @@ public final class LocalRedisCluster implements AutoCloseable {
         () -> cli(promoted, "role").startsWith("master"),
         Duration.ofSeconds(30),
         "replica " + promoted + " to become master");
+    waitFor(
+        () -> cli(masterPort, "role").startsWith("slave"),
+        Duration.ofSeconds(30),
+        "the old master " + masterPort + " to become a replica");
     waitForClusterOk();
     return promoted;
   }
