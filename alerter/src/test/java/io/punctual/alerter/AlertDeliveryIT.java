@@ -78,7 +78,8 @@ class AlertDeliveryIT {
             f.stores.queue(),
             new QueueSettings(),
             reaper,
-            PerThreadRandom.INSTANCE);
+            PerThreadRandom.INSTANCE,
+            f.stores.holds());
 
     f.receiver.down();
     Job failed = f.fail("report");

@@ -1,9 +1,5 @@
 package io.punctual.common;
 
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
@@ -13,6 +9,8 @@ import io.punctual.common.limit.LimitStore;
 import io.punctual.common.namespace.Namespaces;
 import io.punctual.common.queue.Promoter;
 import io.punctual.common.queue.ReadyQueue;
+import io.punctual.common.redis.RedisConnection;
+import io.punctual.common.redis.RedisConnector;
 import io.punctual.common.redis.RedisKeys;
 import io.punctual.common.registry.WorkerRegistry;
 import io.punctual.common.store.Database;
@@ -22,21 +20,14 @@ import io.punctual.common.store.JobTransitions;
 import io.punctual.common.store.PartitionManager;
 import io.punctual.common.store.WorkflowStore;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The connections one process holds to PostgreSQL and Redis, and the store, queue and leases built
  * on them. Every role (api, worker, planner, reaper, dev) opens one of these and closes it last.
  */
 public final class Stores implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(Stores.class);
 
   private final Clock clock;
   private final QueueSettings queueSettings;
@@ -46,11 +37,11 @@ public final class Stores implements AutoCloseable {
   private final JobTransitions transitions;
   private final JobQueries queries;
   private final WorkflowStore workflows;
-  private final RedisClient redisClient;
-  private final StatefulRedisConnection<String, String> redis;
+  private final RedisConnector redisClient;
+  private final RedisConnection redis;
   private final RedisKeys keys;
   private final ReadyQueue queue;
-  private final List<RedisClient> leaseClients = new ArrayList<>();
+  private final List<RedisConnector> leaseClients = new ArrayList<>();
   private final Redlock redlock;
   private final WorkerRegistry workers;
   private final Namespaces namespaces;
@@ -73,16 +64,16 @@ public final class Stores implements AutoCloseable {
     this.transitions = new JobTransitions(database.jdbi(), submissions, clock);
     this.queries = new JobQueries(database.jdbi());
     this.workflows = new WorkflowStore(submissions);
-    this.redisClient = redisClient(redisSettings.url);
+    this.redisClient = RedisConnector.create(redisSettings);
     this.redis = redisClient.connect();
-    this.keys = new RedisKeys(redisSettings.keyPrefix);
+    this.keys = new RedisKeys(redisSettings.keyPrefix, redisSettings.queueShards);
     this.queue = new ReadyQueue(redis, keys, queueSettings);
-    List<StatefulRedisConnection<String, String>> leaseNodes = new ArrayList<>();
+    List<RedisConnection> leaseNodes = new ArrayList<>();
     if (redisSettings.leaseNodes == null || redisSettings.leaseNodes.isEmpty()) {
       leaseNodes.add(redis);
     } else {
       for (String url : redisSettings.leaseNodes) {
-        RedisClient client = redisClient(url);
+        RedisConnector client = RedisConnector.standalone(url);
         leaseClients.add(client);
         leaseNodes.add(client.connect());
       }
@@ -132,11 +123,12 @@ public final class Stores implements AutoCloseable {
     return workflows;
   }
 
-  public RedisClient redisClient() {
+  /** The queue Redis client (standalone or cluster), for pub/sub and the rate limiter. */
+  public RedisConnector redisClient() {
     return redisClient;
   }
 
-  public StatefulRedisConnection<String, String> redis() {
+  public RedisConnection redis() {
     return redis;
   }
 
@@ -179,45 +171,13 @@ public final class Stores implements AutoCloseable {
     return holds;
   }
 
-  /**
-   * A client that fails commands at once while disconnected instead of queueing them: loops back
-   * off and retry, and Redlock counts a down node as a "no" without waiting for it.
-   */
-  public static RedisClient redisClient(String url) {
-    RedisClient client = RedisClient.create(url);
-    client.setOptions(
-        ClientOptions.builder()
-            .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-            .timeoutOptions(TimeoutOptions.enabled(Duration.ofSeconds(5)))
-            .build());
-    return client;
-  }
-
   @Override
   public void close() {
-    for (RedisClient client : leaseClients) {
-      shutDown(client);
+    for (RedisConnector client : leaseClients) {
+      client.close();
     }
     redis.close();
-    shutDown(redisClient);
+    redisClient.close();
     database.close();
-  }
-
-  /**
-   * Shuts a Redis client down, waiting at most a few seconds: {@code RedisClient.shutdown()} waits
-   * without bound for its event loops to end, and once in a while (seen with the io_uring
-   * transport) they never report it, which hung a process on its way out (a known Lettuce issue,
-   * redis/lettuce#2278, still open; other projects work around it the same way).
-   */
-  public static void shutDown(RedisClient client) {
-    try {
-      client.shutdownAsync(0, 2, TimeUnit.SECONDS).get(5, TimeUnit.SECONDS);
-    } catch (TimeoutException e) {
-      log.warn("Redis client did not shut down within 5 s; going on without waiting for it");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (ExecutionException e) {
-      log.warn("Redis client shutdown failed: {}", e.getCause().toString());
-    }
   }
 }

@@ -1,13 +1,13 @@
 package io.punctual.testing;
 
 import io.lettuce.core.KeyScanCursor;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanArgs;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
 import io.punctual.common.queue.ReadyQueue;
+import io.punctual.common.redis.RedisConnection;
+import io.punctual.common.redis.RedisConnector;
 import io.punctual.common.redis.RedisKeys;
 import io.punctual.common.store.Database;
 import io.punctual.common.store.JobQueries;
@@ -29,26 +29,31 @@ public final class TestStack implements AutoCloseable {
   public final JobSubmissions submissions;
   public final JobTransitions transitions;
   public final JobQueries queries;
-  public final RedisClient redisClient;
-  public final StatefulRedisConnection<String, String> redis;
+  public final RedisConnector redisClient;
+  public final RedisConnection redis;
   public final RedisKeys keys;
   public final ReadyQueue queue;
   public final Clock clock;
 
   public TestStack(Clock clock) {
+    this(clock, TestStores.get().newRedis());
+  }
+
+  /** A stack on the given Redis (a cluster's, for instance) and a database of its own. */
+  public TestStack(Clock clock, RedisSettings redisSettings) {
     this.clock = clock;
     TestStores stores = TestStores.get();
     this.postgres = stores.newDatabase();
-    this.redisSettings = stores.newRedis();
+    this.redisSettings = redisSettings;
     this.database = Database.connect(postgres, "test");
     this.partitions = new PartitionManager(database.jdbi(), clock, 3);
     partitions.ensureAhead();
     this.submissions = new JobSubmissions(database.jdbi(), partitions, clock);
     this.transitions = new JobTransitions(database.jdbi(), submissions, clock);
     this.queries = new JobQueries(database.jdbi());
-    this.redisClient = RedisClient.create(redisSettings.url);
+    this.redisClient = RedisConnector.create(redisSettings);
     this.redis = redisClient.connect();
-    this.keys = new RedisKeys(redisSettings.keyPrefix);
+    this.keys = new RedisKeys(redisSettings.keyPrefix, redisSettings.queueShards);
     this.queue = new ReadyQueue(redis, keys, queueSettings);
   }
 
@@ -79,7 +84,7 @@ public final class TestStack implements AutoCloseable {
   @Override
   public void close() {
     redis.close();
-    redisClient.shutdown();
+    redisClient.close();
     database.close();
     TestStores.get().dropDatabase(postgres);
   }

@@ -3,13 +3,12 @@ package io.punctual.bench;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.punctual.common.Stores;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
+import io.punctual.common.redis.RedisConnection;
+import io.punctual.common.redis.RedisConnector;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -175,8 +174,8 @@ final class BenchSupport {
 
   /** The pid of the Redis server at {@code url}, from its own INFO; -1 if it does not say. */
   static long redisPid(String url) {
-    RedisClient client = Stores.redisClient(url);
-    try (StatefulRedisConnection<String, String> c = client.connect()) {
+    RedisConnector client = RedisConnector.standalone(url);
+    try (RedisConnection c = client.connect()) {
       for (String line : c.sync().info("server").split("\r?\n", -1)) {
         if (line.startsWith("process_id:")) {
           return Long.parseLong(line.substring("process_id:".length()).trim());
@@ -184,7 +183,7 @@ final class BenchSupport {
       }
       return -1;
     } finally {
-      Stores.shutDown(client);
+      client.close();
     }
   }
 

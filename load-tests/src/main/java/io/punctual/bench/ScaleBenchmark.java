@@ -3,8 +3,6 @@ package io.punctual.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.punctual.common.Stores;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
@@ -14,6 +12,8 @@ import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
 import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.queue.ReadyQueue;
+import io.punctual.common.redis.RedisConnection;
+import io.punctual.common.redis.RedisConnector;
 import io.punctual.common.redis.RedisKeys;
 import io.punctual.common.stats.StatsReader;
 import io.punctual.common.stats.StatsRollup;
@@ -529,8 +529,8 @@ public final class ScaleBenchmark {
 
   private static ObjectNode redisMemory(String url, int n) {
     ObjectNode result = Json.mapper().createObjectNode();
-    RedisClient client = Stores.redisClient(url);
-    try (StatefulRedisConnection<String, String> c = client.connect()) {
+    RedisConnector client = RedisConnector.standalone(url);
+    try (RedisConnection c = client.connect()) {
       long before = usedMemory(c);
       RedisKeys keys = new RedisKeys("mem");
       ReadyQueue queue = new ReadyQueue(c, keys, new QueueSettings());
@@ -579,12 +579,12 @@ public final class ScaleBenchmark {
       result.put("memoryUsagePerEntry", Math.round(keyBytes / (double) n));
       result.put("enqueuePerSecond", Math.round(n / seconds));
     } finally {
-      Stores.shutDown(client);
+      client.close();
     }
     return result;
   }
 
-  private static long usedMemory(StatefulRedisConnection<String, String> c) {
+  private static long usedMemory(RedisConnection c) {
     for (String line : c.sync().info("memory").split("\\r?\\n", -1)) {
       if (line.startsWith("used_memory:")) {
         return Long.parseLong(line.substring("used_memory:".length()).trim());

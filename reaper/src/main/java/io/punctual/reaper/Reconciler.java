@@ -6,13 +6,14 @@ import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanIterator;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.limit.LimitKeys;
 import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.queue.ReadyQueue.ShardOf;
 import io.punctual.common.redis.LuaScript;
+import io.punctual.common.redis.RedisConnection;
 import io.punctual.common.redis.RedisKeys;
 import io.punctual.common.redis.RedisKeys.QueueKey;
 import io.punctual.common.store.JobQueries;
@@ -39,8 +40,10 @@ import org.slf4j.LoggerFactory;
  *       was re-added meanwhile with another score.
  * </ul>
  *
- * Both directions are idempotent, so several reapers may run them at once. Jobs due more recently
- * are left alone: they may be between a commit and its enqueue, or being claimed, right now.
+ * Both directions work shard by shard of a sharded queue (each script call on one shard's slot; the
+ * scan of queue keys visits every master of a cluster). Both are idempotent, so several reapers may
+ * run them at once. Jobs due more recently are left alone: they may be between a commit and its
+ * enqueue, or being claimed, right now.
  */
 public final class Reconciler {
   private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
@@ -52,14 +55,14 @@ public final class Reconciler {
 
   private final Clock clock;
   private final JobQueries queries;
-  private final StatefulRedisConnection<String, String> redis;
+  private final RedisConnection redis;
   private final RedisKeys keys;
   private final ReaperSettings settings;
 
   public Reconciler(
       Clock clock,
       JobQueries queries,
-      StatefulRedisConnection<String, String> redis,
+      RedisConnection redis,
       RedisKeys keys,
       ReaperSettings settings) {
     this.clock = clock;
@@ -88,7 +91,7 @@ public final class Reconciler {
 
   /** PostgreSQL to Redis: every PENDING job due before {@code dueBefore} is in its queue. */
   private int enqueueMissing(Instant dueBefore) {
-    RedisCommands<String, String> commands = redis.sync();
+    RedisClusterCommands<String, String> commands = redis.sync();
     Instant afterRunAt = Instant.EPOCH;
     UUID afterId = new UUID(0, 0);
     int added = 0;
@@ -99,21 +102,25 @@ public final class Reconciler {
         break;
       }
       seen += page.size();
-      Map<String, List<QueueEntry>> byNamespace = new LinkedHashMap<>();
+      Map<ShardOf, List<QueueEntry>> byShard = new LinkedHashMap<>();
       for (QueueEntry e : page) {
-        byNamespace.computeIfAbsent(e.namespace(), n -> new ArrayList<>()).add(e);
+        byShard
+            .computeIfAbsent(
+                new ShardOf(e.namespace(), keys.shardOf(e.id())), n -> new ArrayList<>())
+            .add(e);
       }
-      for (var group : byNamespace.entrySet()) {
+      for (var group : byShard.entrySet()) {
+        ShardOf shard = group.getKey();
         List<String> args = new ArrayList<>(1 + 3 * group.getValue().size());
-        args.add(keys.wakeChannel(group.getKey()));
+        args.add(keys.wakeChannel(shard.namespace()));
         for (QueueEntry e : group.getValue()) {
           args.add(Integer.toString(e.priority().rank() + 1));
           args.add(Long.toString(e.runAt().toEpochMilli()));
           args.add(e.id().toString());
         }
-        String[] queues = keys.queues(group.getKey());
+        String[] queues = keys.queues(shard.namespace(), shard.shard());
         String[] scriptKeys = java.util.Arrays.copyOf(queues, queues.length + 1);
-        scriptKeys[queues.length] = new LimitKeys(keys).where(group.getKey());
+        scriptKeys[queues.length] = new LimitKeys(keys).where(shard.namespace());
         Long n = RECONCILE.run(commands, scriptKeys, args.toArray(String[]::new));
         added += n.intValue();
       }
@@ -129,7 +136,7 @@ public final class Reconciler {
 
   /** Redis to PostgreSQL: queue entries due before {@code dueBefore} belong to PENDING jobs. */
   private int removeStale(Instant dueBefore) {
-    RedisCommands<String, String> commands = redis.sync();
+    RedisClusterCommands<String, String> commands = redis.sync();
     Range<Double> due = Range.create(Double.NEGATIVE_INFINITY, (double) dueBefore.toEpochMilli());
     int removed = 0;
     int budget = settings.maxPerPass;

@@ -3,11 +3,11 @@ package io.punctual.reaper;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanIterator;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.punctual.common.limit.LimitHolds;
 import io.punctual.common.limit.LimitKeys;
 import io.punctual.common.limit.LimitStore;
 import io.punctual.common.redis.LuaScript;
+import io.punctual.common.redis.RedisConnection;
 import io.punctual.common.sql.SqlFiles;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -39,16 +39,12 @@ public final class SlotReconciler {
       LuaScript.load(SlotReconciler.class, "mirror.lua", ScriptOutputType.INTEGER);
 
   private final Jdbi jdbi;
-  private final StatefulRedisConnection<String, String> redis;
+  private final RedisConnection redis;
   private final LimitHolds holds;
   private final LimitStore limits;
   private final LimitKeys keys;
 
-  public SlotReconciler(
-      Jdbi jdbi,
-      StatefulRedisConnection<String, String> redis,
-      LimitHolds holds,
-      LimitStore limits) {
+  public SlotReconciler(Jdbi jdbi, RedisConnection redis, LimitHolds holds, LimitStore limits) {
     this.jdbi = jdbi;
     this.redis = redis;
     this.holds = holds;

@@ -23,11 +23,16 @@ final class ReaperFixture implements AutoCloseable {
   final Stores stores;
 
   ReaperFixture() {
+    this(TestStores.get().newRedis());
+  }
+
+  /** On the given Redis (a cluster's, sharded, for instance). */
+  ReaperFixture(io.punctual.common.config.RedisSettings redis) {
     TestStores servers = TestStores.get();
     settings.rescueAfter = Duration.ofSeconds(60);
     settings.reconcileAfter = Duration.ofSeconds(10);
     postgres = servers.newDatabase();
-    stores = new Stores(postgres, servers.newRedis(), new QueueSettings(), clock, "t");
+    stores = new Stores(postgres, redis, new QueueSettings(), clock, "t");
     stores.partitions().ensureAhead();
   }
 
@@ -101,7 +106,8 @@ final class ReaperFixture implements AutoCloseable {
     return stores
             .redis()
             .sync()
-            .zscore(stores.keys().queue(job.namespace(), job.priority()), job.id().toString())
+            .zscore(
+                stores.keys().queue(job.namespace(), job.priority(), job.id()), job.id().toString())
         != null;
   }
 

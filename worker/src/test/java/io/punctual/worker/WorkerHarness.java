@@ -42,9 +42,14 @@ public final class WorkerHarness implements AutoCloseable {
   }
 
   public WorkerHarness(QueueSettings queueSettings) {
+    this(queueSettings, TestStores.get().newRedis());
+  }
+
+  /** On the given Redis (a cluster's, sharded, for instance). */
+  public WorkerHarness(QueueSettings queueSettings, RedisSettings redis) {
     TestStores servers = TestStores.get();
     this.postgres = servers.newDatabase();
-    this.redis = servers.newRedis();
+    this.redis = redis;
     this.queueSettings = queueSettings;
     this.stores = new Stores(postgres, redis, queueSettings, Clock.systemUTC(), "worker-test");
     stores.partitions().ensureAhead();

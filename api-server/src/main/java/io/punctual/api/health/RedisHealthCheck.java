@@ -1,16 +1,16 @@
 package io.punctual.api.health;
 
 import com.codahale.metrics.health.HealthCheck;
-import io.lettuce.core.api.StatefulRedisConnection;
+import io.punctual.common.redis.RedisConnection;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /** Healthy when Redis answers {@code PING} within the timeout. */
 public final class RedisHealthCheck extends HealthCheck {
-  private final StatefulRedisConnection<String, String> redis;
+  private final RedisConnection redis;
   private final Duration timeout;
 
-  public RedisHealthCheck(StatefulRedisConnection<String, String> redis, Duration timeout) {
+  public RedisHealthCheck(RedisConnection redis, Duration timeout) {
     this.redis = redis;
     this.timeout = timeout;
   }

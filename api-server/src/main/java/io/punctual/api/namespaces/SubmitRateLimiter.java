@@ -11,13 +11,13 @@ import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
 import io.github.bucket4j.distributed.proxy.optimization.Optimizations;
 import io.github.bucket4j.redis.lettuce.Bucket4jLettuce;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.punctual.common.namespace.Namespace;
 import io.punctual.common.namespace.Quota;
+import io.punctual.common.redis.RedisConnector;
 import io.punctual.common.redis.RedisKeys;
 import java.time.Clock;
 import java.time.Duration;
@@ -42,18 +42,28 @@ public final class SubmitRateLimiter implements Managed, AutoCloseable {
   public record Verdict(
       boolean admitted, long remaining, Duration untilAdmitted, Duration untilFull) {}
 
-  private final StatefulRedisConnection<String, byte[]> connection;
+  private final StatefulConnection<String, byte[]> connection;
   private final ProxyManager<String> buckets;
   private final RedisKeys keys;
   private final Map<String, Versioned> proxies = new ConcurrentHashMap<>();
 
   private record Versioned(long version, BucketProxy bucket) {}
 
-  public SubmitRateLimiter(RedisClient client, RedisKeys keys, Clock clock, Duration timeout) {
-    this.connection = client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE));
+  public SubmitRateLimiter(RedisConnector client, RedisKeys keys, Clock clock, Duration timeout) {
+    RedisCodec<String, byte[]> codec = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
+    Bucket4jLettuce.LettuceBasedProxyManagerBuilder<String> builder;
+    if (client.isCluster()) {
+      var cluster = client.clusterClient().connect(codec);
+      this.connection = cluster;
+      builder = Bucket4jLettuce.casBasedBuilder(cluster);
+    } else {
+      var standalone = client.standaloneClient().connect(codec);
+      this.connection = standalone;
+      builder = Bucket4jLettuce.casBasedBuilder(standalone);
+    }
     this.keys = keys;
     this.buckets =
-        Bucket4jLettuce.casBasedBuilder(connection)
+        builder
             .clientClock(new ClockMeter(clock))
             .requestTimeout(timeout)
             .expirationAfterWrite(

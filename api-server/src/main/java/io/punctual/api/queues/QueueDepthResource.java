@@ -2,14 +2,14 @@ package io.punctual.api.queues;
 
 import com.codahale.metrics.annotation.Timed;
 import io.lettuce.core.Range;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Requires;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.job.Priority;
+import io.punctual.common.redis.RedisConnection;
 import io.punctual.common.redis.RedisKeys;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -40,16 +40,12 @@ public final class QueueDepthResource {
   /** The answer: the namespace, when it was read, and one entry per priority, highest first. */
   public record Depths(String namespace, Instant at, List<Depth> priorities) {}
 
-  private final StatefulRedisConnection<String, String> redis;
+  private final RedisConnection redis;
   private final RedisKeys keys;
   private final Clock clock;
   private final Duration timeout;
 
-  public QueueDepthResource(
-      StatefulRedisConnection<String, String> redis,
-      RedisKeys keys,
-      Clock clock,
-      Duration timeout) {
+  public QueueDepthResource(RedisConnection redis, RedisKeys keys, Clock clock, Duration timeout) {
     this.redis = redis;
     this.keys = keys;
     this.clock = clock;
@@ -63,23 +59,26 @@ public final class QueueDepthResource {
     String namespace = RequestContext.of(request).namespace();
     Instant now = clock.instant();
     double nowMs = now.toEpochMilli();
-    RedisAsyncCommands<String, String> commands = redis.async();
+    RedisClusterAsyncCommands<String, String> commands = redis.async();
     List<CompletableFuture<Long>> due = new ArrayList<>();
     List<CompletableFuture<Long>> future = new ArrayList<>();
+    // Every shard of each priority's queue (redis.queueShards), summed below.
     for (Priority priority : Priority.values()) {
-      String key = keys.queue(namespace, priority);
-      due.add(
-          commands
-              .zcount(key, Range.create(Double.NEGATIVE_INFINITY, nowMs))
-              .toCompletableFuture());
-      future.add(
-          commands
-              .zcount(
-                  key,
-                  Range.from(
-                      Range.Boundary.excluding(nowMs),
-                      Range.Boundary.including(Double.POSITIVE_INFINITY)))
-              .toCompletableFuture());
+      for (int shard = 0; shard < keys.shards(); shard++) {
+        String key = keys.queue(namespace, priority, shard);
+        due.add(
+            commands
+                .zcount(key, Range.create(Double.NEGATIVE_INFINITY, nowMs))
+                .toCompletableFuture());
+        future.add(
+            commands
+                .zcount(
+                    key,
+                    Range.from(
+                        Range.Boundary.excluding(nowMs),
+                        Range.Boundary.including(Double.POSITIVE_INFINITY)))
+                .toCompletableFuture());
+      }
     }
     List<CompletableFuture<Long>> all = new ArrayList<>(due);
     all.addAll(future);
@@ -96,8 +95,15 @@ public final class QueueDepthResource {
     }
     List<Depth> depths = new ArrayList<>();
     Priority[] priorities = Priority.values();
+    int shards = keys.shards();
     for (int i = 0; i < priorities.length; i++) {
-      depths.add(new Depth(priorities[i].wireName(), due.get(i).join(), future.get(i).join()));
+      long dueNow = 0;
+      long later = 0;
+      for (int shard = 0; shard < shards; shard++) {
+        dueNow += due.get(i * shards + shard).join();
+        later += future.get(i * shards + shard).join();
+      }
+      depths.add(new Depth(priorities[i].wireName(), dueNow, later));
     }
     return new Depths(namespace, now, depths);
   }

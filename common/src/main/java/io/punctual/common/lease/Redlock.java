@@ -2,9 +2,9 @@ package io.punctual.common.lease;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.punctual.common.redis.LuaScript;
 import io.punctual.common.redis.PipelinedCommands;
+import io.punctual.common.redis.RedisConnection;
 import io.punctual.common.redis.RedisKeys;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,14 +45,14 @@ public final class Redlock {
   private static final double CLOCK_DRIFT_FACTOR = 0.01;
   private static final long NODE_TIMEOUT_MS = 2_000;
 
-  private final List<StatefulRedisConnection<String, String>> nodes;
+  private final List<RedisConnection> nodes;
   private final RedisKeys keys;
   private final int quorum;
   private final long restartDelayMs;
   private final AtomicBoolean[] waiting;
 
   /** Without a restart delay: every node that answers counts (one node; or tests). */
-  public Redlock(List<StatefulRedisConnection<String, String>> nodes, RedisKeys keys) {
+  public Redlock(List<RedisConnection> nodes, RedisKeys keys) {
     this(nodes, keys, Duration.ZERO);
   }
 
@@ -60,8 +60,7 @@ public final class Redlock {
    * @param restartDelay how long a node that lost its data takes no part (zero: always counts); at
    *     least the longest lease TTL any holder asks for
    */
-  public Redlock(
-      List<StatefulRedisConnection<String, String>> nodes, RedisKeys keys, Duration restartDelay) {
+  public Redlock(List<RedisConnection> nodes, RedisKeys keys, Duration restartDelay) {
     if (nodes.isEmpty()) {
       throw new IllegalArgumentException("Redlock needs at least one node");
     }
@@ -187,7 +186,7 @@ public final class Redlock {
   /** Whether any holder has a lease on {@code id} on a majority of nodes. */
   public boolean isHeld(UUID id) {
     int present = 0;
-    for (StatefulRedisConnection<String, String> node : nodes) {
+    for (RedisConnection node : nodes) {
       try {
         if (node.sync().exists(keys.lease(id)) > 0) {
           present++;
@@ -201,8 +200,7 @@ public final class Redlock {
 
   /** One command per lease key, sent to one node in one write; a future per key, in order. */
   private interface PerNode {
-    List<CompletionStage<Boolean>> send(
-        StatefulRedisConnection<String, String> node, List<String> leaseKeys);
+    List<CompletionStage<Boolean>> send(RedisConnection node, List<String> leaseKeys);
   }
 
   /**
@@ -225,7 +223,7 @@ public final class Redlock {
     Map<Integer, List<CompletionStage<Boolean>>> sent = new HashMap<>();
     Map<Integer, CompletionStage<Long>> ages = new HashMap<>();
     for (int n = 0; n < nodes.size(); n++) {
-      StatefulRedisConnection<String, String> node = nodes.get(n);
+      RedisConnection node = nodes.get(n);
       try {
         sent.put(n, perNode.send(node, leaseKeys));
         if (checkAge) {

@@ -2,8 +2,8 @@ package io.punctual.common.lease;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.punctual.common.redis.LuaScript;
+import io.punctual.common.redis.RedisConnection;
 import java.time.Duration;
 
 /**
@@ -16,13 +16,12 @@ public final class SingleHolderLease {
   private static final LuaScript RELEASE =
       LuaScript.load(Redlock.class, "release.lua", ScriptOutputType.INTEGER);
 
-  private final StatefulRedisConnection<String, String> redis;
+  private final RedisConnection redis;
   private final String key;
   private final String holder;
   private final Duration ttl;
 
-  public SingleHolderLease(
-      StatefulRedisConnection<String, String> redis, String key, String holder, Duration ttl) {
+  public SingleHolderLease(RedisConnection redis, String key, String holder, Duration ttl) {
     this.redis = redis;
     this.key = key;
     this.holder = holder;

@@ -1,9 +1,9 @@
 package io.punctual.common.limit;
 
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.punctual.common.job.Job;
 import io.punctual.common.redis.LuaScript;
+import io.punctual.common.redis.RedisConnection;
 import io.punctual.common.redis.RedisKeys;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,11 +31,11 @@ public final class LimitHolds {
   /** Score of a held job: its priority first, then its due time. */
   static final double RANK_WEIGHT = 1e13;
 
-  private final StatefulRedisConnection<String, String> connection;
+  private final RedisConnection connection;
   private final RedisKeys keys;
   private final LimitKeys limitKeys;
 
-  public LimitHolds(StatefulRedisConnection<String, String> connection, RedisKeys keys) {
+  public LimitHolds(RedisConnection connection, RedisKeys keys) {
     this.connection = connection;
     this.keys = keys;
     this.limitKeys = new LimitKeys(keys);

@@ -1,8 +1,8 @@
 package io.punctual.common.queue;
 
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.lease.SingleHolderLease;
+import io.punctual.common.redis.RedisConnection;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +31,7 @@ public final class Promoter {
 
   private final PendingJobs pending;
   private final ReadyQueue queue;
-  private final StatefulRedisConnection<String, String> redis;
+  private final RedisConnection redis;
   private final QueueSettings settings;
   private final Clock clock;
   private final SingleHolderLease lease;
@@ -40,7 +40,7 @@ public final class Promoter {
   public Promoter(
       PendingJobs pending,
       ReadyQueue queue,
-      StatefulRedisConnection<String, String> redis,
+      RedisConnection redis,
       QueueSettings settings,
       Clock clock,
       String holder) {
@@ -115,15 +115,12 @@ public final class Promoter {
 
   private record Cursor(String runId, Instant runAt, UUID id) {}
 
-  /** The Redis server's run_id: a new one on every start of the server. */
+  /**
+   * The Redis server's run_id (a new one on every start of the server); on a cluster, those of all
+   * masters, so that a failover of any of them (a promoted replica may have lagged) rebuilds.
+   */
   private String serverRunId() {
-    String info = redis.sync().info("server");
-    for (String line : info.split("\r?\n", -1)) {
-      if (line.startsWith("run_id:")) {
-        return line.substring("run_id:".length()).trim();
-      }
-    }
-    throw new IllegalStateException("Redis INFO server has no run_id");
+    return redis.serverIdentity();
   }
 
   /** {@code <run_id>/<run_at ms>/<id>}, or null when absent (or written by an older version). */

@@ -1,12 +1,12 @@
 package io.punctual.common.queue;
 
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.job.Priority;
 import io.punctual.common.redis.LuaScript;
+import io.punctual.common.redis.RedisConnection;
 import io.punctual.common.redis.RedisKeys;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,6 +20,11 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The per-priority Redis sorted sets of due-soon jobs (score = run_at in ms). Redis never holds the
  * only copy of a job: everything here can be rebuilt from PostgreSQL.
+ *
+ * <p>A namespace's queue may be split into shards ({@link RedisKeys#shards}, on different cluster
+ * slots); a job's entry lives in the shard of its id. Enqueues and removals go to that shard; a
+ * claim is planned over all shards ({@link ShardedClaim}) and then runs the claim script on each
+ * shard it takes from.
  */
 public final class ReadyQueue {
   private static final LuaScript CLAIM =
@@ -27,12 +32,12 @@ public final class ReadyQueue {
   private static final LuaScript ENQUEUE =
       LuaScript.load(ReadyQueue.class, "enqueue.lua", ScriptOutputType.VALUE);
 
-  private final StatefulRedisConnection<String, String> connection;
+  private final RedisConnection connection;
   private final RedisKeys keys;
   private final QueueSettings settings;
+  private final Map<String, long[]> fairness = new java.util.concurrent.ConcurrentHashMap<>();
 
-  public ReadyQueue(
-      StatefulRedisConnection<String, String> connection, RedisKeys keys, QueueSettings settings) {
+  public ReadyQueue(RedisConnection connection, RedisKeys keys, QueueSettings settings) {
     this.connection = connection;
     this.keys = keys;
     this.settings = settings;
@@ -42,12 +47,17 @@ public final class ReadyQueue {
     return keys;
   }
 
-  /** Adds jobs (any namespaces), one script call per namespace; wakes workers when needed. */
+  /**
+   * Adds jobs (any namespaces), one script call per namespace and shard; wakes workers when needed.
+   */
   public void enqueue(List<QueueEntry> entries) {
-    RedisCommands<String, String> redis = connection.sync();
-    for (var group : byNamespace(entries).entrySet()) {
+    RedisClusterCommands<String, String> redis = connection.sync();
+    for (var group : byShard(entries).entrySet()) {
+      ShardOf shard = group.getKey();
       ENQUEUE.run(
-          redis, keys.queues(group.getKey()), enqueueArgs(group.getKey(), group.getValue()));
+          redis,
+          keys.queues(shard.namespace(), shard.shard()),
+          enqueueArgs(shard.namespace(), group.getValue()));
     }
   }
 
@@ -56,24 +66,33 @@ public final class ReadyQueue {
    * when Redis has answered them all, so a caller can bound the wait without a thread of its own.
    */
   public CompletableFuture<Void> enqueueAsync(List<QueueEntry> entries) {
-    RedisAsyncCommands<String, String> redis = connection.async();
+    RedisClusterAsyncCommands<String, String> redis = connection.async();
     List<CompletableFuture<?>> calls = new ArrayList<>();
-    for (var group : byNamespace(entries).entrySet()) {
-      String namespace = group.getKey();
+    for (var group : byShard(entries).entrySet()) {
+      ShardOf shard = group.getKey();
       calls.add(
           ENQUEUE
-              .runAsync(redis, keys.queues(namespace), enqueueArgs(namespace, group.getValue()))
+              .runAsync(
+                  redis,
+                  keys.queues(shard.namespace(), shard.shard()),
+                  enqueueArgs(shard.namespace(), group.getValue()))
               .toCompletableFuture());
     }
     return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
   }
 
-  private static Map<String, List<QueueEntry>> byNamespace(List<QueueEntry> entries) {
-    Map<String, List<QueueEntry>> byNamespace = new LinkedHashMap<>();
+  /** One shard of one namespace's queue. */
+  public record ShardOf(String namespace, int shard) {}
+
+  /** Entries grouped by the shard of their namespace's queue they go to. */
+  public Map<ShardOf, List<QueueEntry>> byShard(List<QueueEntry> entries) {
+    Map<ShardOf, List<QueueEntry>> byShard = new LinkedHashMap<>();
     for (QueueEntry e : entries) {
-      byNamespace.computeIfAbsent(e.namespace(), n -> new ArrayList<>()).add(e);
+      byShard
+          .computeIfAbsent(new ShardOf(e.namespace(), keys.shardOf(e.id())), n -> new ArrayList<>())
+          .add(e);
     }
-    return byNamespace;
+    return byShard;
   }
 
   private String[] enqueueArgs(String namespace, List<QueueEntry> entries) {
@@ -96,12 +115,27 @@ public final class ReadyQueue {
    */
   public record ClaimResult(List<Claimed> claimed, Optional<Instant> nextDue) {}
 
-  /** Atomically takes up to {@code max} jobs due at {@code now}, fairly across priorities. */
+  /**
+   * Takes up to {@code max} jobs due at {@code now}, fairly across priorities: atomically in one
+   * script call when the queue has one shard; over several shards as {@link ShardedClaim} plans.
+   */
   public ClaimResult claim(String namespace, int max, Instant now) {
-    String[] queues = keys.queues(namespace);
+    if (keys.shards() == 1) {
+      return parseClaim(CLAIM.run(connection.sync(), claimKeys(namespace, 0), claimArgs(max, now)));
+    }
+    return new ShardedClaim(this, namespace, now).claim(max);
+  }
+
+  /** The claim script's keys on one shard: its four queues, then its fairness counters. */
+  String[] claimKeys(String namespace, int shard) {
+    String[] queues = keys.queues(namespace, shard);
     String[] scriptKeys = new String[queues.length + 1];
     System.arraycopy(queues, 0, scriptKeys, 0, queues.length);
-    scriptKeys[queues.length] = keys.fairness(namespace);
+    scriptKeys[queues.length] = keys.fairness(namespace, shard);
+    return scriptKeys;
+  }
+
+  String[] claimArgs(int max, Instant now) {
     Priority[] priorities = Priority.values();
     String[] args = new String[3 + priorities.length];
     args[0] = Long.toString(now.toEpochMilli());
@@ -110,7 +144,11 @@ public final class ReadyQueue {
     for (Priority p : priorities) {
       args[3 + p.rank()] = Integer.toString(settings.weightOf(p));
     }
-    List<Object> reply = CLAIM.run(connection.sync(), scriptKeys, args);
+    return args;
+  }
+
+  static ClaimResult parseClaim(List<Object> reply) {
+    Priority[] priorities = Priority.values();
     long next = Long.parseLong((String) reply.get(0));
     List<Claimed> claimed = new ArrayList<>((reply.size() - 1) / 2);
     for (int i = 1; i + 1 < reply.size(); i += 2) {
@@ -122,16 +160,57 @@ public final class ReadyQueue {
         claimed, next < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(next)));
   }
 
+  /**
+   * The claim script on one priority queue of one shard, in strict mode (the earliest due entries
+   * of that queue); the fairness key is named for the script's key list only (strict mode leaves it
+   * alone). Without waiting.
+   */
+  CompletableFuture<ClaimResult> claimOneQueueAsync(
+      String namespace, int shard, Priority priority, int max, Instant now) {
+    String[] scriptKeys = {keys.queue(namespace, priority, shard), keys.fairness(namespace, shard)};
+    String[] args = {
+      Long.toString(now.toEpochMilli()),
+      Integer.toString(max),
+      "1",
+      Integer.toString(settings.weightOf(priority))
+    };
+    return CLAIM
+        .<List<Object>>runAsync(connection.async(), scriptKeys, args)
+        .toCompletableFuture()
+        .thenApply(
+            reply -> {
+              ClaimResult one = parseClaim(reply);
+              List<Claimed> claimed = new ArrayList<>(one.claimed().size());
+              for (Claimed c : one.claimed()) {
+                claimed.add(new Claimed(c.id(), priority));
+              }
+              return new ClaimResult(claimed, one.nextDue());
+            });
+  }
+
+  /** The weighted round-robin counters of a sharded namespace's claims in this process. */
+  long[] fairnessCounters(String namespace) {
+    return fairness.computeIfAbsent(namespace, n -> new long[Priority.values().length]);
+  }
+
+  RedisConnection connection() {
+    return connection;
+  }
+
+  QueueSettings settings() {
+    return settings;
+  }
+
   /** Removes a job from its queue (after a cancel). */
   public void remove(String namespace, Priority priority, UUID id) {
-    connection.sync().zrem(keys.queue(namespace, priority), id.toString());
+    connection.sync().zrem(keys.queue(namespace, priority, id), id.toString());
   }
 
   /** {@link #remove} without waiting; completes when Redis has answered. */
   public CompletableFuture<Void> removeAsync(String namespace, Priority priority, UUID id) {
     return connection
         .async()
-        .zrem(keys.queue(namespace, priority), id.toString())
+        .zrem(keys.queue(namespace, priority, id), id.toString())
         .toCompletableFuture()
         .thenApply(removed -> null);
   }
@@ -141,7 +220,7 @@ public final class ReadyQueue {
    * waiting; completes when Redis has answered every ZREM.
    */
   public CompletableFuture<Void> removeAllAsync(List<QueueEntry> entries) {
-    RedisAsyncCommands<String, String> redis = connection.async();
+    RedisClusterAsyncCommands<String, String> redis = connection.async();
     List<CompletableFuture<?>> calls = new ArrayList<>();
     for (var queue : byQueue(entries).entrySet()) {
       calls.add(
@@ -156,23 +235,29 @@ public final class ReadyQueue {
     Map<String, List<String>> byQueue = new LinkedHashMap<>();
     for (QueueEntry e : entries) {
       byQueue
-          .computeIfAbsent(keys.queue(e.namespace(), e.priority()), k -> new ArrayList<>())
+          .computeIfAbsent(keys.queue(e.namespace(), e.priority(), e.id()), k -> new ArrayList<>())
           .add(e.id().toString());
     }
     return byQueue;
   }
 
-  /** Number of queued jobs (due or not) of one priority. */
+  /** Number of queued jobs (due or not) of one priority, over all shards. */
   public long size(String namespace, Priority priority) {
-    return connection.sync().zcard(keys.queue(namespace, priority));
+    long n = 0;
+    for (int shard = 0; shard < keys.shards(); shard++) {
+      n += connection.sync().zcard(keys.queue(namespace, priority, shard));
+    }
+    return n;
   }
 
-  /** Number of queued jobs due at {@code now} of one priority. */
+  /** Number of queued jobs due at {@code now} of one priority, over all shards. */
   public long dueCount(String namespace, Priority priority, Instant now) {
-    return connection
-        .sync()
-        .zcount(
-            keys.queue(namespace, priority),
-            io.lettuce.core.Range.create(Double.NEGATIVE_INFINITY, (double) now.toEpochMilli()));
+    io.lettuce.core.Range<Double> due =
+        io.lettuce.core.Range.create(Double.NEGATIVE_INFINITY, (double) now.toEpochMilli());
+    long n = 0;
+    for (int shard = 0; shard < keys.shards(); shard++) {
+      n += connection.sync().zcount(keys.queue(namespace, priority, shard), due);
+    }
+    return n;
   }
 }

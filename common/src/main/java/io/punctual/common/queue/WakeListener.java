@@ -1,8 +1,8 @@
 package io.punctual.common.queue;
 
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.punctual.common.redis.RedisConnector;
 import io.punctual.common.redis.RedisKeys;
 import java.time.Instant;
 import java.util.Collection;
@@ -11,6 +11,12 @@ import java.util.function.BiConsumer;
 /**
  * Listens for "a job is due at T" announcements so a waiting worker wakes up for a job due sooner
  * than what it sleeps towards, instead of polling. Lettuce re-subscribes after a reconnect.
+ *
+ * <p>On a Redis Cluster the scripts send a classic {@code PUBLISH}, which the cluster forwards to
+ * every node, so a subscription on any one node hears the wake-ups of every shard. (Sharded
+ * pub/sub, {@code SPUBLISH}, would reach only the nodes of the channel's slot and needs Redis 7;
+ * the embedded Redis of tests and the dev mode is 6.2.) Wake-ups are a latency hint only: a worker
+ * that misses one still claims at its next poll.
  */
 public final class WakeListener implements AutoCloseable {
   private final StatefulRedisPubSubConnection<String, String> connection;
@@ -24,7 +30,7 @@ public final class WakeListener implements AutoCloseable {
    * the announced due time.
    */
   public static WakeListener subscribe(
-      RedisClient client,
+      RedisConnector client,
       RedisKeys keys,
       Collection<String> namespaces,
       BiConsumer<String, Instant> onWake) {

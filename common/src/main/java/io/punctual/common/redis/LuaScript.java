@@ -2,8 +2,8 @@ package io.punctual.common.redis;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -48,7 +48,7 @@ public final class LuaScript {
    * script's output type, which only the caller knows: the type parameter states it at the call.
    */
   @SuppressWarnings("TypeParameterUnusedInFormals") // the output type is the script's, see above
-  public <T> T run(RedisCommands<String, String> redis, String[] keys, String... args) {
+  public <T> T run(RedisClusterCommands<String, String> redis, String[] keys, String... args) {
     try {
       return redis.evalsha(sha, outputType, keys, args);
     } catch (RedisNoScriptException e) {
@@ -57,7 +57,7 @@ public final class LuaScript {
   }
 
   public <T> CompletionStage<T> runAsync(
-      RedisAsyncCommands<String, String> redis, String[] keys, String... args) {
+      RedisClusterAsyncCommands<String, String> redis, String[] keys, String... args) {
     return orSourceOnNoScript(redis.<T>evalsha(sha, outputType, keys, args), redis, keys, args);
   }
 
@@ -67,7 +67,7 @@ public final class LuaScript {
    */
   public <T> CompletionStage<T> orSourceOnNoScript(
       CompletionStage<T> bySha,
-      RedisAsyncCommands<String, String> redis,
+      RedisClusterAsyncCommands<String, String> redis,
       String[] keys,
       String... args) {
     return bySha.exceptionallyCompose(

@@ -1,7 +1,6 @@
 package io.punctual.common.redis;
 
 import io.lettuce.core.SetArgs;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.StatusOutput;
@@ -28,10 +27,7 @@ public final class PipelinedCommands {
 
   /** {@code SET key value <args>} for each key; each future says whether Redis answered OK. */
   public static List<CompletionStage<Boolean>> set(
-      StatefulRedisConnection<String, String> node,
-      List<String> keys,
-      String value,
-      SetArgs setArgs) {
+      RedisConnection node, List<String> keys, String value, SetArgs setArgs) {
     return dispatch(
         node,
         keys,
@@ -44,8 +40,7 @@ public final class PipelinedCommands {
   }
 
   /** {@code EXISTS key} for each key. */
-  public static List<CompletionStage<Boolean>> exists(
-      StatefulRedisConnection<String, String> node, List<String> keys) {
+  public static List<CompletionStage<Boolean>> exists(RedisConnection node, List<String> keys) {
     return dispatch(
         node,
         keys,
@@ -63,10 +58,7 @@ public final class PipelinedCommands {
    * scripts returning an integer; each future says whether the script returned 1.
    */
   public static List<CompletionStage<Boolean>> evalshaReturnsOne(
-      StatefulRedisConnection<String, String> node,
-      LuaScript script,
-      List<String> keys,
-      String... args) {
+      RedisConnection node, LuaScript script, List<String> keys, String... args) {
     List<CompletionStage<Long>> bySha =
         dispatch(
             node,
@@ -91,7 +83,7 @@ public final class PipelinedCommands {
   }
 
   private static <T, R> List<CompletionStage<R>> dispatch(
-      StatefulRedisConnection<String, String> node,
+      RedisConnection node,
       List<String> keys,
       Function<String, RedisCommand<String, String, T>> command,
       Function<T, R> reply) {
@@ -99,7 +91,7 @@ public final class PipelinedCommands {
     for (String key : keys) {
       commands.add(new AsyncCommand<>(command.apply(key)));
     }
-    node.dispatch(commands);
+    node.stateful().dispatch(commands);
     List<CompletionStage<R>> out = new ArrayList<>(commands.size());
     for (AsyncCommand<String, String, T> c : commands) {
       out.add(c.thenApply(reply));

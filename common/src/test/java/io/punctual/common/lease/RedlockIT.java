@@ -2,9 +2,9 @@ package io.punctual.common.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.punctual.common.job.JobId;
+import io.punctual.common.redis.RedisConnection;
+import io.punctual.common.redis.RedisConnector;
 import io.punctual.common.redis.RedisKeys;
 import io.punctual.embedded.EmbeddedRedisServer;
 import java.time.Duration;
@@ -20,18 +20,18 @@ import org.junit.jupiter.api.Test;
 /** Three independent Redis nodes, as Redlock is meant to run. */
 class RedlockIT {
   private final List<EmbeddedRedisServer> servers = new ArrayList<>();
-  private final List<RedisClient> clients = new ArrayList<>();
+  private final List<RedisConnector> clients = new ArrayList<>();
   private Redlock redlock;
   private final UUID a = JobId.forScheduledTime(Instant.now());
   private final UUID b = JobId.forScheduledTime(Instant.now());
 
   @BeforeEach
   void start() {
-    List<StatefulRedisConnection<String, String>> nodes = new ArrayList<>();
+    List<RedisConnection> nodes = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       EmbeddedRedisServer server = EmbeddedRedisServer.start(null);
       servers.add(server);
-      RedisClient client = io.punctual.common.Stores.redisClient(server.url());
+      RedisConnector client = RedisConnector.standalone(server.url());
       clients.add(client);
       nodes.add(client.connect());
     }
@@ -40,7 +40,7 @@ class RedlockIT {
 
   @AfterEach
   void stop() {
-    clients.forEach(RedisClient::shutdown);
+    clients.forEach(RedisConnector::close);
     servers.forEach(
         s -> {
           try {

@@ -3,10 +3,9 @@ package io.punctual.common.lease;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.punctual.common.Stores;
 import io.punctual.common.job.JobId;
+import io.punctual.common.redis.RedisConnection;
+import io.punctual.common.redis.RedisConnector;
 import io.punctual.common.redis.RedisKeys;
 import io.punctual.testing.RedisNodes;
 import java.time.Duration;
@@ -28,15 +27,15 @@ class RedlockNodeFailuresIT {
   private static final Duration LONG = Duration.ofSeconds(30);
 
   private final RedisKeys keys = new RedisKeys("lock-nodes-" + UUID.randomUUID());
-  private final List<RedisClient> clients = new ArrayList<>();
-  private final List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
+  private final List<RedisConnector> clients = new ArrayList<>();
+  private final List<RedisConnection> connections = new ArrayList<>();
   private final UUID job = JobId.forScheduledTime(Instant.now());
   private RedisNodes nodes;
 
   private void start(int n) {
     nodes = RedisNodes.start(n);
     for (String url : nodes.urls()) {
-      RedisClient client = Stores.redisClient(url);
+      RedisConnector client = RedisConnector.standalone(url);
       clients.add(client);
       connections.add(client.connect());
     }
@@ -44,7 +43,7 @@ class RedlockNodeFailuresIT {
 
   @AfterEach
   void stop() {
-    clients.forEach(RedisClient::shutdown);
+    clients.forEach(RedisConnector::close);
     if (nodes != null) {
       nodes.close();
     }
@@ -77,7 +76,7 @@ class RedlockNodeFailuresIT {
     await().atMost(Duration.ofSeconds(30)).until(() -> pings(connections.get(i)));
   }
 
-  private boolean pings(StatefulRedisConnection<String, String> c) {
+  private boolean pings(RedisConnection c) {
     try {
       return "PONG".equals(c.sync().ping());
     } catch (RuntimeException e) {

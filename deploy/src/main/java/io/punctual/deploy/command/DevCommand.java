@@ -70,6 +70,7 @@ final class DevCommand extends RoleCommand {
     config.postgres.password = "";
     config.redis.url = embedded.redisUrl();
     config.redis.leaseNodes = new ArrayList<>();
+    config.redis.cluster = new ArrayList<>(); // dev runs on its embedded standalone Redis
 
     Stores stores = RoleWiring.openStores(config, "dev", resources, environment);
     RoleWiring.migrate(stores);

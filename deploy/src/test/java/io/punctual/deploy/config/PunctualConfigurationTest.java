@@ -143,6 +143,44 @@ class PunctualConfigurationTest {
   }
 
   @Test
+  void redisClusterSeedsAreAListOrOneCommaSeparatedString() throws Exception {
+    PunctualConfiguration list =
+        load(
+            """
+            redis:
+              cluster: ["redis://a:7000", "redis://b:7001"]
+              queueShards: 6
+            """);
+    PunctualConfiguration string =
+        load(
+            """
+            redis:
+              cluster: "redis://a:7000, redis://b:7001"
+            """);
+    PunctualConfiguration blank = load("redis: {cluster: \"\"}\n");
+
+    assertThat(list.redis.cluster).containsExactly("redis://a:7000", "redis://b:7001");
+    assertThat(list.redis.queueShards).isEqualTo(6);
+    assertThat(string.redis.cluster).containsExactly("redis://a:7000", "redis://b:7001");
+    assertThat(blank.redis.isCluster()).isFalse();
+    assertThatCode(list::validate).doesNotThrowAnyException();
+    assertThatThrownBy(
+            load(
+                    """
+                    redis:
+                      cluster: ["redis://a:7000", "bogus://x"]
+                      queueShards: 0
+                    """)
+                ::validate)
+        .isInstanceOfSatisfying(
+            InvalidSettingsException.class,
+            e ->
+                assertThat(e.errors())
+                    .anySatisfy(m -> assertThat(m).startsWith("redis.cluster[1] is not a Redis"))
+                    .contains("redis.queueShards must be between 1 and 64"));
+  }
+
+  @Test
   void aBadHttpAllowEntryIsReportedWithTheOthers() throws Exception {
     PunctualConfiguration config =
         load(

@@ -1,0 +1,103 @@
+package io.punctual.common.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lettuce.core.cluster.SlotHash;
+import io.punctual.common.config.QueueSettings;
+import io.punctual.common.job.JobId;
+import io.punctual.common.redis.RedisKeys;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * On a Redis Cluster a script may only touch keys of one slot. Every script call path names its
+ * keys through {@link RedisKeys}; this checks, for each, that its keys hash to one slot (Lettuce's
+ * own {@link SlotHash}, what the cluster client routes by), and that shards spread over slots.
+ */
+class ScriptKeySlotsTest {
+  private static final List<String> NAMESPACES =
+      List.of("default", "billing", "a.b:c-d_e", "X", "n123456789");
+
+  private static Set<Integer> slots(String... keys) {
+    Set<Integer> slots = new HashSet<>();
+    for (String key : keys) {
+      slots.add(SlotHash.getSlot(key));
+    }
+    return slots;
+  }
+
+  @Test
+  void claimAndEnqueueKeysOfOneShardShareOneSlot() {
+    for (int shards : new int[] {1, 3, 6, 64}) {
+      RedisKeys keys = new RedisKeys("punctual", shards);
+      ReadyQueue queue = new ReadyQueue(null, keys, new QueueSettings());
+      for (String ns : NAMESPACES) {
+        for (int s = 0; s < shards; s++) {
+          // claim.lua: four queues and the fairness counters
+          assertThat(slots(queue.claimKeys(ns, s))).as("claim %s#%d", ns, s).hasSize(1);
+          // enqueue.lua (ReadyQueue, Promoter) and reconcile.lua (reaper): the four queues
+          assertThat(slots(keys.queues(ns, s))).as("enqueue %s#%d", ns, s).hasSize(1);
+          assertThat(slots(keys.queues(ns, s))).isEqualTo(slots(queue.claimKeys(ns, s)));
+        }
+      }
+    }
+  }
+
+  @Test
+  void aJobIsEnqueuedClaimedAndRemovedInTheSameShard() {
+    RedisKeys keys = new RedisKeys("punctual", 6);
+    ReadyQueue queue = new ReadyQueue(null, keys, new QueueSettings());
+    for (int i = 0; i < 1_000; i++) {
+      UUID id = JobId.forScheduledTime(Instant.now());
+      int shard = keys.shardOf(id);
+      QueueEntry e =
+          new QueueEntry(id, "default", io.punctual.common.job.Priority.HIGH, Instant.now());
+      assertThat(queue.byShard(List.of(e)).keySet())
+          .containsExactly(new ReadyQueue.ShardOf("default", shard));
+      // remove (ZREM) and the reaper's removeStale.lua use this key; it is one of the shard's
+      // claim keys
+      assertThat(Arrays.asList(queue.claimKeys("default", shard)))
+          .contains(keys.queue("default", io.punctual.common.job.Priority.HIGH, id));
+    }
+  }
+
+  @Test
+  void singleKeyScriptsAndLeasesNameOneKey() {
+    RedisKeys keys = new RedisKeys("punctual", 3);
+    // renew.lua / release.lua: one lease key per call (Redlock pipelines one call per key)
+    UUID id = JobId.forScheduledTime(Instant.now());
+    assertThat(slots(keys.lease(id))).hasSize(1);
+    // leases of different jobs spread over slots (tagged by job id)
+    Set<Integer> leaseSlots = new HashSet<>();
+    for (int i = 0; i < 100; i++) {
+      leaseSlots.add(SlotHash.getSlot(keys.lease(UUID.randomUUID())));
+    }
+    assertThat(leaseSlots.size()).isGreaterThan(90);
+    // SingleHolderLease (promoter, planner, reaper): one key each
+    assertThat(slots(keys.promoterLease())).hasSize(1);
+    assertThat(slots(keys.promoterCursor())).hasSize(1);
+    assertThat(slots(keys.submitRate("default")))
+        .containsExactlyElementsOf(
+            slots(keys.queue("default", io.punctual.common.job.Priority.LOW)));
+  }
+
+  @Test
+  void shardsOfANamespaceLandOnDifferentSlotsAndShardZeroKeepsTheUnshardedLayout() {
+    for (String ns : NAMESPACES) {
+      RedisKeys keys = new RedisKeys("punctual", 6);
+      Set<Integer> shardSlots = new HashSet<>();
+      for (int s = 0; s < 6; s++) {
+        shardSlots.addAll(slots(keys.queues(ns, s)));
+      }
+      assertThat(shardSlots).as(ns).hasSize(6);
+      assertThat(keys.queues(ns, 0)).isEqualTo(new RedisKeys("punctual").queues(ns));
+      assertThat(keys.parseQueue(keys.queue(ns, io.punctual.common.job.Priority.LOW, 5)))
+          .contains(new RedisKeys.QueueKey(ns, io.punctual.common.job.Priority.LOW, 5));
+    }
+  }
+}
