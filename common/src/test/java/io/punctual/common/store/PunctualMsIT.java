@@ -1,13 +1,22 @@
 package io.punctual.common.store;
 
+import static io.punctual.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.punctual.common.job.Job;
+import io.punctual.common.job.NewJob;
 import io.punctual.testing.TestStack;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Statement;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.UUID;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -61,6 +70,61 @@ class PunctualMsIT {
                   .toList();
             });
     assertThat(wrong).isEmpty();
+  }
+
+  /**
+   * V1's double was a microsecond off from 2242 on: a job stored then with such a time is put back
+   * on its millisecond by V20 (run here again on a row set back to V1's value), and found by its
+   * id.
+   */
+  @Test
+  void aJobStoredWithV1sDriftIsFoundAgainAfterV20() throws Exception {
+    long ms = 8_589_993_586_429L; // 2242-03-17T05:19:46.429Z, V1 stored it as .429001
+    Job job =
+        stack
+            .submissions
+            .submit(List.of(aJob().runAt(Instant.ofEpochMilli(ms)).build()))
+            .get(0)
+            .job();
+    UUID id = job.id();
+    jdbi.useHandle(
+        h ->
+            h.createUpdate(
+                    "UPDATE jobs SET scheduled_at = to_timestamp(CAST(:ms AS double precision) / 1000)"
+                        + " WHERE id = :id")
+                .bind("ms", ms)
+                .bind("id", id)
+                .execute());
+    assertThat(scheduledAt(id)).as("the drift V1 left").isNotEqualTo(Instant.ofEpochMilli(ms));
+    assertThat(stack.queries.find(NewJob.DEFAULT_NAMESPACE, id)).as("lost while drifted").isEmpty();
+
+    String v20;
+    try (InputStream in =
+        Objects.requireNonNull(
+            getClass().getResourceAsStream("/db/migration/V20__punctual_ms_exact.sql"))) {
+      v20 = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    jdbi.useHandle(
+        h -> {
+          try (Statement statement = h.getConnection().createStatement()) {
+            statement.execute(v20);
+          }
+        });
+
+    assertThat(scheduledAt(id)).isEqualTo(Instant.ofEpochMilli(ms));
+    assertThat(stack.queries.find(NewJob.DEFAULT_NAMESPACE, id)).isPresent();
+  }
+
+  private Instant scheduledAt(UUID id) {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery("SELECT scheduled_at FROM jobs WHERE id = :id")
+                .bind("id", id)
+                .mapTo(OffsetDateTime.class)
+                .one()
+                .toInstant());
   }
 
   @Test
