@@ -1,6 +1,7 @@
 -- Punctual schema, version 20: punctual_ms (epoch milliseconds to timestamptz, V1) in integer
--- arithmetic. V1 divided a double by 1000 (to_timestamp), which is exact to the microsecond only to
--- about the year 4146; this is exact for every millisecond PostgreSQL can hold, in any time zone:
+-- arithmetic. V1 divided a double by 1000 (to_timestamp), which puts some times from the year 2242
+-- on (2^33 seconds) a microsecond or more off; this is exact for every millisecond PostgreSQL can
+-- hold, in any time zone:
 -- whole hours and the milliseconds within the hour (under 3 600 000, so the double make_interval
 -- takes them as is exact, and it rounds them to the microsecond) on a timestamp without time zone,
 -- read as UTC. Every function in the body is immutable, so PostgreSQL still inlines the call (an
