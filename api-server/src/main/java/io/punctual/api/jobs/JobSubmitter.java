@@ -4,6 +4,7 @@ import com.codahale.metrics.Histogram;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import io.punctual.api.namespaces.NamespaceGate;
+import io.punctual.api.namespaces.RateHeaders;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.batch.GroupCommit;
 import io.punctual.common.config.QueueSettings;
@@ -93,8 +94,8 @@ public final class JobSubmitter {
    * @throws io.punctual.api.problem.ProblemException 409 on an idempotency key conflict; what the
    *     {@link NamespaceGate} refuses
    */
-  Submitted submitOne(String namespace, ValidatedJob job) {
-    gate.admit(namespace, 1, i -> job.payload(), i -> "");
+  Submitted submitOne(String namespace, ValidatedJob job, RateHeaders rate) {
+    gate.admit(namespace, 1, i -> job.payload(), i -> "", rate);
     NewJob newJob = job.toNewJob(namespace, clock.instant());
     if (singles == null || newJob.links().waits()) {
       return storeAll(namespace, List.of(job), i -> "").get(0);
@@ -124,8 +125,9 @@ public final class JobSubmitter {
    * @throws io.punctual.api.problem.ProblemException 409 on an idempotency key conflict; what the
    *     {@link NamespaceGate} refuses (the whole batch)
    */
-  List<Submitted> submit(String namespace, List<ValidatedJob> jobs, IntFunction<String> prefix) {
-    gate.admit(namespace, jobs.size(), i -> jobs.get(i).payload(), prefix);
+  List<Submitted> submit(
+      String namespace, List<ValidatedJob> jobs, IntFunction<String> prefix, RateHeaders rate) {
+    gate.admit(namespace, jobs.size(), i -> jobs.get(i).payload(), prefix, rate);
     return storeAll(namespace, jobs, prefix);
   }
 
@@ -158,9 +160,9 @@ public final class JobSubmitter {
    * and due within the horizon (those waiting for other steps are BLOCKED, outside Redis).
    */
   public WorkflowStore.Created submit(
-      String namespace, WorkflowRequestParser.ValidatedWorkflow workflow) {
+      String namespace, WorkflowRequestParser.ValidatedWorkflow workflow, RateHeaders rate) {
     gate.admit(
-        namespace, workflow.size(), i -> workflow.step(i).payload(), i -> "jobs[" + i + "].");
+        namespace, workflow.size(), i -> workflow.step(i).payload(), i -> "jobs[" + i + "].", rate);
     Instant now = clock.instant();
     WorkflowStore.Created created;
     try {

@@ -6,6 +6,7 @@ import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Requires;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.RequestContext;
+import io.punctual.api.namespaces.RateHeaders;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobId;
@@ -67,12 +68,14 @@ public final class JobsResource {
   public Response submit(@Context ContainerRequestContext request, JsonNode body) {
     ValidatedJob job = parser.parseOne(body);
     String namespace = RequestContext.of(request).namespace();
-    Submitted submitted = submitter.submitOne(namespace, job);
+    RateHeaders rate = new RateHeaders();
+    Submitted submitted = submitter.submitOne(namespace, job, rate);
     Job stored = submitted.job();
     Response.ResponseBuilder response =
         submitted.created()
             ? Response.created(URI.create("/api/v1/jobs/" + stored.id()))
             : Response.ok();
+    rate.writeTo(response::header);
     return response.entity(representation(submitted, job)).build();
   }
 
@@ -89,12 +92,15 @@ public final class JobsResource {
   public Response submitBatch(@Context ContainerRequestContext request, JsonNode body) {
     List<ValidatedJob> jobs = parser.parseBatch(body);
     String namespace = RequestContext.of(request).namespace();
-    List<Submitted> stored = submitter.submit(namespace, jobs, i -> "jobs[" + i + "].");
+    RateHeaders rate = new RateHeaders();
+    List<Submitted> stored = submitter.submit(namespace, jobs, i -> "jobs[" + i + "].", rate);
     List<JobRepresentation> items = new ArrayList<>(stored.size());
     for (int i = 0; i < stored.size(); i++) {
       items.add(JobRepresentation.of(stored.get(i).job(), jobs.get(i).dependsOn()));
     }
-    return Response.status(Response.Status.CREATED).entity(new Items<>(items)).build();
+    Response.ResponseBuilder response = Response.status(Response.Status.CREATED);
+    rate.writeTo(response::header);
+    return response.entity(new Items<>(items)).build();
   }
 
   @GET

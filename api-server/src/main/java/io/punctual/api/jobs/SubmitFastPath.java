@@ -12,6 +12,7 @@ import io.punctual.api.auth.Permission;
 import io.punctual.api.context.Authorizer;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.http.CrossSiteRefusal;
+import io.punctual.api.namespaces.RateHeaders;
 import io.punctual.api.problem.Problem;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.ProblemResponses;
@@ -132,9 +133,11 @@ public final class SubmitFastPath implements Filter {
     // soon as it is, and the audit's order and times follow the answers.
     boolean audited = false;
     try {
-      Submitted submitted = submitter.submitOne(context.namespace(), job);
+      RateHeaders rate = new RateHeaders();
+      Submitted submitted = submitter.submitOne(context.namespace(), job, rate);
       String id = submitted.job().id().toString();
       response.setStatus(submitted.created() ? 201 : 200);
+      rate.writeTo(response::setHeader);
       if (submitted.created()) {
         response.setHeader("Location", request.getRequestURL().append('/').append(id).toString());
       }

@@ -27,10 +27,11 @@ import org.slf4j.LoggerFactory;
  * namespace-inactive}); every payload fits {@code maxPayloadBytes} (413 naming the payload); the
  * request fits {@code maxPending} (429 {@code pending-quota-exceeded}); the request fits the rate
  * (429 {@code rate-quota-exceeded} with {@code Retry-After}, {@code RateLimit} and {@code
- * RateLimit-Policy}). A batch larger than the namespace's burst or maxPending could never be
- * admitted and is a 413 naming {@code jobs} instead. If Redis does not answer, the rate is not
- * enforced for that request (Redis is the speed, not the truth; the submit goes on, as its enqueue
- * would).
+ * RateLimit-Policy}; an admitted request gets the last two too, through {@link RateHeaders}, with
+ * the tokens left and the seconds until the bucket is full again). A batch larger than the
+ * namespace's burst or maxPending could never be admitted and is a 413 naming {@code jobs} instead.
+ * If Redis does not answer, the rate is not enforced for that request (Redis is the speed, not the
+ * truth; the submit goes on, as its enqueue would).
  */
 public final class NamespaceGate {
   private static final Logger log = LoggerFactory.getLogger(NamespaceGate.class);
@@ -53,10 +54,15 @@ public final class NamespaceGate {
    *
    * @param payload the payload of job {@code i} (null: not checked against the quota)
    * @param prefix names job {@code i} in a problem's field ({@code "jobs[i]."}, or "")
+   * @param rate receives the rate headers of the admitted request (for a rate quota only)
    * @throws ProblemException when refused
    */
   public void admit(
-      String namespace, int count, IntFunction<JsonNode> payload, IntFunction<String> prefix) {
+      String namespace,
+      int count,
+      IntFunction<JsonNode> payload,
+      IntFunction<String> prefix,
+      RateHeaders rate) {
     NamespaceCache.Entry entry = cache.entry(namespace);
     Namespace ns = entry.namespace();
     requireActive(ns);
@@ -71,7 +77,7 @@ public final class NamespaceGate {
       checkPending(entry, quota.maxPending(), count);
     }
     if (quota.limitsRate()) {
-      checkRate(ns, count);
+      checkRate(ns, count, rate);
     }
     if (quota.limitsPending()) {
       entry.admitted(count);
@@ -145,7 +151,7 @@ public final class NamespaceGate {
     }
   }
 
-  private void checkRate(Namespace ns, int count) {
+  private void checkRate(Namespace ns, int count, RateHeaders rate) {
     Quota quota = ns.quota();
     if (count > quota.burst()) {
       throw neverFits("burst", quota.burst(), count);
@@ -159,6 +165,10 @@ public final class NamespaceGate {
       return;
     }
     if (verdict.admitted()) {
+      // what the bucket's answer already says: no round trip of its own
+      rate.set(
+          policy(quota),
+          POLICY + ";r=" + verdict.remaining() + ";t=" + seconds(verdict.untilFull()));
       return;
     }
     long retry = Math.max(1, seconds(verdict.untilAdmitted()));

@@ -11,6 +11,7 @@ import io.punctual.api.jobs.JobPage;
 import io.punctual.api.jobs.JobRepresentation;
 import io.punctual.api.jobs.QueueWriter;
 import io.punctual.api.namespaces.NamespaceGate;
+import io.punctual.api.namespaces.RateHeaders;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.job.Job;
@@ -237,12 +238,13 @@ public final class SchedulesResource {
   public Response trigger(@Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
     UUID scheduleId = scheduleId(id);
-    gate.admit(namespace, 1, i -> null, i -> "");
+    RateHeaders rate = new RateHeaders();
+    gate.admit(namespace, 1, i -> null, i -> "", rate);
     Job job = jobs.trigger(namespace, scheduleId).orElseThrow(() -> noSuchSchedule(id));
     queue.enqueue(List.of(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt())));
-    return Response.created(URI.create("/api/v1/jobs/" + job.id()))
-        .entity(JobRepresentation.of(job, List.of()))
-        .build();
+    Response.ResponseBuilder response = Response.created(URI.create("/api/v1/jobs/" + job.id()));
+    rate.writeTo(response::header);
+    return response.entity(JobRepresentation.of(job, List.of())).build();
   }
 
   /** The next {@code count} fire times at or after {@code from} (default now), UTC. */

@@ -9,6 +9,7 @@ import io.punctual.api.context.RequestContext;
 import io.punctual.api.jobs.JobSubmitter;
 import io.punctual.api.jobs.QueueWriter;
 import io.punctual.api.jobs.WorkflowRequestParser;
+import io.punctual.api.namespaces.RateHeaders;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.job.JobId;
 import io.punctual.common.store.WorkflowStore;
@@ -53,12 +54,14 @@ public final class WorkflowsResource {
   public Response submit(@Context ContainerRequestContext request, JsonNode body) {
     WorkflowRequestParser.ValidatedWorkflow workflow = parser.parse(body);
     String namespace = RequestContext.of(request).namespace();
-    WorkflowStore.Created created = submitter.submit(namespace, workflow);
+    RateHeaders rate = new RateHeaders();
+    WorkflowStore.Created created = submitter.submit(namespace, workflow, rate);
     WorkflowRepresentation representation = WorkflowRepresentation.of(created.workflow());
     Response.ResponseBuilder response =
         created.created()
             ? Response.created(URI.create("/api/v1/workflows/" + representation.id()))
             : Response.ok();
+    rate.writeTo(response::header);
     return response.entity(representation).build();
   }
 

@@ -24,6 +24,12 @@ import java.util.function.Function;
 final class Corpus {
   static final String NAMESPACE_HEADER = "Punctual-Namespace";
 
+  /**
+   * A valid namespace the corpus names in the namespace header: the API creates its row (active,
+   * unlimited) the first time a key submits into it, so it may appear without a 2xx to create it.
+   */
+  static final String OTHER_NAMESPACE = "other-ns";
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
@@ -175,7 +181,7 @@ final class Corpus {
     values.put("a\u202eb", Expect.REFUSED);
     values.put("-leading-dash", Expect.REFUSED);
     values.put("", Expect.EITHER);
-    values.put("other-ns", Expect.EITHER);
+    values.put(OTHER_NAMESPACE, Expect.EITHER);
     values.forEach(
         (value, expect) ->
             add(
@@ -222,6 +228,21 @@ final class Corpus {
     ids.put(seed.toUpperCase(java.util.Locale.ROOT), Expect.EITHER);
     ids.put("1-1-1-1-1", Expect.REFUSED);
     ids.put("-1", Expect.REFUSED);
+    if (route.idKind() == IdKind.NAMESPACE) {
+      // a namespace's name: what no name may be, and names of no namespace (all as good as absent)
+      ids.put("*", Expect.REFUSED);
+      ids.put("%2A", Expect.REFUSED);
+      ids.put("caf%C3%A9", Expect.REFUSED);
+      ids.put("a%20b", Expect.REFUSED);
+      ids.put("a%2Fb", Expect.REFUSED);
+      ids.put(".hidden", Expect.REFUSED);
+      ids.put("n".repeat(101), Expect.REFUSED);
+      ids.put("%0A" + seed, Expect.REFUSED);
+      ids.put(seed + "%0A", Expect.REFUSED);
+      ids.put(seed + "%20", Expect.REFUSED);
+      ids.put("no-such-namespace", Expect.REFUSED);
+      ids.put(seed + ";x", Expect.EITHER); // a path parameter, which the server may drop
+    }
     ids.forEach(
         (id, expect) ->
             add(
@@ -364,10 +385,16 @@ final class Corpus {
     wrongShape.put("string", "\"x\"");
     wrongShape.put("number", "42");
     wrongShape.put("true", "true");
-    wrongShape.put("empty-object", "{}");
     wrongShape.forEach(
         (label, text) ->
             add(route, "body:" + label, valid(route).json(text), null, Expect.REFUSED));
+    // an empty quota is a valid one (no limits); every other body needs fields
+    add(
+        route,
+        "body:empty-object",
+        valid(route).json("{}"),
+        null,
+        route.body() == BodyKind.QUOTA ? Expect.EITHER : Expect.REFUSED);
     byte[] invalidUtf8 = {'{', '"', 't', 'y', 'p', 'e', '"', ':', '"', (byte) 0xC3, 0x28, '"', '}'};
     add(
         route,
@@ -528,9 +555,23 @@ final class Corpus {
       }
       case KEY -> {
         fields.put("name", Kind.REQUIRED_TEXT);
-        fields.put("role", Kind.CHOICE);
+        fields.put("role", Kind.ROLE);
         fields.put("namespaces", Kind.NAMESPACES);
-        fields.put("expiresAt", Kind.INSTANT);
+        fields.put("expiresAt", Kind.EXPIRY);
+      }
+      case NAMESPACE -> {
+        fields.put("name", Kind.NAMESPACE_NAME);
+        fields.put("quota", Kind.QUOTA);
+        fields.put("quota.submitsPerSecond", Kind.RATE);
+        fields.put("quota.burst", Kind.RATE);
+        fields.put("quota.maxPending", Kind.COUNT);
+        fields.put("quota.maxPayloadBytes", Kind.INTEGER);
+      }
+      case QUOTA -> {
+        fields.put("submitsPerSecond", Kind.RATE);
+        fields.put("burst", Kind.RATE);
+        fields.put("maxPending", Kind.COUNT);
+        fields.put("maxPayloadBytes", Kind.INTEGER);
       }
       case BULK_ACTION -> {
         fields.put("action", Kind.CHOICE);
@@ -591,6 +632,11 @@ final class Corpus {
               .put("role", "viewer")
               .putArray("namespaces")
               .add("*");
+      case NAMESPACE -> {
+        node.put("name", "hostile-ns-" + names.incrementAndGet());
+        quota(node.putObject("quota"));
+      }
+      case QUOTA -> quota(node);
       case BULK_ACTION -> {
         node.put("action", "retry").put("dryRun", true);
         node.putObject("filter").put("status", "FAILED");
@@ -603,6 +649,14 @@ final class Corpus {
       case NONE -> {}
     }
     return node;
+  }
+
+  /** A quota that limits everything, far above what the corpus sends. */
+  private static void quota(ObjectNode node) {
+    node.put("submitsPerSecond", 100_000)
+        .put("burst", 100_000)
+        .put("maxPending", 1_000_000)
+        .put("maxPayloadBytes", 65_536);
   }
 
   private String wrap(Route route, String inner) {

@@ -51,7 +51,19 @@ final class Hostile {
     STEP_DEPENDS_ON,
     CRON,
     ZONE,
-    DST
+    DST,
+    /** A namespace's name in a body (the name of one to create). */
+    NAMESPACE_NAME,
+    /** A key's role. */
+    ROLE,
+    /** A key's expiry: an instant, in the future. */
+    EXPIRY,
+    /** A submit rate or burst of a quota: 1 to 1 000 000. */
+    RATE,
+    /** A quota's maxPending: 0 to 10^12 (a long). */
+    COUNT,
+    /** A quota as an object (in a namespace to create). */
+    QUOTA
   }
 
   private static Value refused(String label, String json) {
@@ -184,7 +196,14 @@ final class Hostile {
                   refused("empty", "\"\""),
                   refused("10kb", quoted(GARBAGE)),
                   either("upper-case-seed", quoted(seedJobId.toUpperCase(java.util.Locale.ROOT))));
-          case TAGS, NAMESPACES ->
+          case NAMESPACES -> namespaces();
+          case NAMESPACE_NAME -> namespaceNames();
+          case ROLE -> concat(of(Kind.CHOICE, seedJobId), roles());
+          case EXPIRY -> concat(of(Kind.INSTANT, seedJobId), expiries());
+          case RATE -> concat(of(Kind.INTEGER, seedJobId), rates());
+          case COUNT -> counts();
+          case QUOTA -> quotas();
+          case TAGS ->
               List.of(
                   refused("string", "\"x\""),
                   refused("numbers", "[1]"),
@@ -322,6 +341,9 @@ final class Hostile {
                   refused("unknown-field", "{\"bogus\":1}"),
                   refused("overlap-nul", "{\"overlap\":\"first" + NUL + "\"}"));
         };
+    if (kind == Kind.ROLE || kind == Kind.EXPIRY || kind == Kind.RATE) {
+      return specific; // their base kind's list holds the wrong types already
+    }
     List<Value> out = new java.util.ArrayList<>(specific);
     for (Value wrong : WRONG_TYPES) {
       // a payload is any JSON value: only the unparseable or unstorable ones are wrong for it
@@ -329,5 +351,143 @@ final class Hostile {
       out.add(anyJson ? either(wrong.label(), wrong.json()) : wrong);
     }
     return out;
+  }
+
+  private static List<Value> concat(List<Value> a, List<Value> b) {
+    List<Value> out = new java.util.ArrayList<>(a);
+    out.addAll(b);
+    return out;
+  }
+
+  /** A key's namespaces: a list of names, or ["*"] alone. */
+  private static List<Value> namespaces() {
+    return List.of(
+        refused("string", "\"x\""),
+        refused("numbers", "[1]"),
+        refused("nulls", "[null]"),
+        refused("empty-entry", "[\"\"]"),
+        refused("nul", "[" + quoted("a" + NUL) + "]"),
+        refused("surrogate", "[" + quoted("\\udfff") + "]"),
+        refused("10kb", "[" + quoted(GARBAGE) + "]"),
+        refused("1000-entries", "[" + "\"t\",".repeat(999) + "\"t\"]"),
+        refused("101-entries", "[" + "\"t\",".repeat(100) + "\"t\"]"),
+        refused("nested", "[[]]"),
+        refused("object", "{}"),
+        refused("empty", "[]"),
+        refused("star-and-more", "[\"*\",\"a\"]"),
+        refused("star-star", "[\"**\"]"),
+        refused("path", "[\"../etc\"]"),
+        refused("slash", "[\"a/b\"]"),
+        refused("space", "[\"a b\"]"),
+        refused("unicode", "[\"caf\\u00e9\"]"),
+        refused("leading-dash", "[\"-a\"]"),
+        refused("leading-dot", "[\".a\"]"),
+        refused("101-chars", "[\"" + "n".repeat(101) + "\"]"),
+        refused("trailing-newline", "[\"a\\n\"]"),
+        refused("bidi", "[\"a\\u202Eb\"]"),
+        either("100-chars", "[\"" + "n".repeat(100) + "\"]"),
+        either("duplicates", "[\"dup\",\"dup\"]"),
+        either("star", "[\"*\"]"),
+        either("punctuation", "[\"a.b:c_d-e\"]"));
+  }
+
+  /** The name of a namespace to create (a name used once: the corpus sends each value once). */
+  private static List<Value> namespaceNames() {
+    return List.of(
+        refused("number", "123"),
+        refused("object", "{}"),
+        refused("array", "[\"a\"]"),
+        refused("empty", "\"\""),
+        refused("blank", "\"   \""),
+        refused("nul", quoted("a" + NUL + "b")),
+        refused("lone-high-surrogate", quoted("a\\ud800b")),
+        refused("lone-low-surrogate", quoted("\\udc00")),
+        refused("10kb", quoted(GARBAGE)),
+        refused("101-chars", quoted("n".repeat(101))),
+        refused("unicode", quoted("caf\\u00e9")),
+        refused("emoji", quoted("\\ud83d\\ude00")),
+        refused("bidi", quoted("a\\u202Eb")),
+        refused("zero-width", quoted("a\\u200bb")),
+        refused("path", quoted("../etc")),
+        refused("slash", quoted("a/b")),
+        refused("percent", quoted("a%2Fb")),
+        refused("space", quoted("a b")),
+        refused("star", quoted("*")),
+        refused("leading-dash", quoted("-a")),
+        refused("leading-dot", quoted(".a")),
+        refused("trailing-newline", quoted("a\\n")),
+        refused("escapes", quoted("\\\"\\\\/\\b\\f\\n\\r\\t")),
+        // names that exist (409 namespace-exists naming the field): the deployment's default,
+        // and a name this very list creates first
+        refused("reserved-default", quoted("default")),
+        either("once", quoted("hostile-twice")),
+        refused("twice", quoted("hostile-twice")),
+        either("100-chars", quoted("n".repeat(100))),
+        either("upper-case-default", quoted("DEFAULT")),
+        either("word-null", quoted("null")),
+        either("word-admin", quoted("admin")),
+        either("punctuation", quoted("a.b:c_d-e")),
+        either("digits", quoted("0")));
+  }
+
+  private static List<Value> roles() {
+    return List.of(
+        refused("root", "\"root\""),
+        refused("superadmin", "\"superadmin\""),
+        refused("star", "\"*\""),
+        refused("padded", "\" viewer\""),
+        refused("list", "\"viewer,admin\""),
+        either("capitalized", "\"Viewer\""));
+  }
+
+  private static List<Value> expiries() {
+    return List.of(
+        refused("past", "\"2001-01-01T00:00:00Z\""), either("far", "\"3999-12-31T23:59:59.999Z\""));
+  }
+
+  private static List<Value> rates() {
+    return List.of(refused("over-max", "1000001"), either("max", "1000000"), either("one", "1"));
+  }
+
+  private static List<Value> counts() {
+    return List.of(
+        refused("string", "\"3\""),
+        refused("fraction", "1.5"),
+        refused("negative", "-1"),
+        refused("2^63", "9223372036854775808"),
+        refused("-2^63-1", "-9223372036854775809"),
+        refused("2^63-1", "9223372036854775807"),
+        refused("over-max", "1000000000001"),
+        refused("huge", "1" + "0".repeat(400)),
+        refused("array", "[3]"),
+        either("zero", "0"),
+        either("negative-zero", "-0"),
+        either("2^31", "2147483648"),
+        either("max", "1000000000000"),
+        either("1e1", "1e1"),
+        either("1.0", "1.0"));
+  }
+
+  /** A whole quota, as the value of a namespace's {@code quota}. */
+  private static List<Value> quotas() {
+    return List.of(
+        refused("string", "\"unlimited\""),
+        refused("array", "[]"),
+        refused("number", "5"),
+        refused("unknown-field", "{\"bogus\":1}"),
+        refused("nul-field", "{\"a" + NUL + "\":1}"),
+        refused("burst-alone", "{\"burst\":5}"),
+        refused("rate-zero", "{\"submitsPerSecond\":0}"),
+        refused("rate-negative", "{\"submitsPerSecond\":-5}"),
+        refused("rate-huge", "{\"submitsPerSecond\":1e400}"),
+        refused("rate-string", "{\"submitsPerSecond\":\"5\"}"),
+        refused("pending-2^63", "{\"maxPending\":9223372036854775808}"),
+        refused("payload-zero", "{\"maxPayloadBytes\":0}"),
+        either("empty", "{}"),
+        either(
+            "all-null",
+            "{\"submitsPerSecond\":null,\"burst\":null,\"maxPending\":null,"
+                + "\"maxPayloadBytes\":null}"),
+        either("rate-only", "{\"submitsPerSecond\":5}"));
   }
 }

@@ -35,7 +35,7 @@ class HostileCorpusIT {
   @RegisterExtension static final DropwizardAppExtension<?> APP = FIXTURE.app;
 
   /** The corpus may grow; it must not shrink unnoticed. */
-  static final int MINIMUM_PROBES = 4_900;
+  static final int MINIMUM_PROBES = 5_500;
 
   static final int MINIMUM_RAW_PROBES = 65;
 
@@ -242,6 +242,7 @@ class HostileCorpusIT {
           case KEY -> byName("POST /api/v1/keys");
           case BULK_ACTION -> byName("POST /api/v1/jobs/bulk");
           case ALERT_RULE -> byName("POST /api/v1/alert-rules");
+          case NAMESPACE -> byName("POST /api/v1/namespaces");
           case NONE -> throw new IllegalArgumentException();
         };
     String body =
@@ -257,6 +258,7 @@ class HostileCorpusIT {
                   + n
                   + "\",\"when\":{\"event\":\"job_failed\"},"
                   + "\"notify\":{\"webhook\":\"https://example.com/hook\"}}";
+          case NAMESPACE -> "{\"name\":\"seed-ns-" + n + "\"}";
           case NONE -> throw new IllegalArgumentException();
         };
     HttpSupport.Reply reply = http.post(creator.template(), body);
@@ -264,7 +266,7 @@ class HostileCorpusIT {
         .as(reply.raw().body())
         .isEqualTo(kind == Route.IdKind.BULK_ACTION ? 202 : 201);
     ledger.record(creator, reply.status(), reply.json());
-    return reply.json().get("id").asText();
+    return reply.json().get(kind == Route.IdKind.NAMESPACE ? "name" : "id").asText();
   }
 
   private static Route byName(String name) {

@@ -22,6 +22,9 @@ final class Ledger {
   private final Set<String> schedules = new HashSet<>();
   private final Set<String> deletedSchedules = new HashSet<>();
   private final Set<String> keys = new HashSet<>();
+  private final Set<String> namespaces = new HashSet<>();
+  private final Map<String, Integer> quotaChanges = new HashMap<>();
+  private final Map<String, Boolean> lastActive = new HashMap<>();
 
   /** Records what an answer to {@code route} with status {@code status} stored. */
   void record(Route route, int status, JsonNode body) {
@@ -40,6 +43,9 @@ final class Ledger {
       case SCHEDULE -> schedules.add(body.get("id").asText());
       case SCHEDULE_DELETED -> deletedSchedules.add(body.get("id").asText());
       case KEY -> keys.add(body.get("id").asText());
+      case NAMESPACE -> namespaces.add(body.get("name").asText());
+      case QUOTA -> quotaChanges.merge(body.get("name").asText(), 1, Integer::sum);
+      case ACTIVE -> lastActive.put(body.get("name").asText(), body.get("active").asBoolean());
       case NONE -> {}
     }
   }
@@ -61,7 +67,12 @@ final class Ledger {
   }
 
   int accepted() {
-    return jobs.size() + workflows.size() + schedules.size() + keys.size();
+    return jobs.size()
+        + workflows.size()
+        + schedules.size()
+        + keys.size()
+        + namespaces.size()
+        + quotaChanges.size();
   }
 
   /** The ids in each table before the corpus ran. */
@@ -73,7 +84,11 @@ final class Ledger {
       long edges,
       long steps,
       Set<String> idempotencyKeyJobs,
-      Set<String> occurrenceJobs) {}
+      Set<String> occurrenceJobs,
+      Map<String, NamespaceRow> namespaces) {}
+
+  /** What the corpus may change of a namespace's row. */
+  record NamespaceRow(boolean active, long quotaVersion) {}
 
   static Snapshot snapshot(Jdbi jdbi) {
     return jdbi.withHandle(
@@ -86,7 +101,18 @@ final class Ledger {
                 count(h, "SELECT count(*) FROM job_dependencies"),
                 count(h, "SELECT count(*) FROM workflow_steps"),
                 ids(h, "SELECT job_id::text FROM idempotency_keys"),
-                ids(h, "SELECT job_id::text FROM schedule_occurrences WHERE job_id IS NOT NULL")));
+                ids(h, "SELECT job_id::text FROM schedule_occurrences WHERE job_id IS NOT NULL"),
+                h.createQuery("SELECT name, active, quota_version FROM namespaces")
+                    .reduceRows(
+                        new HashMap<String, NamespaceRow>(),
+                        (map, row) -> {
+                          map.put(
+                              row.getColumn("name", String.class),
+                              new NamespaceRow(
+                                  row.getColumn("active", Boolean.class),
+                                  row.getColumn("quota_version", Long.class)));
+                          return map;
+                        })));
   }
 
   /** Each line is one way the database differs from what the accepted requests wrote. */
@@ -107,6 +133,7 @@ final class Ledger {
     if (after.steps() != steps) {
       out.add("workflow_steps: " + after.steps() + " rows, expected " + steps);
     }
+    namespaces(before, after, out);
     for (String job : after.idempotencyKeyJobs()) {
       if (!after.jobs().contains(job)) {
         out.add("idempotency_keys: a key names job " + job + ", which is not stored");
@@ -118,6 +145,41 @@ final class Ledger {
       }
     }
     return out;
+  }
+
+  /**
+   * Namespaces: those there before, those created by a 2xx, and the one the corpus names in its
+   * header (whose row the API creates on first use); each row's quota changed once per 2xx that
+   * replaced it, and active as the last 2xx that switched it left it.
+   */
+  private void namespaces(Snapshot before, Snapshot after, List<String> out) {
+    Set<String> expected = union(before.namespaces().keySet(), namespaces);
+    Set<String> actual = new HashSet<>(after.namespaces().keySet());
+    if (!expected.contains(Corpus.OTHER_NAMESPACE)) {
+      actual.remove(Corpus.OTHER_NAMESPACE);
+    }
+    compare("namespaces", expected, actual, out);
+    after
+        .namespaces()
+        .forEach(
+            (name, row) -> {
+              NamespaceRow was = before.namespaces().getOrDefault(name, new NamespaceRow(true, 1));
+              long version = was.quotaVersion() + quotaChanges.getOrDefault(name, 0);
+              if (row.quotaVersion() != version) {
+                out.add(
+                    "namespaces: "
+                        + name
+                        + " has quota_version "
+                        + row.quotaVersion()
+                        + ", expected "
+                        + version);
+              }
+              boolean active = lastActive.getOrDefault(name, was.active());
+              if (row.active() != active) {
+                out.add(
+                    "namespaces: " + name + " is active=" + row.active() + ", expected " + active);
+              }
+            });
   }
 
   private static void compare(

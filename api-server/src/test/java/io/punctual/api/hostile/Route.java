@@ -24,7 +24,9 @@ record Route(
     SCHEDULE,
     KEY,
     BULK_ACTION,
-    ALERT_RULE
+    ALERT_RULE,
+    /** A namespace's name (not a UUID). */
+    NAMESPACE
   }
 
   /** The body a route takes (and so the fields the corpus mutates). */
@@ -37,7 +39,9 @@ record Route(
     SCHEDULE_REPLACE,
     KEY,
     BULK_ACTION,
-    ALERT_RULE
+    ALERT_RULE,
+    NAMESPACE,
+    QUOTA
   }
 
   /** What a 2xx answer stores: the ledger reads the ids from the answer's body. */
@@ -48,7 +52,13 @@ record Route(
     WORKFLOW,
     SCHEDULE,
     SCHEDULE_DELETED,
-    KEY
+    KEY,
+    /** A namespace created (its name in the answer). */
+    NAMESPACE,
+    /** A namespace's quota replaced (its quota_version grows by one). */
+    QUOTA,
+    /** A namespace deactivated or reactivated (the answer says which). */
+    ACTIVE
   }
 
   Route {

@@ -15,6 +15,7 @@ final class Routes {
   private static final String SCHEDULES = "/api/v1/schedules";
   private static final String KEYS = "/api/v1/keys";
   private static final String ALERT_RULES = "/api/v1/alert-rules";
+  private static final String NAMESPACES = "/api/v1/namespaces";
 
   static final List<Route> ALL =
       List.of(
@@ -144,14 +145,39 @@ final class Routes {
           new Route("GET", "/api/v1/me", IdKind.NONE, BodyKind.NONE, NO_QUERY, Effect.NONE),
           new Route(
               "GET", "/api/v1/queues/depth", IdKind.NONE, BodyKind.NONE, NO_QUERY, Effect.NONE),
-          // namespaces (reads; the admin writes are covered by NamespacesIT and the route matrix)
+          // namespaces: {id} is a namespace's name
+          new Route(
+              "POST", NAMESPACES, IdKind.NONE, BodyKind.NAMESPACE, NO_QUERY, Effect.NAMESPACE),
           new Route(
               "GET",
-              "/api/v1/namespaces",
+              NAMESPACES,
               IdKind.NONE,
               BodyKind.NONE,
               List.of("limit", "cursor"),
               Effect.NONE),
+          new Route(
+              "GET", NAMESPACES + "/{id}", IdKind.NAMESPACE, BodyKind.NONE, NO_QUERY, Effect.NONE),
+          new Route(
+              "PUT",
+              NAMESPACES + "/{id}/quota",
+              IdKind.NAMESPACE,
+              BodyKind.QUOTA,
+              NO_QUERY,
+              Effect.QUOTA),
+          new Route(
+              "POST",
+              NAMESPACES + "/{id}/deactivate",
+              IdKind.NAMESPACE,
+              BodyKind.NONE,
+              NO_QUERY,
+              Effect.ACTIVE),
+          new Route(
+              "POST",
+              NAMESPACES + "/{id}/reactivate",
+              IdKind.NAMESPACE,
+              BodyKind.NONE,
+              NO_QUERY,
+              Effect.ACTIVE),
           // alert rules and their deliveries
           new Route("POST", ALERT_RULES, IdKind.NONE, BodyKind.ALERT_RULE, NO_QUERY, Effect.NONE),
           new Route(

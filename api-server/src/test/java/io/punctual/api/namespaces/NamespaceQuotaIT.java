@@ -70,6 +70,61 @@ class NamespaceQuotaIT {
     assertThat(bursty.post("/api/v1/jobs", "{\"type\":\"t\"}").status()).isEqualTo(429);
   }
 
+  /**
+   * An admitted submit into a namespace with a rate quota says what is left of the bucket after it
+   * ({@code r}) and when the bucket is full again ({@code t}, whole seconds rounded up), on every
+   * submit path; a namespace without a rate quota gets no such headers.
+   */
+  @Test
+  void admittedSubmitsCarryTheTokensLeftInRateLimitHeaders() {
+    create("metered", "{\"submitsPerSecond\":2,\"burst\":8}");
+    HttpSupport http = FIXTURE.http().namespace("metered");
+    String schedule =
+        http.post("/api/v1/schedules", "{\"name\":\"s\",\"every\":\"PT1H\",\"type\":\"t\"}")
+            .json()
+            .get("id")
+            .asText();
+
+    Reply fast = http.post("/api/v1/jobs", "{\"type\":\"t\"}"); // 7 left, 0.5 s to full
+    Reply jersey = http.send(NamespacesIT.jerseySubmit(http, "{\"type\":\"t\"}")); // 6, 1 s
+    Reply batch = http.post("/api/v1/jobs/batch", batch(2)); // 4 left, 2 s to full
+    Reply workflow =
+        http.post(
+            "/api/v1/workflows",
+            "{\"jobs\":[{\"ref\":\"a\",\"type\":\"t\"},{\"ref\":\"b\",\"type\":\"t\"}]}"); // 2, 3 s
+    Reply trigger = http.post("/api/v1/schedules/" + schedule + "/trigger", ""); // 1, 3.5 s
+
+    List<Reply> replies = List.of(fast, jersey, batch, workflow, trigger);
+    List<String> expected =
+        List.of(
+            "\"submits\";r=7;t=1",
+            "\"submits\";r=6;t=1",
+            "\"submits\";r=4;t=2",
+            "\"submits\";r=2;t=3",
+            "\"submits\";r=1;t=4");
+    for (int i = 0; i < replies.size(); i++) {
+      Reply reply = replies.get(i);
+      assertThat(reply.status()).as(reply.raw().body()).isEqualTo(201);
+      assertThat(reply.header("RateLimit-Policy"))
+          .as("reply %d", i)
+          .hasValue("\"submits\";q=8;w=4");
+      assertThat(reply.header("RateLimit")).as("reply %d", i).hasValue(expected.get(i));
+    }
+
+    // A namespace without a rate quota pays no bucket, and says nothing of one.
+    create("unmetered", "{\"maxPending\":100}");
+    HttpSupport free = FIXTURE.http().namespace("unmetered");
+    for (Reply reply :
+        List.of(
+            free.post("/api/v1/jobs", "{\"type\":\"t\"}"),
+            free.send(NamespacesIT.jerseySubmit(free, "{\"type\":\"t\"}")),
+            free.post("/api/v1/jobs/batch", batch(2)))) {
+      assertThat(reply.status()).isEqualTo(201);
+      assertThat(reply.header("RateLimit")).isEmpty();
+      assertThat(reply.header("RateLimit-Policy")).isEmpty();
+    }
+  }
+
   @Test
   void aBatchOverTheRateIsRefusedWhole() {
     create("batch-rate", "{\"submitsPerSecond\":1,\"burst\":3}");

@@ -17,10 +17,13 @@ import java.util.Set;
  */
 public final class Fields {
   /**
-   * The latest time any field takes. Job ids could carry times to the year 10889 (48 bits of
-   * milliseconds), but PostgreSQL's {@code punctual_ms} (epoch milliseconds to timestamptz, through
-   * a double) is exact only to about the year 4146: beyond, a job was stored microseconds off its
-   * id's time, and could no longer be found by its id (a 404 right after its 201).
+   * The latest time any field takes: a bound of the product, kept where the API first put it. Job
+   * ids could carry times to the year 10889 (48 bits of milliseconds), and PostgreSQL's {@code
+   * punctual_ms} (epoch milliseconds to timestamptz) is exact for all of them since V20. V1's went
+   * through a double: from the year 2242 on, some times were stored a few microseconds off the id's
+   * time and such a job was no longer found by its id (a 404 right after its 201); this bound, once
+   * thought to keep clear of that (it was put below 4146, where every second time drifted), did
+   * not.
    */
   public static final Instant LATEST = Instant.parse("4000-01-01T00:00:00Z");
 
