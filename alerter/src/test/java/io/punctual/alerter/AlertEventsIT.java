@@ -63,7 +63,7 @@ class AlertEventsIT {
     AlertRule rule = f.rule("reports", AlertEvent.JOB_FAILED, "report");
     Job failed = f.fail("report");
     f.fail("other"); // another type: no rule matches
-    f.succeed("report"); // not a failure
+    f.succeed("other"); // not a failure, and no incident of its type to clear
     assertThat(f.count("SELECT count(*) FROM alert_events")).isEqualTo(1);
 
     Alerter.Pass pass = f.alerter.runOnce();
@@ -136,16 +136,126 @@ class AlertEventsIT {
             null,
             Duration.ofSeconds(30),
             f.receiver.url("/slow")));
+    Job quick = f.running("etl", 3, "w1");
+    f.end(quick, JobState.SUCCEEDED, ExecutionStatus.SUCCEEDED, 10, null); // fires nothing
     Job timedOut = f.running("etl", 3, "w1");
     f.end(timedOut, JobState.PENDING, ExecutionStatus.TIMED_OUT, 60_000, "timed out");
-    Job quick = f.running("etl", 3, "w1");
-    f.end(quick, JobState.SUCCEEDED, ExecutionStatus.SUCCEEDED, 10, null);
 
     f.alerter.runOnce();
     assertThat(bodies())
         .extracting(b -> b.path("rule").path("event").asText())
         .containsExactlyInAnyOrder("timed_out", "duration_over");
     assertThat(f.find(timedOut).status()).isEqualTo(JobState.PENDING);
+  }
+
+  /** The statuses of the notices received, in order, as "event status". */
+  private List<String> received() {
+    return bodies().stream()
+        .map(b -> b.path("rule").path("event").asText() + " " + b.path("status").asText())
+        .toList();
+  }
+
+  @Test
+  void failFailSucceedSendsOneAlertAndOneResolvedNoticeOnTheSuccess() {
+    AlertRule rule = f.rule("reports", AlertEvent.JOB_FAILED, "report");
+    f.fail("report");
+    f.fail("report");
+    f.alerter.runOnce();
+    assertThat(received()).containsExactly("job_failed firing");
+
+    f.succeed("other"); // another type: clears nothing, writes nothing
+    assertThat(f.count("SELECT count(*) FROM alert_events")).isZero();
+    Job success = f.succeed("report");
+    assertThat(f.count("SELECT count(*) FROM alert_events WHERE recovery")).isEqualTo(1);
+    // Long before alerts.resolveAfter: the success, not the quiet, resolves it.
+    f.clock.advance(Duration.ofSeconds(1));
+    f.alerter.runOnce();
+    f.alerter.runOnce();
+    assertThat(received()).containsExactly("job_failed firing", "job_failed resolved");
+    JsonNode resolved = bodies().get(1);
+    assertThat(resolved.path("incident").path("events").asInt()).isEqualTo(2);
+    assertThat(resolved.path("recoveredBy").path("jobId").asText())
+        .isEqualTo(success.id().toString());
+    assertThat(resolved.path("incident").path("id").asText())
+        .isEqualTo(bodies().get(0).path("incident").path("id").asText());
+    assertThat(f.count("SELECT count(*) FROM alert_incidents")).isZero();
+
+    // Further successes find nothing to clear: no outbox row, no notice.
+    f.succeed("report");
+    assertThat(f.count("SELECT count(*) FROM alert_events")).isZero();
+    f.clock.advance(f.settings.resolveAfter.plusSeconds(1));
+    f.alerter.runOnce();
+    assertThat(received()).hasSize(2);
+    assertThat(f.rules.deliveries(rule.id(), null, 10))
+        .extracting(AlertDelivery::kind, AlertDelivery::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("resolved", "sent"),
+            org.assertj.core.groups.Tuple.tuple("firing", "sent"));
+
+    // The next failure opens a new incident.
+    f.fail("report");
+    f.alerter.runOnce();
+    assertThat(received())
+        .containsExactly("job_failed firing", "job_failed resolved", "job_failed firing");
+  }
+
+  @Test
+  void failFailSucceedBeforeTheAlerterRunsStillSendsOneOfEach() {
+    f.rule("reports", AlertEvent.JOB_FAILED, "report");
+    f.fail("report");
+    f.fail("report");
+    Job success = f.succeed("report"); // the failures are still in the outbox: a recovery row
+    f.succeed("report"); // one recovery row per rule and type is enough
+    assertThat(f.count("SELECT count(*) FROM alert_events WHERE recovery")).isEqualTo(1);
+    f.alerter.runOnce();
+    f.alerter.runOnce();
+    assertThat(received()).containsExactly("job_failed firing", "job_failed resolved");
+    assertThat(bodies().get(1).path("recoveredBy").path("jobId").asText())
+        .isEqualTo(success.id().toString());
+    assertThat(f.count("SELECT count(*) FROM alert_incidents")).isZero();
+  }
+
+  @Test
+  void aTimedOutIncidentClearsOnASuccessAndADurationOneOnARunWithinTheThreshold() {
+    f.rule("timeouts", AlertEvent.TIMED_OUT, "etl");
+    f.rule(
+        draft(
+            "slow",
+            AlertEvent.DURATION_OVER,
+            "etl",
+            null,
+            null,
+            null,
+            Duration.ofSeconds(30),
+            f.receiver.url("/slow")));
+    Job timedOut = f.running("etl", 3, "w1");
+    f.end(timedOut, JobState.PENDING, ExecutionStatus.TIMED_OUT, 60_000, "timed out");
+    f.alerter.runOnce();
+    assertThat(received()).containsExactlyInAnyOrder("timed_out firing", "duration_over firing");
+
+    // A long success: no recovery of the duration rule (it is one more event of it), but a
+    // success clears timed_out.
+    Job slow = f.running("etl", 3, "w1");
+    f.end(slow, JobState.SUCCEEDED, ExecutionStatus.SUCCEEDED, 45_000, null);
+    f.alerter.runOnce();
+    assertThat(received())
+        .containsExactlyInAnyOrder(
+            "timed_out firing", "duration_over firing", "timed_out resolved");
+
+    // A run within the threshold clears duration_over.
+    Job quick = f.running("etl", 3, "w1");
+    f.end(quick, JobState.SUCCEEDED, ExecutionStatus.SUCCEEDED, 10, null);
+    f.alerter.runOnce();
+    assertThat(received())
+        .containsExactlyInAnyOrder(
+            "timed_out firing",
+            "duration_over firing",
+            "timed_out resolved",
+            "duration_over resolved");
+    JsonNode resolved = bodies().get(3);
+    assertThat(resolved.path("incident").path("events").asInt()).isEqualTo(2);
+    assertThat(resolved.path("recoveredBy").path("jobId").asText())
+        .isEqualTo(quick.id().toString());
   }
 
   @Test

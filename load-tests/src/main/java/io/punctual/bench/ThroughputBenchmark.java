@@ -409,7 +409,7 @@ public final class ThroughputBenchmark {
   }
 
   /** Every job SUCCEEDED exactly once, with one execution row each: a fast wrong run is no run. */
-  private static void verify(Stores stores, int jobs) {
+  static void verify(Stores stores, int jobs) {
     long[] counts =
         stores
             .database()
@@ -471,16 +471,16 @@ public final class ThroughputBenchmark {
     }
   }
 
-  private static final List<Long> THIS_JVM = List.of(ProcessHandle.current().pid());
+  static final List<Long> THIS_JVM = List.of(ProcessHandle.current().pid());
 
   /**
    * What has been used so far: CPU seconds of the scheduler's processes, of PostgreSQL and of
    * Redis, and PostgreSQL's checkpoints (a checkpoint's flush can stall durable commits).
    */
-  private record Usage(double appCpu, double postgresCpu, double redisCpu, long checkpoints) {}
+  record Usage(double appCpu, double postgresCpu, double redisCpu, long checkpoints) {}
 
   /** The shared servers whose CPU a drain is charged with: PostgreSQL (by port) and Redis. */
-  private record Servers(int postgresPort, long redisPid, String postgresUrl) {
+  record Servers(int postgresPort, long redisPid, String postgresUrl) {
     Usage usage(List<Long> schedulerPids) {
       double app = 0;
       for (long pid : schedulerPids) {
@@ -515,7 +515,7 @@ public final class ThroughputBenchmark {
       double postgresCpuUs,
       double redisCpuUs,
       long checkpoints) {
-    private static Drain of(int jobs, double seconds, Usage before, Usage after) {
+    static Drain of(int jobs, double seconds, Usage before, Usage after) {
       double us = 1e6 / jobs;
       return new Drain(
           jobs / seconds,

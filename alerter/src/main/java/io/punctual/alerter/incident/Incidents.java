@@ -42,11 +42,14 @@ public final class Incidents {
     return SQL.get(name);
   }
 
-  private record Event(long id, UUID ruleId, String subject, String detail, Instant occurredAt) {}
+  private record Event(
+      long id, UUID ruleId, String subject, String detail, Instant occurredAt, boolean recovery) {}
 
   /**
-   * Folds up to {@code limit} outbox events into incidents, in one transaction; returns how many it
-   * folded. Events whose rule is not in {@code rules} (deleted meanwhile) are dropped.
+   * Folds up to {@code limit} outbox events into incidents, in one transaction, in the order they
+   * were written; returns how many it folded. An event opens its incident or counts into it; a
+   * recovery (a success of the subject) clears the incident the events before it opened. Events
+   * whose rule is not in {@code rules} (deleted meanwhile) are dropped.
    */
   public int fold(Map<UUID, AlertRule> rules, int limit) {
     Instant now = clock.instant();
@@ -62,14 +65,17 @@ public final class Incidents {
                               rs.getObject("rule_id", UUID.class),
                               rs.getString("subject"),
                               rs.getString("detail"),
-                              instant(rs.getTimestamp("occurred_at"))))
+                              instant(rs.getTimestamp("occurred_at")),
+                              rs.getBoolean("recovery")))
                   .list();
           if (events.isEmpty()) {
             return 0;
           }
           for (Event e : events) {
             AlertRule rule = rules.get(e.ruleId());
-            if (rule != null) {
+            if (rule != null && e.recovery()) {
+              recovered(h, rule, e, now);
+            } else if (rule != null) {
               open(h, rule, e.subject(), e.detail(), e.occurredAt(), now);
             }
           }
@@ -159,52 +165,84 @@ public final class Incidents {
   public boolean clear(AlertRule rule, String subject) {
     Instant now = clock.instant();
     return jdbi.inTransaction(
-        h -> {
-          var closed =
-              h.createQuery(sql("close"))
-                  .bind("ruleId", rule.id())
-                  .bind("subject", subject)
-                  .mapToMap()
-                  .findOne();
-          if (closed.isEmpty()) {
-            return false;
-          }
-          UUID incident = (UUID) closed.get().get("id");
-          Instant openedAt = instant((Timestamp) closed.get().get("opened_at"));
-          int events = ((Number) closed.get().get("events")).intValue();
-          JsonNode detail = Json.readTree((String) closed.get().get("detail"));
-          boolean held =
-              h.createQuery(sql("holdFiring"))
-                  .bind("incidentId", incident)
-                  .bind("now", now)
-                  .mapTo(Long.class)
-                  .findOne()
-                  .isPresent();
-          if (held) {
-            log.info(
-                "alert incident cleared while held by the cooldown rule={} namespace={} subject={}",
-                rule.id(),
-                rule.namespace(),
-                subject);
-            return true;
-          }
-          insert(
-              h,
-              rule,
-              subject,
-              incident,
-              "resolved",
-              Notices.payload(rule, subject, incident, "resolved", openedAt, now, events, detail),
-              now,
-              now);
-          log.info(
-              "alert resolved rule={} namespace={} subject={} incident={}",
-              rule.id(),
-              rule.namespace(),
-              subject,
-              incident);
-          return true;
-        });
+        h ->
+            closed(
+                h,
+                rule,
+                subject,
+                h.createQuery(sql("close"))
+                    .bind("ruleId", rule.id())
+                    .bind("subject", subject)
+                    .mapToMap()
+                    .findOne(),
+                null,
+                now));
+  }
+
+  /**
+   * A recovery of the event's subject (a success, written by the finish that made it): the incident
+   * clears, with its resolved notice, unless an event came after the recovery (a failure of a later
+   * job folded first).
+   */
+  private void recovered(Handle h, AlertRule rule, Event e, Instant now) {
+    var closed =
+        h.createQuery(sql("closeRecovered"))
+            .bind("ruleId", rule.id())
+            .bind("subject", e.subject())
+            .bind("at", e.occurredAt())
+            .mapToMap()
+            .findOne();
+    closed(h, rule, e.subject(), closed, Json.readTree(e.detail()), now);
+  }
+
+  /**
+   * Writes the resolved notice of an incident just closed (none when its firing notice was still
+   * held by the cooldown); {@code recovery}: the success that cleared it, if one did. Returns
+   * whether an incident was closed.
+   */
+  private boolean closed(
+      Handle h,
+      AlertRule rule,
+      String subject,
+      Optional<Map<String, Object>> closed,
+      JsonNode recovery,
+      Instant now) {
+    if (closed.isEmpty()) {
+      return false;
+    }
+    UUID incident = (UUID) closed.get().get("id");
+    Instant openedAt = instant((Timestamp) closed.get().get("opened_at"));
+    int events = ((Number) closed.get().get("events")).intValue();
+    JsonNode detail = Json.readTree((String) closed.get().get("detail"));
+    boolean held =
+        h.createQuery(sql("holdFiring"))
+            .bind("incidentId", incident)
+            .bind("now", now)
+            .mapTo(Long.class)
+            .findOne()
+            .isPresent();
+    if (held) {
+      log.info(
+          "alert incident cleared while held by the cooldown rule={} namespace={} subject={}",
+          rule.id(),
+          rule.namespace(),
+          subject);
+      return true;
+    }
+    var payload =
+        Notices.payload(rule, subject, incident, "resolved", openedAt, now, events, detail);
+    if (recovery != null) {
+      payload.set("recoveredBy", recovery);
+    }
+    insert(h, rule, subject, incident, "resolved", payload, now, now);
+    log.info(
+        "alert resolved rule={} namespace={} subject={} incident={} by={}",
+        rule.id(),
+        rule.namespace(),
+        subject,
+        incident,
+        recovery == null ? "quiet" : "success job=" + recovery.path("jobId").asText());
+    return true;
   }
 
   private void firing(

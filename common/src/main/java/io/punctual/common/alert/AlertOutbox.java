@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes alert events of ended attempts (job_failed, timed_out, duration_over, attempts_rescued) to
  * the outbox ({@code alert_events}) inside the transaction of the step that ended them, so a row
- * exists exactly when that step committed. The alerter sends them later, in its own loop.
+ * exists exactly when that step committed. The alerter sends them later, in its own loop. A success
+ * of a type whose incident is open (or whose event is not folded yet) writes a recovery row the
+ * same way: the alerter clears the incident on it.
  *
  * <p>The hot path stays cheap without rules: which kinds of event any rule watches is kept here,
  * read again at most every {@link #REFRESH}, and a step whose endings no watched kind could match
@@ -35,11 +37,16 @@ public final class AlertOutbox {
   private final Clock clock;
   private volatile Watched watched = new Watched(Set.of(), Instant.MIN);
 
-  /** An ended attempt: {@code failed} when its job is now FAILED. */
+  /**
+   * An ended attempt: {@code failed} when its job is now FAILED, {@code succeeded} when it is now
+   * SUCCEEDED (a recovery of its type for job_failed, timed_out and, within the threshold,
+   * duration_over).
+   */
   public record Ending(
       UUID jobId,
       int attempt,
       boolean failed,
+      boolean succeeded,
       String executionStatus,
       long durationMs,
       String error) {}
@@ -94,7 +101,9 @@ public final class AlertOutbox {
 
   /**
    * Inside the caller's transaction: the outbox rows of {@code endings} (attempts the caller's
-   * guarded statement applied) for every matching rule. Returns how many rows it wrote.
+   * guarded statement applied) for every matching rule, and the recovery rows of the succeeded ones
+   * for rules with an incident (or an event not folded yet) of their type, one per rule and type.
+   * Returns how many rows it wrote.
    */
   public static int afterEnded(Handle h, List<Ending> endings, Instant now) {
     if (endings.isEmpty()) {
@@ -105,6 +114,7 @@ public final class AlertOutbox {
     Long[] scheduledMs = new Long[n];
     Integer[] attempts = new Integer[n];
     Boolean[] failed = new Boolean[n];
+    Boolean[] succeeded = new Boolean[n];
     String[] statuses = new String[n];
     Long[] durations = new Long[n];
     String[] errors = new String[n];
@@ -118,6 +128,7 @@ public final class AlertOutbox {
       max = Math.max(max, scheduledMs[i]);
       attempts[i] = e.attempt();
       failed[i] = e.failed();
+      succeeded[i] = e.succeeded();
       statuses[i] = e.executionStatus();
       durations[i] = e.durationMs();
       errors[i] = e.error();
@@ -127,6 +138,7 @@ public final class AlertOutbox {
         .bind("scheduledMs", scheduledMs)
         .bind("attempts", attempts)
         .bind("failed", failed)
+        .bind("succeeded", succeeded)
         .bind("execStatuses", statuses)
         .bind("durationsMs", durations)
         .bind("errors", errors)

@@ -19,7 +19,10 @@ import java.util.UUID;
 final class AlertEndings {
   private AlertEndings() {}
 
-  /** The applied completions that a watched kind could match. */
+  /**
+   * The applied completions that a watched kind could match: with job_failed or timed_out watched
+   * also the successes (they may clear an incident of their type).
+   */
   static List<Ending> finished(
       Set<AlertEvent> watched, List<Completion> completions, Set<UUID> applied) {
     boolean failed = watched.contains(AlertEvent.JOB_FAILED);
@@ -32,13 +35,19 @@ final class AlertEndings {
     for (Completion c : completions) {
       boolean isFailed = c.nextState() == JobState.FAILED;
       boolean isTimedOut = c.executionStatus() == ExecutionStatus.TIMED_OUT;
+      boolean isSucceeded =
+          c.nextState() == JobState.SUCCEEDED && c.executionStatus() == ExecutionStatus.SUCCEEDED;
       if (applied.contains(c.jobId())
-          && (duration || (failed && isFailed) || (timedOut && isTimedOut))) {
+          && (duration
+              || (failed && isFailed)
+              || (timedOut && isTimedOut)
+              || ((failed || timedOut) && isSucceeded))) {
         out.add(
             new Ending(
                 c.jobId(),
                 c.attempt(),
                 isFailed,
+                isSucceeded,
                 c.executionStatus().name(),
                 c.durationMs(),
                 c.error()));
@@ -55,7 +64,7 @@ final class AlertEndings {
     for (Rescue r : rescues) {
       boolean isFailed = r.nextState() == JobState.FAILED;
       if (applied.contains(r.jobId()) && (rescued || (failed && isFailed))) {
-        out.add(new Ending(r.jobId(), r.attempt(), isFailed, "LOST", -1, r.error()));
+        out.add(new Ending(r.jobId(), r.attempt(), isFailed, false, "LOST", -1, r.error()));
       }
     }
     return out;

@@ -187,14 +187,49 @@ class LimitClaimsIT {
     assertThat(later)
         .extracting(r -> Duration.between(now, r.nextAt()).toMillis())
         .containsExactly(100L, 200L, 300L);
-    // Back at its reserved time, a job starts without another token; early, it is told to wait.
+    // Back at (or up to a second before) its reserved time, a job is claimed without another
+    // token and starts at its reserved time exactly: started_at, which the worker waits for.
     clock.advance(Duration.ofMillis(100));
     ClaimOutcome again = transitions.claimJudged(ids.subList(2, 5), "w1");
-    assertThat(again.claimed()).extracting(Job::id).containsExactly(ids.get(2));
-    assertThat(again.refused()).extracting(ClaimOutcome.Refusal::reason).containsOnly(Reason.LATER);
-    assertThat(again.refused())
+    assertThat(again.refused()).isEmpty();
+    assertThat(again.claimed())
+        .extracting(j -> j.id(), j -> Duration.between(now, j.startedAt()).toMillis())
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple(ids.get(2), 100L),
+            org.assertj.core.groups.Tuple.tuple(ids.get(3), 200L),
+            org.assertj.core.groups.Tuple.tuple(ids.get(4), 300L));
+  }
+
+  @Test
+  void aReservedStartMoreThanASecondAheadIsRefusedUntilThen() {
+    limit("call", null, new Limit.Rate(1, Duration.ofSeconds(1), 1));
+    List<UUID> ids = submit("call", "a", 3);
+    Instant now = clock.instant();
+    ClaimOutcome outcome = transitions.claimJudged(ids, "w1");
+    assertThat(outcome.claimed()).extracting(Job::id).containsExactly(ids.get(0));
+    assertThat(outcome.refused())
         .extracting(r -> Duration.between(now, r.nextAt()).toMillis())
-        .containsExactlyInAnyOrder(200L, 300L);
+        .containsExactlyInAnyOrder(1_000L, 2_000L);
+
+    // At once again: the start a second away is claimed for then, the one two seconds away waits.
+    ClaimOutcome again = transitions.claimJudged(ids.subList(1, 3), "w1");
+    assertThat(again.claimed())
+        .extracting(j -> j.id(), j -> Duration.between(now, j.startedAt()).toMillis())
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(ids.get(1), 1_000L));
+    assertThat(again.refused())
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.reason()).isEqualTo(Reason.LATER);
+              assertThat(r.job().id()).isEqualTo(ids.get(2));
+              assertThat(Duration.between(now, r.nextAt()).toMillis()).isEqualTo(2_000L);
+            });
+    // Missed by more than an interval (a late worker): void, the job asks for a token again.
+    clock.advance(Duration.ofMillis(3_500));
+    ClaimOutcome late = transitions.claimJudged(ids.subList(2, 3), "w1");
+    assertThat(late.claimed())
+        .extracting(j -> Duration.between(now, j.startedAt()).toMillis())
+        .containsExactly(3_500L);
   }
 
   @Test

@@ -66,12 +66,13 @@ public final class JobExecutor {
 
   /**
    * Starts the current attempt of a claimed job, now or, for a job claimed ahead of its due time,
-   * at its {@code runAt} (never before); returns at once.
+   * at its {@code runAt} or at the start the claim gave it ({@code startedAt}: a rate limit's
+   * reserved start), whichever is later, never before; returns at once.
    */
   public void start(Job job) {
     Duration timeout = job.timeout() != null ? job.timeout() : defaultTimeout;
     Instant now = clock.instant();
-    Instant startAt = job.runAt() != null && job.runAt().isAfter(now) ? job.runAt() : now;
+    Instant startAt = later(later(now, job.runAt()), job.startedAt());
     RunningAttempt attempt =
         new RunningAttempt(
             job,
@@ -86,6 +87,10 @@ public final class JobExecutor {
       afterEach.run();
       throw e;
     }
+  }
+
+  private static Instant later(Instant a, Instant b) {
+    return b != null && b.isAfter(a) ? b : a;
   }
 
   private void run(RunningAttempt attempt, Duration timeout) {

@@ -4,26 +4,65 @@
 -- attempt ran longer than the rule's threshold), attempts_rescued (the attempt was LOST). The
 -- subject of each is the job's type: one incident per rule and type. Reads no status: the caller
 -- passes only the attempts its own guarded statement applied.
+--
+-- Recoveries (V18): a job that SUCCEEDED clears the incidents of its type of the job_failed and
+-- timed_out rules, and of the duration_over rules when its attempt ran within the threshold. A
+-- recovery row (recovery true, one per rule and type however many jobs succeeded here) is written
+-- only while the rule has an incident open for the type or an event for it still in the outbox,
+-- and no recovery row already follows the last of those events: a success with nothing to clear
+-- writes nothing.
 WITH v AS (
-    SELECT * FROM unnest(:ids, :scheduledMs, :attempts, :failed, :execStatuses, :durationsMs, :errors)
-                  AS v(id, ms, attempt, failed, exec_status, duration_ms, error)
+    SELECT * FROM unnest(:ids, :scheduledMs, :attempts, :failed, :succeeded, :execStatuses,
+                         :durationsMs, :errors)
+                  AS v(id, ms, attempt, failed, succeeded, exec_status, duration_ms, error)
 ), ended AS (
     SELECT v.*, j.namespace, j.type, j.schedule_id
     FROM v
     JOIN jobs j ON j.id = ANY(:ids) AND j.id = v.id AND j.scheduled_at = punctual_ms(v.ms)
                AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
+), matched AS (
+    SELECT r.id AS rule_id, r.event, r.threshold_ms, e.*
+    FROM ended e
+    JOIN alert_rules r ON r.namespace = e.namespace
+                      AND (r.job_type IS NULL OR r.job_type = e.type)
+                      AND (r.schedule_id IS NULL OR r.schedule_id = e.schedule_id)
+), events AS (
+    SELECT m.rule_id, 'type:' || m.type AS subject, m.id AS job_id,
+           jsonb_build_object('jobId', m.id, 'type', m.type, 'attempt', m.attempt,
+                              'scheduleId', m.schedule_id, 'executionStatus', m.exec_status,
+                              'durationMs', m.duration_ms, 'error', left(m.error, 500)) AS detail,
+           false AS recovery
+    FROM matched m
+    WHERE (m.event = 'job_failed' AND m.failed)
+       OR (m.event = 'timed_out' AND m.exec_status = 'TIMED_OUT')
+       OR (m.event = 'duration_over' AND m.duration_ms > m.threshold_ms)
+       OR (m.event = 'attempts_rescued' AND m.exec_status = 'LOST')
+), recoveries AS (
+    SELECT DISTINCT ON (m.rule_id, m.type)
+           m.rule_id, 'type:' || m.type AS subject, m.id AS job_id,
+           jsonb_build_object('jobId', m.id, 'type', m.type, 'attempt', m.attempt,
+                              'scheduleId', m.schedule_id, 'durationMs', m.duration_ms) AS detail,
+           true AS recovery
+    FROM matched m
+    WHERE m.succeeded
+      AND (m.event IN ('job_failed', 'timed_out')
+           OR (m.event = 'duration_over' AND m.duration_ms <= m.threshold_ms))
+      AND (EXISTS (SELECT 1 FROM alert_incidents i
+                   WHERE i.rule_id = m.rule_id AND i.subject = 'type:' || m.type)
+           OR EXISTS (SELECT 1 FROM alert_events o
+                      WHERE o.rule_id = m.rule_id AND o.subject = 'type:' || m.type
+                        AND o.folded_at IS NULL AND NOT o.recovery))
+      -- Not again while a recovery not folded yet follows the last event of the subject.
+      AND NOT EXISTS (SELECT 1 FROM alert_events o
+                      WHERE o.rule_id = m.rule_id AND o.subject = 'type:' || m.type
+                        AND o.folded_at IS NULL AND o.recovery
+                        AND o.id > COALESCE((SELECT max(x.id) FROM alert_events x
+                                             WHERE x.rule_id = m.rule_id
+                                               AND x.subject = 'type:' || m.type
+                                               AND x.folded_at IS NULL AND NOT x.recovery), 0))
+    ORDER BY m.rule_id, m.type, m.id
 )
-INSERT INTO alert_events (rule_id, subject, job_id, detail, occurred_at)
-SELECT r.id, 'type:' || e.type, e.id,
-       jsonb_build_object('jobId', e.id, 'type', e.type, 'attempt', e.attempt,
-                          'scheduleId', e.schedule_id, 'executionStatus', e.exec_status,
-                          'durationMs', e.duration_ms, 'error', left(e.error, 500)),
-       :now
-FROM ended e
-JOIN alert_rules r ON r.namespace = e.namespace
-                  AND (r.job_type IS NULL OR r.job_type = e.type)
-                  AND (r.schedule_id IS NULL OR r.schedule_id = e.schedule_id)
-WHERE (r.event = 'job_failed' AND e.failed)
-   OR (r.event = 'timed_out' AND e.exec_status = 'TIMED_OUT')
-   OR (r.event = 'duration_over' AND e.duration_ms > r.threshold_ms)
-   OR (r.event = 'attempts_rescued' AND e.exec_status = 'LOST')
+INSERT INTO alert_events (rule_id, subject, job_id, detail, occurred_at, recovery)
+SELECT rule_id, subject, job_id, detail, CAST(:now AS timestamptz), recovery FROM events
+UNION ALL
+SELECT rule_id, subject, job_id, detail, CAST(:now AS timestamptz), recovery FROM recoveries

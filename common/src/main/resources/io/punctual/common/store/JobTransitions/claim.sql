@@ -16,8 +16,11 @@
 -- out) and judged by its key: a key a handler slowed refuses it until then (LATER); a key without a
 -- free slot refuses it (NO_SLOT); a rate limit gives tokens in claim order, and the jobs it cannot
 -- start now get a reserved start (their token is spent, limit_reservations) and are refused until
--- then (LATER); a reserved start missed by more than one interval (a late worker) is void and the
--- job asks for a token again, so late jobs never start in a bunch. A job admitted under a concurrency limit takes a free slot number of its key, for
+-- up to a second before it (LATER); claimed within that second, such a job is started at its
+-- reserved time exactly (started_at, which the worker waits for, as for run_at), so a worker
+-- claiming ahead neither misses the start nor spends a round trip per early try. A reserved start
+-- missed by more than one interval (a late worker) is void and the job asks for a token again, so
+-- late jobs never start in a bunch. A job admitted under a concurrency limit takes a free slot number of its key, for
 -- its new attempt, in this statement: the primary key of limit_slots makes a slot taken twice
 -- impossible, and a job whose insert lost a race is refused (NO_SLOT), not started.
 -- Returns the claimed rows (verdict CLAIMED; limit_concurrency set when it holds a slot) and the
@@ -102,7 +105,8 @@ WITH cand AS (
     SELECT lc.*, kd.room,
            CASE WHEN lc.slowed THEN 'SLOWED'
                 WHEN lc.k > kd.room THEN 'NO_ROOM'
-                WHEN lc.reserved AND lc.reserved_at > CAST(:now AS timestamptz) THEN 'EARLY'
+                WHEN lc.reserved
+                     AND lc.reserved_at > CAST(:now AS timestamptz) + interval '1 second' THEN 'EARLY'
                 WHEN kd.rate_limit IS NULL OR lc.reserved THEN 'GO'
                 WHEN lc.uk <= b.granted THEN 'GO'
                 ELSE 'RESERVE' END AS step,
@@ -140,12 +144,14 @@ WITH cand AS (
     FROM rated r WHERE r.step = 'RESERVE'
     ON CONFLICT (job_id) DO UPDATE SET attempt = EXCLUDED.attempt, start_at = EXCLUDED.start_at
 ), admitted AS (
-    SELECT c.id, c.attempt, CAST(NULL AS text) AS key, CAST(NULL AS integer) AS concurrency
+    SELECT c.id, c.attempt, CAST(NULL AS text) AS key, CAST(NULL AS integer) AS concurrency,
+           CAST(NULL AS timestamptz) AS start_at
     FROM cand c WHERE NOT c.limited AND NOT c.paused
     UNION ALL
-    SELECT g.id, g.attempt, g.key, CAST(NULL AS integer) FROM go g WHERE g.concurrency IS NULL
+    SELECT g.id, g.attempt, g.key, CAST(NULL AS integer), CASE WHEN g.reserved THEN g.reserved_at END
+    FROM go g WHERE g.concurrency IS NULL
     UNION ALL
-    SELECT g.id, g.attempt, g.key, g.concurrency
+    SELECT g.id, g.attempt, g.key, g.concurrency, CASE WHEN g.reserved THEN g.reserved_at END
     FROM go g JOIN taken t ON t.job_id = g.id AND t.attempt = g.attempt
 ), used AS (
     DELETE FROM limit_reservations r USING go g WHERE r.job_id = g.id
@@ -153,7 +159,7 @@ WITH cand AS (
 ), claimed AS (
     UPDATE jobs j
     SET status = 'RUNNING', attempt = j.attempt + 1, worker_id = :workerId,
-        started_at = GREATEST(j.run_at, CAST(:now AS timestamptz)),
+        started_at = GREATEST(j.run_at, CAST(:now AS timestamptz), a.start_at),
         heartbeat_at = :now, updated_at = :now
     FROM admitted a
     WHERE j.id = ANY(:ids) AND j.id = a.id

@@ -1,0 +1,428 @@
+package io.punctual.bench;
+
+import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.punctual.bench.ThroughputBenchmark.Drain;
+import io.punctual.bench.ThroughputBenchmark.Servers;
+import io.punctual.bench.ThroughputBenchmark.Usage;
+import io.punctual.common.Stores;
+import io.punctual.common.config.PostgresSettings;
+import io.punctual.common.config.QueueSettings;
+import io.punctual.common.config.RedisSettings;
+import io.punctual.common.job.NewJob;
+import io.punctual.common.limit.Limit;
+import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.store.JobSubmissions;
+import io.punctual.common.store.Migrations;
+import io.punctual.embedded.EmbeddedPostgresServer;
+import io.punctual.embedded.EmbeddedRedisServer;
+import io.punctual.worker.Worker;
+import io.punctual.worker.config.WorkerSettings;
+import io.punctual.worker.handler.registry.JobHandlers;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.IntFunction;
+
+/**
+ * What limits cost and how precise they are, with one in-process {@code Worker} draining no-op jobs
+ * on the embedded PostgreSQL 18 (fsync and synchronous_commit on) and Redis, as {@code throughput}
+ * does:
+ *
+ * <ol>
+ *   <li><b>unrelated</b>: N jobs drained with no limit at all, and with a limit declared on another
+ *       type of the same namespace, as alternated pairs (the order swapped every round); the ratio
+ *       of each pair and their median;
+ *   <li><b>keyed</b>: K jobs spread over 1,000 keys, each key limited to concurrency 1 (the jobs'
+ *       concurrencyKey), drained in the same rounds, beside the unlimited figure of the round;
+ *   <li><b>rate</b>: one key limited to R starts per second (burst 1) with a backlog deeper than S
+ *       seconds of it; the starts per 1-second bucket over S seconds, from the job rows' {@code
+ *       started_at} (the claim statement's grant time).
+ * </ol>
+ *
+ * <p>Usage: {@code LimitsBenchmark [--jobs N] [--keyed-jobs K] [--keys 1000] [--rounds R] [--rate
+ * 50] [--seconds 60] [--skip-keyed] [--skip-rate] [--json FILE]}; defaults 50,000 jobs, 20,000
+ * keyed jobs, 5 rounds after a warm-up round that is not counted.
+ */
+public final class LimitsBenchmark {
+  private LimitsBenchmark() {}
+
+  private static final String TYPE = "noop";
+
+  public static void main(String[] args) throws Exception {
+    int jobs = 50_000;
+    int keyedJobs = 20_000;
+    int keys = 1_000;
+    int rounds = 5;
+    int rate = 50;
+    int seconds = 60;
+    boolean keyed = true;
+    boolean rated = true;
+    Path json = null;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--jobs" -> jobs = Integer.parseInt(args[++i]);
+        case "--keyed-jobs" -> keyedJobs = Integer.parseInt(args[++i]);
+        case "--keys" -> keys = Integer.parseInt(args[++i]);
+        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+        case "--rate" -> rate = Integer.parseInt(args[++i]);
+        case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+        case "--skip-keyed" -> keyed = false;
+        case "--skip-rate" -> rated = false;
+        case "--json" -> json = Path.of(args[++i]);
+        default -> throw new IllegalArgumentException("unknown option " + args[i]);
+      }
+    }
+    if (jobs < 1 || keyedJobs < 1 || keys < 1 || rounds < 1 || rate < 1 || seconds < 1) {
+      throw new IllegalArgumentException("every count must be at least 1");
+    }
+    ObjectNode out = BenchSupport.header("limits");
+    try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(null, true, Map.of());
+        EmbeddedRedisServer redis = EmbeddedRedisServer.start(null)) {
+      pg.createDatabaseIfMissing("punctual");
+      PostgresSettings db = new PostgresSettings(pg.jdbcUrl("punctual"), "postgres", "");
+      Map<String, String> postgres = BenchSupport.postgresSettings(db.url);
+      System.out.printf(
+          Locale.ROOT,
+          "%s, %d cores, JDK %s, load average %s, one in-process Worker%n",
+          BenchSupport.describe(postgres),
+          Runtime.getRuntime().availableProcessors(),
+          Runtime.version(),
+          BenchSupport.loadAverage());
+      try (var ds = BenchSupport.dataSource(db.url, 2)) {
+        Migrations.migrate(ds);
+      }
+      Servers servers =
+          new Servers(pg.port(), BenchSupport.redisPid(redis.url()), pg.jdbcUrl("postgres"));
+      try (Stores stores =
+          new Stores(
+              db,
+              new RedisSettings(redis.url(), "bench"),
+              new QueueSettings(),
+              Clock.systemUTC(),
+              "bench")) {
+        throughput(stores, servers, jobs, keyed ? keyedJobs : 0, keys, rounds, out);
+        if (rated) {
+          rate(stores, rate, seconds, out);
+        }
+      }
+      BenchSupport.putPostgres(out, postgres);
+    }
+    BenchSupport.writeJson(json, out);
+  }
+
+  /** Parts 1 and 2: alternated drains without a limit and with one on another type; keyed. */
+  private static void throughput(
+      Stores stores, Servers servers, int jobs, int keyedJobs, int keys, int rounds, ObjectNode out)
+      throws Exception {
+    System.out.printf(
+        Locale.ROOT,
+        "throughput: %d jobs per drain, %d rounds after a warm-up%s%n",
+        jobs,
+        rounds,
+        keyedJobs > 0
+            ? String.format(
+                Locale.ROOT, "; keyed: %d jobs over %d keys of concurrency 1", keyedJobs, keys)
+            : "");
+    ArrayNode roundsJson = out.putArray("rounds");
+    List<Double> ratios = new ArrayList<>();
+    List<Double> keyedRatios = new ArrayList<>();
+    List<Double> cpuRatios = new ArrayList<>();
+    for (int round = 0; round <= rounds; round++) {
+      boolean limitedFirst = round % 2 == 1;
+      Drain none = null;
+      Drain unrelated = null;
+      for (int side = 0; side < 2; side++) {
+        boolean limited = (side == 0) == limitedFirst;
+        limits(stores, limited ? unrelatedLimit() : null);
+        Drain d = drain(stores, servers, jobs, i -> BenchSupport.noop(Instant.now(), List.of()));
+        if (limited) {
+          unrelated = d;
+        } else {
+          none = d;
+        }
+      }
+      Drain keyedDrain = null;
+      if (keyedJobs > 0) {
+        limits(
+            stores,
+            new Limit(
+                NewJob.DEFAULT_NAMESPACE,
+                "keyed",
+                TYPE,
+                Limit.CONCURRENCY_KEY,
+                1,
+                null,
+                false,
+                false,
+                null,
+                null));
+        Instant now = Instant.now();
+        keyedDrain = drain(stores, servers, keyedJobs, i -> keyedJob(now, "k" + (i % keys)));
+        limits(stores, null);
+      }
+      double ratio = unrelated.perSecond() / none.perSecond();
+      double cpuRatio = cpu(unrelated) / cpu(none);
+      System.out.printf(
+          Locale.ROOT,
+          "%s: no limit %.0f/s, limit on another type %.0f/s (%s first), ratio %.3f, CPU per job"
+              + " ratio %.3f%s%n",
+          round == 0 ? "warm-up (not counted)" : "round " + round,
+          none.perSecond(),
+          unrelated.perSecond(),
+          limitedFirst ? "limited" : "unlimited",
+          ratio,
+          cpuRatio,
+          keyedDrain == null
+              ? ""
+              : String.format(
+                  Locale.ROOT,
+                  "; %d keys of concurrency 1: %.0f/s (%.2f of no limit)",
+                  keys,
+                  keyedDrain.perSecond(),
+                  keyedDrain.perSecond() / none.perSecond()));
+      System.out.println(
+          "  CPU per job: no limit "
+              + none.cpuLine()
+              + "; limit on another type "
+              + unrelated.cpuLine()
+              + (keyedDrain == null ? "" : "; keyed " + keyedDrain.cpuLine()));
+      if (round > 0) {
+        ratios.add(ratio);
+        cpuRatios.add(cpuRatio);
+        ObjectNode r = roundsJson.addObject();
+        r.put("order", limitedFirst ? "limited first" : "unlimited first");
+        r.put("noLimitPerSecond", Math.round(none.perSecond()));
+        r.put("unrelatedLimitPerSecond", Math.round(unrelated.perSecond()));
+        r.put("ratio", Math.round(ratio * 1000) / 1000.0);
+        r.put("cpuRatio", Math.round(cpuRatio * 1000) / 1000.0);
+        none.putCpu(r.putObject("noLimitCpuMicrosPerJob"));
+        unrelated.putCpu(r.putObject("unrelatedLimitCpuMicrosPerJob"));
+        if (keyedDrain != null) {
+          double k = keyedDrain.perSecond() / none.perSecond();
+          keyedRatios.add(k);
+          r.put("keyedPerSecond", Math.round(keyedDrain.perSecond()));
+          r.put("keyedRatio", Math.round(k * 1000) / 1000.0);
+          keyedDrain.putCpu(r.putObject("keyedCpuMicrosPerJob"));
+        }
+      }
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "limit on another type / no limit: median %.3f (min %.3f, max %.3f, %d pairs)%n",
+        median(ratios),
+        ratios.stream().mapToDouble(d -> d).min().orElse(Double.NaN),
+        ratios.stream().mapToDouble(d -> d).max().orElse(Double.NaN),
+        ratios.size());
+    System.out.printf(
+        Locale.ROOT,
+        "CPU per job (worker + PostgreSQL + Redis), limit on another type / no limit: median %.3f"
+            + " (min %.3f, max %.3f)%n",
+        median(cpuRatios),
+        cpuRatios.stream().mapToDouble(d -> d).min().orElse(Double.NaN),
+        cpuRatios.stream().mapToDouble(d -> d).max().orElse(Double.NaN));
+    out.put("jobs", jobs);
+    out.put("unrelatedCpuRatioMedian", Math.round(median(cpuRatios) * 1000) / 1000.0);
+    out.put("unrelatedRatioMedian", Math.round(median(ratios) * 1000) / 1000.0);
+    if (!keyedRatios.isEmpty()) {
+      System.out.printf(
+          Locale.ROOT,
+          "%d keys of concurrency 1 / no limit: median %.3f%n",
+          keys,
+          median(keyedRatios));
+      out.put("keyedJobs", keyedJobs);
+      out.put("keys", keys);
+      out.put("keyedRatioMedian", Math.round(median(keyedRatios) * 1000) / 1000.0);
+    }
+  }
+
+  /** Part 3: one key at {@code rate}/s, burst 1, a backlog deeper than {@code seconds} of it. */
+  private static void rate(Stores stores, int rate, int seconds, ObjectNode out) throws Exception {
+    limits(
+        stores,
+        new Limit(
+            NewJob.DEFAULT_NAMESPACE,
+            "rate",
+            TYPE,
+            null,
+            null,
+            new Limit.Rate(rate, Duration.ofSeconds(1), 1),
+            false,
+            false,
+            null,
+            null));
+    int backlog = rate * seconds * 3 / 2 + 100;
+    prepare(stores, backlog, i -> BenchSupport.noop(Instant.now(), List.of()));
+    System.out.printf(
+        Locale.ROOT,
+        "rate: one key at %d/s (burst 1), %d jobs due now, the worker runs %d s%n",
+        rate,
+        backlog,
+        seconds + 3);
+    WorkerSettings settings = new WorkerSettings();
+    MetricRegistry metrics = new MetricRegistry();
+    try (Worker worker =
+        new Worker(
+            stores, settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()), metrics)) {
+      worker.start();
+      Thread.sleep(Duration.ofSeconds(seconds + 3));
+    }
+    List<Instant> starts =
+        stores
+            .database()
+            .jdbi()
+            .withHandle(
+                h ->
+                    h.createQuery(
+                            "SELECT started_at FROM jobs WHERE started_at IS NOT NULL"
+                                + " ORDER BY started_at")
+                        .mapTo(Instant.class)
+                        .list());
+    limits(stores, null);
+    if (starts.isEmpty()) {
+      throw new IllegalStateException("no job started");
+    }
+    Instant first = starts.get(0);
+    int[] buckets = new int[seconds];
+    for (Instant s : starts) {
+      long ms = Duration.between(first, s).toMillis();
+      if (ms < seconds * 1000L) {
+        buckets[(int) (ms / 1000)]++;
+      }
+    }
+    int total = Arrays.stream(buckets).sum();
+    int min = Arrays.stream(buckets).min().orElse(0);
+    int max = Arrays.stream(buckets).max().orElse(0);
+    double mean = total / (double) seconds;
+    System.out.printf(
+        Locale.ROOT,
+        "rate: %d starts in the first %d s from the first start: %.2f/s (%.2f %% of the limit);"
+            + " per 1-s bucket min %d, max %d; %d started in all%n",
+        total,
+        seconds,
+        mean,
+        (mean / rate - 1) * 100,
+        min,
+        max,
+        starts.size());
+    System.out.println("  buckets: " + Arrays.toString(buckets));
+    ObjectNode r = out.putObject("rate");
+    r.put("limitPerSecond", rate);
+    r.put("seconds", seconds);
+    r.put("backlog", backlog);
+    r.put("starts", total);
+    r.put("meanPerSecond", Math.round(mean * 100) / 100.0);
+    r.put("minBucket", min);
+    r.put("maxBucket", max);
+    ArrayNode b = r.putArray("buckets");
+    Arrays.stream(buckets).forEach(b::add);
+  }
+
+  private static Limit unrelatedLimit() {
+    return new Limit(
+        NewJob.DEFAULT_NAMESPACE, "other", "other", null, 10, null, false, false, null, null);
+  }
+
+  /** Replaces the limits of the namespace with {@code limit} (null: none). */
+  private static void limits(Stores stores, Limit limit) {
+    stores
+        .database()
+        .jdbi()
+        .useHandle(
+            h ->
+                h.createUpdate("DELETE FROM limits WHERE namespace = :ns")
+                    .bind("ns", NewJob.DEFAULT_NAMESPACE)
+                    .execute());
+    if (limit != null) {
+      stores.limits().put(limit);
+    }
+  }
+
+  private static NewJob keyedJob(Instant now, String key) {
+    NewJob n = BenchSupport.noop(now, List.of());
+    return new NewJob(
+        n.namespace(),
+        n.type(),
+        n.payload(),
+        n.runAt(),
+        n.priority(),
+        n.maxAttempts(),
+        n.backoff(),
+        n.timeout(),
+        n.idempotencyKey(),
+        n.requestHash(),
+        n.tags(),
+        n.callback(),
+        n.links(),
+        key);
+  }
+
+  /** Empties the tables, stores {@code jobs} jobs and hands them to the Redis queue. */
+  private static void prepare(Stores stores, int jobs, IntFunction<NewJob> job) throws Exception {
+    try (Connection c = stores.database().dataSource().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute(
+          "TRUNCATE jobs, job_executions, idempotency_keys, limit_slots, limit_keys,"
+              + " limit_reservations");
+    }
+    stores.partitions().ensureAhead();
+    List<NewJob> batch = new ArrayList<>(1_000);
+    for (int i = 0; i < jobs; i++) {
+      batch.add(job.apply(i));
+      if (batch.size() == 1_000 || i == jobs - 1) {
+        List<QueueEntry> entries = new ArrayList<>(batch.size());
+        for (JobSubmissions.Submitted s : stores.submissions().submit(batch)) {
+          entries.add(
+              new QueueEntry(
+                  s.job().id(), s.job().namespace(), s.job().priority(), s.job().runAt()));
+        }
+        stores.queue().enqueue(entries);
+        batch.clear();
+      }
+    }
+  }
+
+  /** One drain of {@code jobs} stored jobs by a fresh in-process worker, as throughput's. */
+  private static Drain drain(Stores stores, Servers servers, int jobs, IntFunction<NewJob> job)
+      throws Exception {
+    prepare(stores, jobs, job);
+    WorkerSettings settings = new WorkerSettings();
+    MetricRegistry metrics = new MetricRegistry();
+    Usage before = servers.usage(ThroughputBenchmark.THIS_JVM);
+    long started = System.nanoTime();
+    try (Worker worker =
+        new Worker(
+            stores, settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()), metrics)) {
+      worker.start();
+      var succeeded = metrics.meter("punctual.worker.succeeded");
+      BenchSupport.waitFor(() -> succeeded.getCount() >= jobs, Duration.ofMinutes(10));
+    }
+    long elapsed = System.nanoTime() - started;
+    Usage after = servers.usage(ThroughputBenchmark.THIS_JVM);
+    ThroughputBenchmark.verify(stores, jobs);
+    return Drain.of(jobs, elapsed / 1e9, before, after);
+  }
+
+  /** CPU per job of a drain: the worker's JVM, PostgreSQL and Redis, in microseconds. */
+  private static double cpu(Drain d) {
+    return d.appCpuUs() + d.postgresCpuUs() + d.redisCpuUs();
+  }
+
+  private static double median(List<Double> values) {
+    if (values.isEmpty()) {
+      return Double.NaN;
+    }
+    double[] v = values.stream().mapToDouble(d -> d).sorted().toArray();
+    int n = v.length;
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  }
+}
