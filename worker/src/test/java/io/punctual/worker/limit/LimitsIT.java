@@ -106,7 +106,9 @@ class LimitsIT {
   @Test
   void twoWorkersRunAtMostConcurrencyPerKeyAndUnlimitedJobsPassTheQueue() {
     limit("slow", "customerId", 2, null, false);
-    Sleeper slow = new Sleeper("slow", Duration.ofMillis(60));
+    // 40 jobs two at a time for 150 ms: the saturated key needs 3 s at the least, so the check
+    // below (most of them not started when the unlimited jobs are done) holds on a loaded machine.
+    Sleeper slow = new Sleeper("slow", Duration.ofMillis(150));
     Sleeper fast = new Sleeper("fast", Duration.ZERO);
     JobHandlers handlers = new JobHandlers().register(slow).register(fast);
     WorkerSettings a = WorkerHarness.settings();
@@ -166,11 +168,10 @@ class LimitsIT {
     handled.sort(null);
     assertThat(Duration.between(granted.get(0), granted.get(9)))
         .isGreaterThanOrEqualTo(Duration.ofMillis(9 * 50 - 1));
-    // The handlers start when the worker's executor runs them, a few milliseconds after the
-    // grant: the first one in a fresh worker later than the others (threads, class loading), so
-    // the handlers' own spread may be shorter by that delay (less than one interval), never more.
-    assertThat(Duration.between(handled.get(0), handled.get(9)))
-        .isGreaterThanOrEqualTo(Duration.ofMillis(8 * 50));
+    // A handler never starts before its grant (JobExecutor waits for it, as for runAt); how long
+    // after it depends on the machine (a first dispatch in a fresh worker is slower), so the
+    // handlers' own spread is not what the limiter promises. Less 1 ms: execution start times
+    // are whole milliseconds (the end less the duration).
     for (int i = 0; i < 10; i++) {
       assertThat(handled.get(i)).isAfterOrEqualTo(granted.get(i).minusMillis(1));
     }
