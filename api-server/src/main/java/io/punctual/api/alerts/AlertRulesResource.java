@@ -6,6 +6,7 @@ import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Requires;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.RequestContext;
+import io.punctual.api.http.NameCursor;
 import io.punctual.api.http.QueryParams;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.alert.AlertDelivery;
@@ -14,7 +15,6 @@ import io.punctual.common.alert.AlertRule;
 import io.punctual.common.alert.AlertRule.Draft;
 import io.punctual.common.alert.AlertRules;
 import io.punctual.common.job.JobId;
-import io.punctual.common.request.StorableText;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -29,10 +29,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -83,12 +79,12 @@ public final class AlertRulesResource {
       @QueryParam("cursor") String cursor) {
     String namespace = RequestContext.of(request).namespace();
     int pageSize = QueryParams.limit(limit, settings);
-    String after = cursor == null || cursor.isBlank() ? null : decodeName(cursor.trim());
+    String after = NameCursor.decode(cursor, AlertRuleParser.MAX_NAME_LENGTH);
     List<AlertRule> page = rules.list(namespace, after, pageSize + 1);
     String next = null;
     if (page.size() > pageSize) {
       page = page.subList(0, pageSize);
-      next = encodeName(page.get(pageSize - 1).name());
+      next = NameCursor.encode(page.get(pageSize - 1).name());
     }
     return new AlertRulePage(page.stream().map(AlertRuleRepresentation::of).toList(), next);
   }
@@ -200,30 +196,5 @@ public final class AlertRulesResource {
 
   private static RuntimeException noSuchRule(String id) {
     return Problems.notFound("No alert rule " + id + " in this namespace.");
-  }
-
-  private static String encodeName(String name) {
-    return Base64.getUrlEncoder()
-        .withoutPadding()
-        .encodeToString(name.getBytes(StandardCharsets.UTF_8));
-  }
-
-  /** The name a cursor holds; one that is not base64url of UTF-8 (strictly) is a 400. */
-  private static String decodeName(String cursor) {
-    try {
-      String name =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .decode(ByteBuffer.wrap(Base64.getUrlDecoder().decode(cursor)))
-              .toString();
-      if (name.isEmpty()
-          || name.length() > AlertRuleParser.MAX_NAME_LENGTH
-          || StorableText.problem(name).isPresent()) {
-        throw new IllegalArgumentException("out of range");
-      }
-      return name;
-    } catch (IllegalArgumentException | CharacterCodingException e) {
-      throw Problems.badParameter("cursor", "is not a cursor this API returned");
-    }
   }
 }

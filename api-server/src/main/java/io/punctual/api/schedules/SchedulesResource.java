@@ -6,6 +6,7 @@ import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Requires;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.RequestContext;
+import io.punctual.api.http.NameCursor;
 import io.punctual.api.http.QueryParams;
 import io.punctual.api.jobs.JobPage;
 import io.punctual.api.jobs.JobRepresentation;
@@ -137,7 +138,7 @@ public final class SchedulesResource {
         definitions.list(
             namespace,
             scheduleStatus(status),
-            NameCursor.decode(cursor),
+            NameCursor.decode(cursor, ScheduleRequestParser.MAX_NAME_LENGTH),
             QueryParams.limit(limit, settings));
     Instant now = clock.instant();
     return new SchedulePage(
