@@ -1,5 +1,9 @@
 package io.punctual.api.alerts;
 
+import static io.punctual.api.problem.ResourceRefusals.conflictOn;
+import static io.punctual.api.problem.ResourceRefusals.notFound;
+import static io.punctual.api.problem.ResourceRefusals.pathId;
+
 import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.api.auth.Permission;
@@ -14,7 +18,6 @@ import io.punctual.common.alert.AlertOutbox;
 import io.punctual.common.alert.AlertRule;
 import io.punctual.common.alert.AlertRule.Draft;
 import io.punctual.common.alert.AlertRules;
-import io.punctual.common.job.JobId;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -42,6 +45,8 @@ import java.util.function.Supplier;
 @Path("/api/v1/alert-rules")
 @Produces(MediaType.APPLICATION_JSON)
 public final class AlertRulesResource {
+  private static final String RULE = "alert rule";
+
   private final AlertRules rules;
   private final AlertOutbox outbox;
   private final AlertRuleParser parser;
@@ -107,14 +112,15 @@ public final class AlertRulesResource {
   public AlertRuleRepresentation replace(
       @Context ContainerRequestContext request, @PathParam("id") String id, JsonNode body) {
     String namespace = RequestContext.of(request).namespace();
-    UUID ruleId = ruleId(id);
+    UUID ruleId = pathId(RULE, id);
     if (rules.find(namespace, ruleId).isEmpty()) {
-      throw noSuchRule(id);
+      throw notFound(RULE, id);
     }
     Draft draft = checked(namespace, parser.parse(body));
     AlertRule rule =
         nameTaken(
-            draft, () -> rules.replace(namespace, ruleId, draft).orElseThrow(() -> noSuchRule(id)));
+            draft,
+            () -> rules.replace(namespace, ruleId, draft).orElseThrow(() -> notFound(RULE, id)));
     outbox.refresh();
     return AlertRuleRepresentation.of(rule);
   }
@@ -126,8 +132,8 @@ public final class AlertRulesResource {
   @Requires(Permission.OPERATE)
   public Response delete(@Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
-    if (!rules.delete(namespace, ruleId(id))) {
-      throw noSuchRule(id);
+    if (!rules.delete(namespace, pathId(RULE, id))) {
+      throw notFound(RULE, id);
     }
     outbox.refresh();
     return Response.noContent().build();
@@ -167,7 +173,7 @@ public final class AlertRulesResource {
 
   private AlertRule find(ContainerRequestContext request, String id) {
     String namespace = RequestContext.of(request).namespace();
-    return rules.find(namespace, ruleId(id)).orElseThrow(() -> noSuchRule(id));
+    return rules.find(namespace, pathId(RULE, id)).orElseThrow(() -> notFound(RULE, id));
   }
 
   /** The draft, once the schedule it narrows to (if any) is known in the namespace. */
@@ -179,22 +185,14 @@ public final class AlertRulesResource {
   }
 
   private static AlertRule nameTaken(Draft draft, Supplier<AlertRule> write) {
-    try {
-      return write.get();
-    } catch (AlertRules.NameTakenException e) {
-      throw Problems.conflict(
-          "alert-rule-exists",
-          "Alert rule exists",
-          "This namespace already has an alert rule named " + draft.name() + ".",
-          "name");
-    }
-  }
-
-  private static UUID ruleId(String id) {
-    return JobId.parse(id).orElseThrow(() -> noSuchRule(id));
-  }
-
-  private static RuntimeException noSuchRule(String id) {
-    return Problems.notFound("No alert rule " + id + " in this namespace.");
+    return conflictOn(
+        AlertRules.NameTakenException.class,
+        write,
+        e ->
+            Problems.conflict(
+                "alert-rule-exists",
+                "Alert rule exists",
+                "This namespace already has an alert rule named " + draft.name() + ".",
+                "name"));
   }
 }
