@@ -1,11 +1,16 @@
 package io.punctual.api.alerts;
 
+import static io.punctual.api.problem.ResourceRefusals.conflictOn;
+import static io.punctual.api.problem.ResourceRefusals.notFound;
+import static io.punctual.api.problem.ResourceRefusals.pathId;
+
 import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Requires;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.RequestContext;
+import io.punctual.api.http.NameCursor;
 import io.punctual.api.http.QueryParams;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.alert.AlertDelivery;
@@ -13,8 +18,6 @@ import io.punctual.common.alert.AlertOutbox;
 import io.punctual.common.alert.AlertRule;
 import io.punctual.common.alert.AlertRule.Draft;
 import io.punctual.common.alert.AlertRules;
-import io.punctual.common.job.JobId;
-import io.punctual.common.request.StorableText;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -29,10 +32,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -46,6 +45,8 @@ import java.util.function.Supplier;
 @Path("/api/v1/alert-rules")
 @Produces(MediaType.APPLICATION_JSON)
 public final class AlertRulesResource {
+  private static final String RULE = "alert rule";
+
   private final AlertRules rules;
   private final AlertOutbox outbox;
   private final AlertRuleParser parser;
@@ -83,12 +84,12 @@ public final class AlertRulesResource {
       @QueryParam("cursor") String cursor) {
     String namespace = RequestContext.of(request).namespace();
     int pageSize = QueryParams.limit(limit, settings);
-    String after = cursor == null || cursor.isBlank() ? null : decodeName(cursor.trim());
+    String after = NameCursor.decode(cursor, AlertRuleParser.MAX_NAME_LENGTH);
     List<AlertRule> page = rules.list(namespace, after, pageSize + 1);
     String next = null;
     if (page.size() > pageSize) {
       page = page.subList(0, pageSize);
-      next = encodeName(page.get(pageSize - 1).name());
+      next = NameCursor.encode(page.get(pageSize - 1).name());
     }
     return new AlertRulePage(page.stream().map(AlertRuleRepresentation::of).toList(), next);
   }
@@ -111,14 +112,15 @@ public final class AlertRulesResource {
   public AlertRuleRepresentation replace(
       @Context ContainerRequestContext request, @PathParam("id") String id, JsonNode body) {
     String namespace = RequestContext.of(request).namespace();
-    UUID ruleId = ruleId(id);
+    UUID ruleId = pathId(RULE, id);
     if (rules.find(namespace, ruleId).isEmpty()) {
-      throw noSuchRule(id);
+      throw notFound(RULE, id);
     }
     Draft draft = checked(namespace, parser.parse(body));
     AlertRule rule =
         nameTaken(
-            draft, () -> rules.replace(namespace, ruleId, draft).orElseThrow(() -> noSuchRule(id)));
+            draft,
+            () -> rules.replace(namespace, ruleId, draft).orElseThrow(() -> notFound(RULE, id)));
     outbox.refresh();
     return AlertRuleRepresentation.of(rule);
   }
@@ -130,8 +132,8 @@ public final class AlertRulesResource {
   @Requires(Permission.OPERATE)
   public Response delete(@Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
-    if (!rules.delete(namespace, ruleId(id))) {
-      throw noSuchRule(id);
+    if (!rules.delete(namespace, pathId(RULE, id))) {
+      throw notFound(RULE, id);
     }
     outbox.refresh();
     return Response.noContent().build();
@@ -171,7 +173,7 @@ public final class AlertRulesResource {
 
   private AlertRule find(ContainerRequestContext request, String id) {
     String namespace = RequestContext.of(request).namespace();
-    return rules.find(namespace, ruleId(id)).orElseThrow(() -> noSuchRule(id));
+    return rules.find(namespace, pathId(RULE, id)).orElseThrow(() -> notFound(RULE, id));
   }
 
   /** The draft, once the schedule it narrows to (if any) is known in the namespace. */
@@ -183,47 +185,14 @@ public final class AlertRulesResource {
   }
 
   private static AlertRule nameTaken(Draft draft, Supplier<AlertRule> write) {
-    try {
-      return write.get();
-    } catch (AlertRules.NameTakenException e) {
-      throw Problems.conflict(
-          "alert-rule-exists",
-          "Alert rule exists",
-          "This namespace already has an alert rule named " + draft.name() + ".",
-          "name");
-    }
-  }
-
-  private static UUID ruleId(String id) {
-    return JobId.parse(id).orElseThrow(() -> noSuchRule(id));
-  }
-
-  private static RuntimeException noSuchRule(String id) {
-    return Problems.notFound("No alert rule " + id + " in this namespace.");
-  }
-
-  private static String encodeName(String name) {
-    return Base64.getUrlEncoder()
-        .withoutPadding()
-        .encodeToString(name.getBytes(StandardCharsets.UTF_8));
-  }
-
-  /** The name a cursor holds; one that is not base64url of UTF-8 (strictly) is a 400. */
-  private static String decodeName(String cursor) {
-    try {
-      String name =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .decode(ByteBuffer.wrap(Base64.getUrlDecoder().decode(cursor)))
-              .toString();
-      if (name.isEmpty()
-          || name.length() > AlertRuleParser.MAX_NAME_LENGTH
-          || StorableText.problem(name).isPresent()) {
-        throw new IllegalArgumentException("out of range");
-      }
-      return name;
-    } catch (IllegalArgumentException | CharacterCodingException e) {
-      throw Problems.badParameter("cursor", "is not a cursor this API returned");
-    }
+    return conflictOn(
+        AlertRules.NameTakenException.class,
+        write,
+        e ->
+            Problems.conflict(
+                "alert-rule-exists",
+                "Alert rule exists",
+                "This namespace already has an alert rule named " + draft.name() + ".",
+                "name"));
   }
 }

@@ -1,5 +1,7 @@
 package io.punctual.api.bulk;
 
+import static io.punctual.api.problem.ResourceRefusals.notFound;
+
 import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.api.auth.Permission;
@@ -81,10 +83,8 @@ public final class BulkResource {
     try {
       bulkId = UUID.fromString(id);
     } catch (IllegalArgumentException e) {
-      throw Problems.notFound("No bulk action " + id + " in this namespace.");
+      throw notFound("bulk action", id);
     }
-    return store
-        .find(namespace, bulkId)
-        .orElseThrow(() -> Problems.notFound("No bulk action " + id + " in this namespace."));
+    return store.find(namespace, bulkId).orElseThrow(() -> notFound("bulk action", id));
   }
 }

@@ -1,10 +1,11 @@
 package io.punctual.api.diagnosis;
 
+import static io.punctual.api.problem.ResourceRefusals.notFound;
+
 import com.codahale.metrics.annotation.Timed;
 import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Requires;
 import io.punctual.api.context.RequestContext;
-import io.punctual.api.problem.Problems;
 import io.punctual.common.job.JobId;
 import io.punctual.common.store.JobQueries;
 import jakarta.ws.rs.GET;
@@ -35,6 +36,6 @@ public final class JobDiagnosisResource {
     return JobId.parse(id)
         .flatMap(jobId -> jobs.find(namespace, jobId))
         .map(diagnoser::diagnose)
-        .orElseThrow(() -> Problems.notFound("No job " + id + " in this namespace."));
+        .orElseThrow(() -> notFound("job", id));
   }
 }

@@ -2,8 +2,10 @@ package io.punctual.api.http;
 
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.problem.Problems;
+import io.punctual.common.job.JobId;
 import io.punctual.common.request.Fields;
 import java.time.Instant;
+import java.util.UUID;
 
 /** Query parameters every list of the API reads the same way; a bad one is a 400 naming it. */
 public final class QueryParams {
@@ -44,6 +46,18 @@ public final class QueryParams {
       throw Problems.badParameter(name, "must be between 1970 and " + Fields.LATEST);
     }
     return instant;
+  }
+
+  /**
+   * The {@code cursor} of a list kept by id (the id of the previous page's last item): null when
+   * absent, else an id this API gives out, or a 400 naming it.
+   */
+  public static UUID idCursor(String value) {
+    if (isBlank(value)) {
+      return null;
+    }
+    return JobId.parse(value.trim())
+        .orElseThrow(() -> Problems.badParameter("cursor", "is not a cursor this API returned"));
   }
 
   private static boolean isBlank(String value) {

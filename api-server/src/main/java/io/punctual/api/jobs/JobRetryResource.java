@@ -1,11 +1,13 @@
 package io.punctual.api.jobs;
 
+import static io.punctual.api.problem.ResourceRefusals.notFound;
+import static io.punctual.api.problem.ResourceRefusals.pathId;
+
 import com.codahale.metrics.annotation.Timed;
 import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Requires;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.problem.Problems;
-import io.punctual.common.job.JobId;
 import io.punctual.common.job.JobState;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -35,14 +37,11 @@ public final class JobRetryResource {
   public JobRepresentation retry(
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
-    UUID jobId =
-        JobId.parse(id)
-            .orElseThrow(() -> Problems.notFound("No job " + id + " in this namespace."));
+    UUID jobId = pathId("job", id);
     return switch (actions.retry(namespace, jobId)) {
       case JobActions.RetryResult.Retried r -> JobRepresentation.of(r.job());
       case JobActions.RetryResult.NotRetryable n -> throw notRetryable(id, n.job().status());
-      case JobActions.RetryResult.NotFound f ->
-          throw Problems.notFound("No job " + id + " in this namespace.");
+      case JobActions.RetryResult.NotFound f -> throw notFound("job", id);
     };
   }
 

@@ -1,5 +1,8 @@
 package io.punctual.api.jobs;
 
+import static io.punctual.api.problem.ResourceRefusals.notFound;
+import static io.punctual.api.problem.ResourceRefusals.pathId;
+
 import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.api.auth.Permission;
@@ -9,7 +12,6 @@ import io.punctual.api.context.RequestContext;
 import io.punctual.api.namespaces.RateHeaders;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.job.Job;
-import io.punctual.common.job.JobId;
 import io.punctual.common.job.JobState;
 import io.punctual.common.store.JobQueries;
 import io.punctual.common.store.JobQueries.Page;
@@ -39,6 +41,8 @@ import java.util.UUID;
 @Path("/api/v1/jobs")
 @Produces(MediaType.APPLICATION_JSON)
 public final class JobsResource {
+  private static final String JOB = "job";
+
   private final JobQueries store;
   private final JobTransitions transitions;
   private final JobSubmitter submitter;
@@ -111,9 +115,9 @@ public final class JobsResource {
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
     return store
-        .find(namespace, jobId(id))
+        .find(namespace, pathId(JOB, id))
         .map(job -> withDependsOn(namespace, job))
-        .orElseThrow(() -> noSuchJob(id));
+        .orElseThrow(() -> notFound(JOB, id));
   }
 
   @GET
@@ -146,7 +150,7 @@ public final class JobsResource {
   public JobRepresentation cancel(
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
-    UUID jobId = jobId(id);
+    UUID jobId = pathId(JOB, id);
     return switch (transitions.cancel(namespace, jobId)) {
       case CancelResult.Cancelled c -> {
         if (c.previous() == JobState.PENDING) {
@@ -161,7 +165,7 @@ public final class JobsResource {
               "Job already final",
               "Job " + id + " is already " + f.job().status() + " and cannot be cancelled.",
               null);
-      case CancelResult.NotFound n -> throw noSuchJob(id);
+      case CancelResult.NotFound n -> throw notFound(JOB, id);
     };
   }
 
@@ -172,9 +176,9 @@ public final class JobsResource {
   public Items<ExecutionRepresentation> executions(
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
-    UUID jobId = jobId(id);
+    UUID jobId = pathId(JOB, id);
     if (store.find(namespace, jobId).isEmpty()) {
-      throw noSuchJob(id);
+      throw notFound(JOB, id);
     }
     return new Items<>(
         store.executions(namespace, jobId).stream().map(ExecutionRepresentation::of).toList());
@@ -183,13 +187,5 @@ public final class JobsResource {
   /** One job as read, with its dependencies (one more statement). */
   private JobRepresentation withDependsOn(String namespace, Job job) {
     return JobRepresentation.of(job, store.dependsOn(namespace, List.of(job.id())).get(job.id()));
-  }
-
-  private static UUID jobId(String id) {
-    return JobId.parse(id).orElseThrow(() -> noSuchJob(id));
-  }
-
-  private static RuntimeException noSuchJob(String id) {
-    return Problems.notFound("No job " + id + " in this namespace.");
   }
 }

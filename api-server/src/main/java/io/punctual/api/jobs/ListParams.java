@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.http.QueryParams;
 import io.punctual.api.problem.Problems;
-import io.punctual.common.job.JobId;
 import io.punctual.common.job.JobState;
 import io.punctual.common.json.Json;
 import io.punctual.common.request.StorableText;
@@ -14,7 +13,6 @@ import io.punctual.common.store.JobQueries.JobQuery;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.UUID;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
@@ -48,7 +46,7 @@ public final class ListParams {
         f.tag(),
         f.from(),
         f.to(),
-        cursor(cursor),
+        QueryParams.idCursor(cursor),
         QueryParams.limit(limit, settings),
         f.idempotencyKey(),
         f.payload());
@@ -140,14 +138,6 @@ public final class ListParams {
       throw refusal.apply(name, "must be at most " + MAX_FILTER_CHARS + " characters");
     }
     return value;
-  }
-
-  private static UUID cursor(String value) {
-    if (isBlank(value)) {
-      return null;
-    }
-    return JobId.parse(value.trim())
-        .orElseThrow(() -> Problems.badParameter("cursor", "is not a cursor this API returned"));
   }
 
   private static String blankToNull(String value) {

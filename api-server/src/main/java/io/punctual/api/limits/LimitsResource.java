@@ -1,5 +1,7 @@
 package io.punctual.api.limits;
 
+import static io.punctual.api.problem.ResourceRefusals.notFound;
+
 import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.api.auth.Permission;
@@ -54,9 +56,12 @@ public final class LimitsResource {
       @Context ContainerRequestContext request, @PathParam("name") String name) {
     String namespace = RequestContext.of(request).namespace();
     if (!LimitRequestParser.isValidName(name)) {
-      throw noSuch(name);
+      throw notFound("limit", name);
     }
-    return store.find(namespace, name).map(LimitRepresentation::of).orElseThrow(() -> noSuch(name));
+    return store
+        .find(namespace, name)
+        .map(LimitRepresentation::of)
+        .orElseThrow(() -> notFound("limit", name));
   }
 
   /**
@@ -94,12 +99,8 @@ public final class LimitsResource {
   public Response delete(@Context ContainerRequestContext request, @PathParam("name") String name) {
     String namespace = RequestContext.of(request).namespace();
     if (!LimitRequestParser.isValidName(name) || !store.delete(namespace, name)) {
-      throw noSuch(name);
+      throw notFound("limit", name);
     }
     return Response.noContent().build();
-  }
-
-  private static RuntimeException noSuch(String name) {
-    return Problems.notFound("No limit " + name + " in this namespace.");
   }
 }

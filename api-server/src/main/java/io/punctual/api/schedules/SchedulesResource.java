@@ -1,11 +1,16 @@
 package io.punctual.api.schedules;
 
+import static io.punctual.api.problem.ResourceRefusals.conflictOn;
+import static io.punctual.api.problem.ResourceRefusals.notFound;
+import static io.punctual.api.problem.ResourceRefusals.pathId;
+
 import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Requires;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.RequestContext;
+import io.punctual.api.http.NameCursor;
 import io.punctual.api.http.QueryParams;
 import io.punctual.api.jobs.JobPage;
 import io.punctual.api.jobs.JobRepresentation;
@@ -15,7 +20,6 @@ import io.punctual.api.namespaces.RateHeaders;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.job.Job;
-import io.punctual.common.job.JobId;
 import io.punctual.common.job.JobState;
 import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.request.Fields;
@@ -64,6 +68,8 @@ import java.util.stream.Collectors;
 @Path("/api/v1/schedules")
 @Produces(MediaType.APPLICATION_JSON)
 public final class SchedulesResource {
+  private static final String SCHEDULE = "schedule";
+
   static final int DEFAULT_PREVIEW = 10;
   static final int MAX_PREVIEW = 1_000;
 
@@ -138,7 +144,7 @@ public final class SchedulesResource {
         definitions.list(
             namespace,
             scheduleStatus(status),
-            NameCursor.decode(cursor),
+            NameCursor.decode(cursor, ScheduleRequestParser.MAX_NAME_LENGTH),
             QueryParams.limit(limit, settings));
     Instant now = clock.instant();
     return new SchedulePage(
@@ -153,7 +159,7 @@ public final class SchedulesResource {
   public ScheduleRepresentation get(
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
-    return representation(namespace, scheduleId(id));
+    return representation(namespace, pathId(SCHEDULE, id));
   }
 
   /**
@@ -170,9 +176,9 @@ public final class SchedulesResource {
   public ScheduleRepresentation replace(
       @Context ContainerRequestContext request, @PathParam("id") String id, JsonNode body) {
     String namespace = RequestContext.of(request).namespace();
-    UUID scheduleId = scheduleId(id);
+    UUID scheduleId = pathId(SCHEDULE, id);
     Schedule current =
-        definitions.find(namespace, scheduleId).orElseThrow(() -> noSuchSchedule(id));
+        definitions.find(namespace, scheduleId).orElseThrow(() -> notFound(SCHEDULE, id));
     ScheduleDefinition parsed = parse(body);
     String key = current.definition().initIdentifier();
     if (parsed.initIdentifier() != null && !parsed.initIdentifier().equals(key)) {
@@ -184,7 +190,7 @@ public final class SchedulesResource {
     gate.requireActive(namespace);
     Changed changed =
         nameTaken(() -> definitions.redefine(namespace, scheduleId, definition))
-            .orElseThrow(() -> noSuchSchedule(id));
+            .orElseThrow(() -> notFound(SCHEDULE, id));
     toRedis(changed.cancelled(), changed.released());
     return representation(namespace, scheduleId);
   }
@@ -197,7 +203,9 @@ public final class SchedulesResource {
   public Deleted delete(@Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
     Changed deleted =
-        definitions.delete(namespace, scheduleId(id)).orElseThrow(() -> noSuchSchedule(id));
+        definitions
+            .delete(namespace, pathId(SCHEDULE, id))
+            .orElseThrow(() -> notFound(SCHEDULE, id));
     toRedis(deleted.cancelled(), deleted.released());
     return new Deleted(id, deleted.cancelled().size());
   }
@@ -209,9 +217,9 @@ public final class SchedulesResource {
   public ScheduleRepresentation pause(
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
-    UUID scheduleId = scheduleId(id);
+    UUID scheduleId = pathId(SCHEDULE, id);
     Changed changed =
-        definitions.pause(namespace, scheduleId).orElseThrow(() -> noSuchSchedule(id));
+        definitions.pause(namespace, scheduleId).orElseThrow(() -> notFound(SCHEDULE, id));
     toRedis(changed.cancelled(), changed.released());
     return representation(namespace, scheduleId);
   }
@@ -223,9 +231,9 @@ public final class SchedulesResource {
   public ScheduleRepresentation resume(
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
-    UUID scheduleId = scheduleId(id);
+    UUID scheduleId = pathId(SCHEDULE, id);
     if (definitions.resume(namespace, scheduleId).isEmpty()) {
-      throw noSuchSchedule(id);
+      throw notFound(SCHEDULE, id);
     }
     return representation(namespace, scheduleId);
   }
@@ -237,10 +245,10 @@ public final class SchedulesResource {
   @Requires(Permission.OPERATE)
   public Response trigger(@Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
-    UUID scheduleId = scheduleId(id);
+    UUID scheduleId = pathId(SCHEDULE, id);
     RateHeaders rate = new RateHeaders();
     gate.admit(namespace, 1, i -> null, i -> "", rate);
-    Job job = jobs.trigger(namespace, scheduleId).orElseThrow(() -> noSuchSchedule(id));
+    Job job = jobs.trigger(namespace, scheduleId).orElseThrow(() -> notFound(SCHEDULE, id));
     queue.enqueue(List.of(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt())));
     Response.ResponseBuilder response = Response.created(URI.create("/api/v1/jobs/" + job.id()));
     rate.writeTo(response::header);
@@ -261,7 +269,7 @@ public final class SchedulesResource {
     int n = previewCount(count);
     Instant start = from == null || from.isBlank() ? clock.instant() : instantParam("from", from);
     Schedule schedule =
-        definitions.find(namespace, scheduleId(id)).orElseThrow(() -> noSuchSchedule(id));
+        definitions.find(namespace, pathId(SCHEDULE, id)).orElseThrow(() -> notFound(SCHEDULE, id));
     return new Preview(schedule.fireTimes().list(start, n));
   }
 
@@ -277,12 +285,12 @@ public final class SchedulesResource {
       @QueryParam("limit") String limit,
       @QueryParam("cursor") String cursor) {
     String namespace = RequestContext.of(request).namespace();
-    UUID scheduleId = scheduleId(id);
+    UUID scheduleId = pathId(SCHEDULE, id);
     JobState state = jobState(status);
     int pageSize = QueryParams.limit(limit, settings);
-    UUID after = jobCursor(cursor);
+    UUID after = QueryParams.idCursor(cursor);
     if (definitions.find(namespace, scheduleId).isEmpty()) {
-      throw noSuchSchedule(id);
+      throw notFound(SCHEDULE, id);
     }
     Page<Job> page = jobs.page(namespace, scheduleId, state, after, pageSize);
     return new JobPage(
@@ -303,7 +311,7 @@ public final class SchedulesResource {
 
   private ScheduleRepresentation representation(String namespace, UUID id) {
     Schedule schedule =
-        definitions.find(namespace, id).orElseThrow(() -> noSuchSchedule(id.toString()));
+        definitions.find(namespace, id).orElseThrow(() -> notFound(SCHEDULE, id.toString()));
     return ScheduleRepresentation.of(schedule, clock.instant());
   }
 
@@ -332,23 +340,15 @@ public final class SchedulesResource {
   }
 
   private static <T> T nameTaken(Supplier<T> work) {
-    try {
-      return work.get();
-    } catch (ScheduleNameTakenException e) {
-      throw Problems.conflict(
-          "schedule-name-taken",
-          "Schedule name taken",
-          "This namespace already has a schedule named " + e.name() + ".",
-          "name");
-    }
-  }
-
-  private static UUID scheduleId(String id) {
-    return JobId.parse(id).orElseThrow(() -> noSuchSchedule(id));
-  }
-
-  private static RuntimeException noSuchSchedule(String id) {
-    return Problems.notFound("No schedule " + id + " in this namespace.");
+    return conflictOn(
+        ScheduleNameTakenException.class,
+        work,
+        e ->
+            Problems.conflict(
+                "schedule-name-taken",
+                "Schedule name taken",
+                "This namespace already has a schedule named " + e.name() + ".",
+                "name"));
   }
 
   private static ScheduleStatus scheduleStatus(String value) {
@@ -375,14 +375,6 @@ public final class SchedulesResource {
 
   private static String names(Enum<?>[] values) {
     return Arrays.stream(values).map(Enum::name).collect(Collectors.joining(", "));
-  }
-
-  private static UUID jobCursor(String value) {
-    if (value == null || value.isBlank()) {
-      return null;
-    }
-    return JobId.parse(value.trim())
-        .orElseThrow(() -> Problems.badParameter("cursor", "is not a cursor this API returned"));
   }
 
   private static int previewCount(String value) {

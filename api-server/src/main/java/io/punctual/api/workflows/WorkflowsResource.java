@@ -1,5 +1,8 @@
 package io.punctual.api.workflows;
 
+import static io.punctual.api.problem.ResourceRefusals.notFound;
+import static io.punctual.api.problem.ResourceRefusals.pathId;
+
 import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.api.auth.Permission;
@@ -11,7 +14,6 @@ import io.punctual.api.jobs.QueueWriter;
 import io.punctual.api.jobs.WorkflowRequestParser;
 import io.punctual.api.namespaces.RateHeaders;
 import io.punctual.api.problem.Problems;
-import io.punctual.common.job.JobId;
 import io.punctual.common.store.WorkflowStore;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -33,6 +35,8 @@ import java.util.UUID;
 @Path("/api/v1/workflows")
 @Produces(MediaType.APPLICATION_JSON)
 public final class WorkflowsResource {
+  private static final String WORKFLOW = "workflow";
+
   private final WorkflowStore store;
   private final JobSubmitter submitter;
   private final QueueWriter queue;
@@ -73,9 +77,9 @@ public final class WorkflowsResource {
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
     return store
-        .find(namespace, workflowId(id))
+        .find(namespace, pathId(WORKFLOW, id))
         .map(WorkflowRepresentation::of)
-        .orElseThrow(() -> noSuchWorkflow(id));
+        .orElseThrow(() -> notFound(WORKFLOW, id));
   }
 
   /**
@@ -91,12 +95,12 @@ public final class WorkflowsResource {
   public WorkflowRepresentation cancel(
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
-    UUID workflowId = workflowId(id);
+    UUID workflowId = pathId(WORKFLOW, id);
     // A final step never changes again, so a workflow found all final stays so: refuse it before
     // marking anything. One with a step still going is cancelled (if that step ends meanwhile, the
     // cancel marks the workflow CANCELLED with nothing left to cancel, as it always did).
     WorkflowStore.Workflow current =
-        store.find(namespace, workflowId).orElseThrow(() -> noSuchWorkflow(id));
+        store.find(namespace, workflowId).orElseThrow(() -> notFound(WORKFLOW, id));
     if (allFinal(current)) {
       throw Problems.conflict(
           "workflow-final",
@@ -109,7 +113,7 @@ public final class WorkflowsResource {
           null);
     }
     WorkflowStore.Cancelled cancelled =
-        store.cancel(namespace, workflowId).orElseThrow(() -> noSuchWorkflow(id));
+        store.cancel(namespace, workflowId).orElseThrow(() -> notFound(WORKFLOW, id));
     queue.removeAll(cancelled.cancelled());
     submitter.enqueueReleased(cancelled.released());
     return WorkflowRepresentation.of(cancelled.workflow());
@@ -117,13 +121,5 @@ public final class WorkflowsResource {
 
   private static boolean allFinal(WorkflowStore.Workflow workflow) {
     return workflow.steps().stream().allMatch(s -> s.job().status().isTerminal());
-  }
-
-  private static UUID workflowId(String id) {
-    return JobId.parse(id).orElseThrow(() -> noSuchWorkflow(id));
-  }
-
-  private static RuntimeException noSuchWorkflow(String id) {
-    return Problems.notFound("No workflow " + id + " in this namespace.");
   }
 }

@@ -1,5 +1,8 @@
 package io.punctual.common.alert;
 
+import static io.punctual.common.sql.Columns.instant;
+import static io.punctual.common.sql.Columns.integer;
+
 import io.punctual.common.alert.AlertRule.Channel;
 import io.punctual.common.alert.AlertRule.Draft;
 import io.punctual.common.job.JobId;
@@ -7,7 +10,6 @@ import io.punctual.common.json.Json;
 import io.punctual.common.sql.SqlFiles;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -176,16 +178,6 @@ public final class AlertRules {
   private static Duration duration(ResultSet rs, String column) throws SQLException {
     long ms = rs.getLong(column);
     return rs.wasNull() ? null : Duration.ofMillis(ms);
-  }
-
-  private static Integer integer(ResultSet rs, String column) throws SQLException {
-    int v = rs.getInt(column);
-    return rs.wasNull() ? null : v;
-  }
-
-  static Instant instant(ResultSet rs, String column) throws SQLException {
-    Timestamp ts = rs.getTimestamp(column);
-    return ts == null ? null : ts.toInstant();
   }
 
   static AlertRule rule(ResultSet rs, StatementContext ctx) throws SQLException {

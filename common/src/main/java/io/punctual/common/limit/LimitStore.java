@@ -1,5 +1,7 @@
 package io.punctual.common.limit;
 
+import static io.punctual.common.sql.Columns.instant;
+
 import io.punctual.common.job.JobId;
 import io.punctual.common.sql.SqlFiles;
 import java.sql.ResultSet;
@@ -191,10 +193,5 @@ public final class LimitStore {
         rs.getBoolean("declared"),
         instant(rs, "created_at"),
         instant(rs, "updated_at"));
-  }
-
-  private static Instant instant(ResultSet rs, String column) throws SQLException {
-    java.sql.Timestamp ts = rs.getTimestamp(column);
-    return ts == null ? null : ts.toInstant();
   }
 }

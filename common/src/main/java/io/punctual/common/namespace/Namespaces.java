@@ -1,11 +1,11 @@
 package io.punctual.common.namespace;
 
+import static io.punctual.common.sql.Columns.instant;
+
 import io.punctual.common.sql.SqlFiles;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -153,10 +153,5 @@ public final class Namespaces {
             rs.getObject("max_pending", Long.class),
             rs.getObject("max_payload_bytes", Integer.class)),
         rs.getLong("quota_version"));
-  }
-
-  private static Instant instant(ResultSet rs, String column) throws SQLException {
-    OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
-    return t == null ? null : t.toInstant();
   }
 }

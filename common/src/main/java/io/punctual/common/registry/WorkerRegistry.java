@@ -1,7 +1,7 @@
 package io.punctual.common.registry;
 
+import io.punctual.common.sql.Columns;
 import io.punctual.common.sql.SqlFiles;
-import io.punctual.common.store.JobRowMapper;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -164,8 +164,8 @@ public final class WorkerRegistry {
                   .map(
                       (rs, ctx) -> {
                         Duration interval = Duration.ofMillis(rs.getLong("heartbeat_interval_ms"));
-                        Instant beat = JobRowMapper.instant(rs, "heartbeat_at");
-                        Instant stopped = JobRowMapper.instant(rs, "stopped_at");
+                        Instant beat = Columns.instant(rs, "heartbeat_at");
+                        Instant stopped = Columns.instant(rs, "stopped_at");
                         Status status =
                             stopped != null
                                 ? Status.STOPPED
@@ -181,7 +181,7 @@ public final class WorkerRegistry {
                             interval,
                             status,
                             0, // counted below, from the attempts listed
-                            JobRowMapper.instant(rs, "started_at"),
+                            Columns.instant(rs, "started_at"),
                             beat,
                             stopped,
                             List.of());
@@ -202,8 +202,8 @@ public final class WorkerRegistry {
                                   rs.getObject("id", UUID.class),
                                   rs.getString("type"),
                                   rs.getInt("attempt"),
-                                  JobRowMapper.instant(rs, "started_at"),
-                                  JobRowMapper.instant(rs, "heartbeat_at"))))
+                                  Columns.instant(rs, "started_at"),
+                                  Columns.instant(rs, "heartbeat_at"))))
               .list();
           List<WorkerView> out = new ArrayList<>(rows.size());
           for (WorkerView w : rows) {

@@ -9,6 +9,7 @@ import io.punctual.common.job.RunCondition;
 import io.punctual.common.job.Upstream;
 import io.punctual.common.json.Json;
 import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.sql.Columns;
 import io.punctual.common.sql.SqlFiles;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -214,8 +215,8 @@ public final class JobQueries {
                           rs.getInt("attempt"),
                           rs.getString("worker_id"),
                           ExecutionStatus.valueOf(rs.getString("status")),
-                          JobRowMapper.instant(rs, "started_at"),
-                          JobRowMapper.instant(rs, "finished_at"),
+                          Columns.instant(rs, "started_at"),
+                          Columns.instant(rs, "finished_at"),
                           durationMs,
                           rs.getString("error"),
                           rs.getString("stack_trace"),

@@ -1,5 +1,7 @@
 package io.punctual.common.store;
 
+import static io.punctual.common.sql.Columns.instant;
+
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
@@ -10,9 +12,7 @@ import io.punctual.common.queue.QueueEntry;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -93,11 +93,6 @@ public final class JobRowMapper implements RowMapper<Job> {
         rs.getString("namespace"),
         Priority.ofRank(rs.getShort("priority")),
         instant(rs, "run_at"));
-  }
-
-  public static Instant instant(ResultSet rs, String column) throws SQLException {
-    Timestamp ts = rs.getTimestamp(column);
-    return ts == null ? null : ts.toInstant();
   }
 
   private static List<String> tags(Array array) throws SQLException {

@@ -12,6 +12,7 @@ import io.punctual.common.json.Json;
 import io.punctual.common.limit.ClaimOutcome;
 import io.punctual.common.limit.SlotKey;
 import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.sql.Columns;
 import io.punctual.common.sql.SqlFiles;
 import java.time.Clock;
 import java.time.Instant;
@@ -329,8 +330,7 @@ public final class JobTransitions {
             .map(
                 (rs, ctx) ->
                     new CancelledFutureJob(
-                        JobRowMapper.queueEntry(rs, ctx),
-                        JobRowMapper.instant(rs, "occurrence_at")))
+                        JobRowMapper.queueEntry(rs, ctx), Columns.instant(rs, "occurrence_at")))
             .list();
     if (cancelled.isEmpty()) {
       return new CancelledFutureJobs(List.of(), List.of());

@@ -6,6 +6,7 @@ import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Upstream;
 import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.sql.Columns;
 import io.punctual.common.sql.SqlFiles;
 import io.punctual.common.store.JobSubmissions.Submitted;
 import java.time.Instant;
@@ -190,8 +191,8 @@ public final class WorkflowStore {
                     new Workflow(
                         rs.getObject("id", UUID.class),
                         rs.getString("namespace"),
-                        JobRowMapper.instant(rs, "created_at"),
-                        JobRowMapper.instant(rs, "cancelled_at"),
+                        Columns.instant(rs, "created_at"),
+                        Columns.instant(rs, "cancelled_at"),
                         List.of()))
             .findOne();
     if (head.isEmpty()) {

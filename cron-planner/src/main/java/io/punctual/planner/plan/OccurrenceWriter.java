@@ -5,8 +5,8 @@ import io.punctual.common.job.JobLinks;
 import io.punctual.common.job.JobState;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.queue.QueueEntry;
+import io.punctual.common.sql.Columns;
 import io.punctual.common.sql.SqlFiles;
-import io.punctual.common.store.JobRowMapper;
 import io.punctual.schedule.OverlapPolicy;
 import io.punctual.schedule.Schedule;
 import io.punctual.schedule.expression.WireNames;
@@ -205,7 +205,7 @@ public final class OccurrenceWriter {
                   recorded.add(
                       new Key(
                           rs.getObject("schedule_id", UUID.class),
-                          JobRowMapper.instant(rs, "fire_at").toEpochMilli())))
+                          Columns.instant(rs, "fire_at").toEpochMilli())))
           .list();
     }
     // Jobs only for fire times recorded now.

@@ -1,7 +1,7 @@
 package io.punctual.planner.plan;
 
+import io.punctual.common.sql.Columns;
 import io.punctual.common.sql.SqlFiles;
-import io.punctual.common.store.JobRowMapper;
 import java.time.Duration;
 import java.time.Instant;
 import org.jdbi.v3.core.Jdbi;
@@ -46,9 +46,9 @@ public final class PlannerLiveness {
                 .map(
                     (rs, ctx) ->
                         new Beat(
-                            JobRowMapper.instant(rs, "alive_at"),
-                            JobRowMapper.instant(rs, "resumed_at"),
-                            JobRowMapper.instant(rs, "down_since")))
+                            Columns.instant(rs, "alive_at"),
+                            Columns.instant(rs, "resumed_at"),
+                            Columns.instant(rs, "down_since")))
                 .one());
   }
 }

@@ -26,7 +26,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -319,96 +318,11 @@ class FaultInjectionE2E {
 
   // --- the checker
 
+  /**
+   * Every job in PostgreSQL and every side effect, by {@link FaultChecker}; the figures reported.
+   */
   private void check(UUID orphan) throws SQLException {
-    Map<UUID, String[]> jobs = new HashMap<>(); // id -> status, attempt, worker, resultAttempt
-    try (Connection c = DriverManager.getConnection(jdbcUrl, "postgres", "");
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery(
-                "SELECT id, status, attempt, worker_id, result->>'attempt' AS result_attempt"
-                    + " FROM jobs")) {
-      while (rs.next()) {
-        jobs.put(
-            rs.getObject("id", UUID.class),
-            new String[] {
-              rs.getString("status"),
-              rs.getString("attempt"),
-              rs.getString("worker_id"),
-              rs.getString("result_attempt")
-            });
-      }
-    }
-    Map<UUID, Set<String>> lost = new HashMap<>();
-    Map<UUID, Map<Integer, String[]>> executions = new HashMap<>();
-    try (Connection c = DriverManager.getConnection(jdbcUrl, "postgres", "");
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery("SELECT job_id, attempt, status, worker_id FROM job_executions")) {
-      while (rs.next()) {
-        UUID id = rs.getObject("job_id", UUID.class);
-        executions
-            .computeIfAbsent(id, k -> new HashMap<>())
-            .put(
-                rs.getInt("attempt"),
-                new String[] {rs.getString("status"), rs.getString("worker_id")});
-        if (rs.getString("status").equals("LOST")) {
-          lost.computeIfAbsent(id, k -> new HashSet<>()).add(rs.getString("worker_id"));
-        }
-      }
-    }
-
-    int missing = 0;
-    for (UUID id : accepted) {
-      if (!jobs.containsKey(id)) {
-        missing++;
-      }
-    }
-    int notFinal = 0;
-    int notSucceeded = 0;
-    int staleWrites = 0;
-    for (var e : jobs.entrySet()) {
-      String[] j = e.getValue();
-      if (!Set.of("SUCCEEDED", "FAILED", "CANCELLED", "SKIPPED").contains(j[0])) {
-        notFinal++;
-      }
-      if (!j[0].equals("SUCCEEDED")) {
-        notSucceeded++;
-        continue;
-      }
-      int attempt = Integer.parseInt(j[1]);
-      String[] row = executions.getOrDefault(e.getKey(), Map.of()).get(attempt);
-      boolean consistent =
-          row != null
-              && row[0].equals("SUCCEEDED")
-              && row[1].equals(j[2])
-              && String.valueOf(attempt).equals(j[3]);
-      if (!consistent) {
-        staleWrites++;
-      }
-    }
-    Map<UUID, List<Integer>> effectAttempts = effectAttempts(effects.effects());
-    int duplicates = 0;
-    int explained = 0;
-    for (var e : effectAttempts.entrySet()) {
-      if (e.getValue().size() > 1) {
-        duplicates++;
-        String[] job = jobs.get(e.getKey());
-        int finalAttempt = job == null ? -1 : Integer.parseInt(job[1]);
-        if (extraEffectsFromLostAttempts(
-            e.getValue(), finalAttempt, executions.getOrDefault(e.getKey(), Map.of()))) {
-          explained++;
-        }
-      }
-    }
-    int neverRan = 0;
-    for (var e : jobs.entrySet()) {
-      int finalAttempt = Integer.parseInt(e.getValue()[1]);
-      if (e.getValue()[0].equals("SUCCEEDED")
-          && !effectAttempts.getOrDefault(e.getKey(), List.of()).contains(finalAttempt)) {
-        neverRan++;
-      }
-    }
-
+    FaultChecker.Outcome o = new FaultChecker(jdbcUrl).checkEveryJob(accepted, effects.effects());
     long startedEarly =
         count(
             "SELECT count(*) FROM job_dependencies d"
@@ -421,64 +335,43 @@ class FaultInjectionE2E {
             "SELECT count(DISTINCT e.job_id) FROM job_executions e"
                 + " JOIN jobs j ON j.id = e.job_id AND j.scheduled_at = e.job_scheduled_at"
                 + " WHERE e.status = 'LOST' AND j.workflow_id IS NOT NULL");
+    int notSucceeded = o.inPostgres() - o.succeeded();
 
-    report.put("accepted (201)", accepted.size());
-    report.put("jobs in PostgreSQL", jobs.size());
-    report.put("jobs lost", missing);
-    report.put("jobs not final", notFinal);
+    report.put("accepted (201)", o.accepted());
+    report.put("jobs in PostgreSQL", o.inPostgres());
+    report.put("jobs lost", o.missing());
+    report.put("jobs not final", o.notFinal());
     report.put("jobs not SUCCEEDED", notSucceeded);
-    report.put("final results from a stale attempt", staleWrites);
-    report.put("SUCCEEDED without the side effect of the attempt that succeeded", neverRan);
-    report.put("jobs with a lost attempt", lost.size());
-    report.put("duplicate executions (jobs whose side effect happened more than once)", duplicates);
+    report.put("final results from a stale attempt", o.staleResults());
     report.put(
-        "duplicates whose extra side effects all came from attempts recorded LOST", explained);
+        "SUCCEEDED without the side effect of the attempt that succeeded",
+        o.succeededWithoutEffect());
+    report.put("jobs with a lost attempt", o.jobsWithLostAttempt());
+    report.put(
+        "duplicate executions (jobs whose side effect happened more than once)", o.duplicates());
+    report.put(
+        "duplicates whose extra side effects all came from attempts recorded LOST",
+        o.duplicatesExplained());
     report.put("workflow steps with a lost attempt", (int) lostSteps);
     report.put("workflow steps started before what they wait for ended", (int) startedEarly);
 
-    assertThat(missing).as("jobs lost").isZero();
-    assertThat(notFinal).as("jobs not in a final state").isZero();
+    assertThat(o.missing()).as("jobs lost").isZero();
+    assertThat(o.notFinal()).as("jobs not in a final state").isZero();
     assertThat(notSucceeded).as("every handler here eventually succeeds").isZero();
-    assertThat(staleWrites).as("final results written by a stale attempt").isZero();
-    assertThat(neverRan).as("SUCCEEDED without the succeeding attempt's side effect").isZero();
-    assertThat(duplicates)
+    assertThat(o.staleResults()).as("final results written by a stale attempt").isZero();
+    assertThat(o.succeededWithoutEffect())
+        .as("SUCCEEDED without the succeeding attempt's side effect")
+        .isZero();
+    assertThat(o.duplicates())
         .as("duplicate executions not explained by an attempt recorded LOST")
-        .isEqualTo(explained);
+        .isEqualTo(o.duplicatesExplained());
     assertThat(startedEarly).as("workflow steps started before what they wait for ended").isZero();
-    assertThat(jobs).as("the job committed by the API that died").containsKey(orphan);
-    assertThat(lost.values().stream().flatMap(Set::stream).distinct().count())
+    assertThat(count("SELECT count(*) FROM jobs WHERE id = '" + orphan + "'"))
+        .as("the job committed by the API that died")
+        .isEqualTo(1);
+    assertThat(o.workersWithLostAttempt())
         .as("attempts lost on the killed and on the paused worker")
         .isGreaterThanOrEqualTo(2);
-  }
-
-  /** The attempts whose side effect happened, per job, in the order they happened. */
-  private static Map<UUID, List<Integer>> effectAttempts(List<SideEffectServer.Effect> effects) {
-    Map<UUID, List<Integer>> byJob = new HashMap<>();
-    for (SideEffectServer.Effect effect : effects) {
-      byJob.computeIfAbsent(effect.jobId(), k -> new ArrayList<>()).add(effect.attempt());
-    }
-    return byJob;
-  }
-
-  /**
-   * Whether a job's side effects beyond the one of its final attempt each came from a different
-   * attempt that was recorded LOST (rescued after a crash or a pause: it did its work, then its
-   * result was refused or never came).
-   */
-  private static boolean extraEffectsFromLostAttempts(
-      List<Integer> effectAttempts, int finalAttempt, Map<Integer, String[]> executions) {
-    List<Integer> extra = new ArrayList<>(effectAttempts);
-    extra.remove(Integer.valueOf(finalAttempt));
-    if (extra.size() != effectAttempts.size() - 1 || new HashSet<>(extra).size() != extra.size()) {
-      return false;
-    }
-    for (int attempt : extra) {
-      String[] row = executions.get(attempt);
-      if (attempt == finalAttempt || row == null || !row[0].equals("LOST")) {
-        return false;
-      }
-    }
-    return true;
   }
 
   // --- the normal run
@@ -505,15 +398,10 @@ class FaultInjectionE2E {
             () ->
                 count("SELECT count(*) FROM jobs WHERE finished_at IS NULL AND id IN (" + in + ")")
                     == 0);
-    long succeeded =
-        count("SELECT count(*) FROM jobs WHERE status = 'SUCCEEDED' AND id IN (" + in + ")");
-    long lostAttempts =
-        count(
-            "SELECT count(*) FROM job_executions WHERE status = 'LOST' AND job_id IN (" + in + ")");
-    Set<UUID> mine = new HashSet<>(ids);
-    Map<UUID, List<Integer>> ran = effectAttempts(effects.effects());
-    ran.keySet().retainAll(mine);
-    long duplicates = ran.values().stream().filter(a -> a.size() > 1).count();
+    FaultChecker.Outcome o = new FaultChecker(jdbcUrl).check(ids, effects.effects());
+    long succeeded = o.succeeded();
+    long duplicates = o.duplicates();
+    long lostAttempts = o.lostAttempts();
     long refused = 0;
     for (PunctualProcess w : workers) {
       refused += meter(w, "punctual.worker.fenceRefused");

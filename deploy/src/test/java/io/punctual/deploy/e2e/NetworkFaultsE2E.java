@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +17,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -35,143 +33,85 @@ import org.junit.jupiter.api.Timeout;
  * target/network-faults-report.md and .json.
  *
  * <p>Needs root and iproute2 (`ip`): it fails without them, unless run with {@code
- * -Dpunctual.faults.netns=skip} (docs/operations.md, "Network faults").
+ * -Dpunctual.faults.netns=skip} (docs/operations.md, "Network faults"). The set-up it shares with
+ * {@link PostgresFailoverE2E} is {@link NetworkHarness}'s.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class NetworkFaultsE2E {
-  static final String OPT_OUT = "punctual.faults.netns";
-  private static final Duration START = Duration.ofMinutes(4);
   private static final Duration HOLD = Duration.ofSeconds(6);
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** Fast failure detection, as in FaultInjectionE2E (knobs: docs/configuration.md). */
-  private static final String CONFIG =
-      """
-      queue:
-        promoterInterval: PT0.2S
-      postgres:
-        connectionTimeout: PT2S
-      worker:
-        heartbeatInterval: PT0.5S
-        leaseTtl: PT2S
-        shutdownGrace: PT5S
-        maxIdleWait: PT1S
-        concurrency: 16
-      reaper:
-        interval: PT0.5S
-        rescueAfter: PT3S
-        reconcileAfter: PT2S
-      """;
-
-  private final List<PunctualProcess> processes = new ArrayList<>();
-  private final List<Relay> localRelays = new ArrayList<>();
   private final Map<String, PunctualProcess> roles = new HashMap<>();
   private final List<Map<String, Object>> scenarios = new ArrayList<>();
   private final List<String> failures = new ArrayList<>();
   private final Map<String, Object> setup = new LinkedHashMap<>();
+  private NetworkHarness harness;
   private NetworkLab lab;
-  private Path dir;
   private String api;
   private String callback;
-  private SideEffectServer effects;
   private JobLoad load;
   private UUID scheduleId;
-  private NetworkFaultChecker checker;
+  private FaultChecker checker;
   private Path pgControl;
 
   @Test
   void noAcceptedJobIsLostThroughNetworkFaults() throws Exception {
-    if ("skip".equals(System.getProperty(OPT_OUT))) {
-      String message =
-          "NetworkFaultsE2E skipped on request (-D"
-              + OPT_OUT
-              + "=skip): the network faults were NOT tested";
-      System.out.println(message);
-      Assumptions.abort(message);
-    }
-    String unavailable = NetworkLab.unavailableReason();
-    assertThat(unavailable)
-        .as(
-            "NetworkFaultsE2E needs root and iproute2 to make network namespaces; run it as root,"
-                + " or opt out locally with -D"
-                + OPT_OUT
-                + "=skip (docs/operations.md, Network faults)")
-        .isNull();
-    dir = Files.createTempDirectory("pnf");
+    harness = NetworkHarness.forTest("NetworkFaultsE2E", "the network faults were");
     try {
       run();
     } catch (Exception | Error e) {
       failures.add("the harness stopped: " + e);
       throw e;
     } finally {
-      stopAll();
+      harness.close();
       NetworkFaultReport.write(setup, scenarios, failures);
-      NamespacedServers.keepLogs(dir, Path.of("target", "network-faults-logs"));
+      NamespacedServers.keepLogs(harness.dir, Path.of("target", "network-faults-logs"));
     }
     assertThat(failures).as("broken promises (target/network-faults-report.md)").isEmpty();
   }
 
   private void run() throws Exception {
     long started = System.nanoTime();
-    lab = NetworkLab.create(List.of("pg", "redis", "api", "w1", "w2", "ctl", "sink"));
+    Path dir = harness.dir;
+    lab = harness.lab(List.of("pg", "redis", "api", "w1", "w2", "ctl", "sink"));
     setup.put("namespaces", lab.prefix() + "-{hub,pg,redis,api,w1,w2,ctl,sink}");
     Path data = dir.resolve("pg-data");
     Path bin = NamespacedServers.initPostgres(data);
     pgControl = dir.resolve("pg-link");
     Files.writeString(pgControl, "0 0 0");
-    processes.addAll(
+    harness.addAll(
         NamespacedServers.startPostgres(
             lab, "pg", bin, data, dir, dir.resolve("pg.sock"), pgControl));
-    processes.add(NamespacedServers.startRedis(lab, "redis", dir));
-    Relay pgLocal = local("tcp:127.0.0.1:0", "unix:" + dir.resolve("pg.sock"));
+    harness.add(NamespacedServers.startRedis(lab, "redis", dir));
+    Relay pgLocal = harness.local("tcp:127.0.0.1:0", "unix:" + dir.resolve("pg.sock"));
     String jdbcUrl = "jdbc:postgresql://127.0.0.1:" + pgLocal.port() + "/punctual";
-    checker = new NetworkFaultChecker(jdbcUrl);
+    checker = new FaultChecker(jdbcUrl);
     await()
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(200))
         .ignoreExceptions()
         .until(() -> checker.count("SELECT 1") == 1);
 
-    effects = SideEffectServer.start();
-    int effectsPort = URI.create(effects.url()).getPort();
-    local("unix:" + dir.resolve("sink.sock"), "tcp:127.0.0.1:" + effectsPort);
-    processes.add(
-        NamespacedServers.relay(
-            lab,
-            "sink",
-            dir.resolve("relay-sink.log"),
-            "tcp:" + lab.address("sink") + ":8090=unix:" + dir.resolve("sink.sock")));
-    callback = "http://" + lab.address("sink") + ":8090/effect";
+    callback = harness.startSideEffects();
 
-    Path config = dir.resolve("network-faults.yml");
-    Files.writeString(config, CONFIG);
-    PunctualProcess migrate = role("ctl", "migrate", Map.of(), "migrate", config);
-    assertThat(migrate.awaitExit(START)).as(migrate.tail()).isZero();
-    PunctualProcess apiProcess =
-        role(
-            "api",
-            "api",
-            Map.of("PUNCTUAL_HTTP_PORT", "8080", "PUNCTUAL_ADMIN_PORT", "8081"),
-            "api",
-            config);
-    PunctualProcess w1 = role("w1", "w1", Map.of("PUNCTUAL_ADMIN_PORT", "8081"), "worker", config);
-    PunctualProcess w2 = role("w2", "w2", Map.of("PUNCTUAL_ADMIN_PORT", "8081"), "worker", config);
+    String pgUrl =
+        "jdbc:postgresql://" + lab.address("pg") + ":" + NamespacedServers.PG_PORT + "/punctual";
+    harness.migrate(pgUrl);
+    PunctualProcess apiProcess = harness.startApi(pgUrl);
+    PunctualProcess w1 =
+        harness.role(pgUrl, "w1", "w1", Map.of("PUNCTUAL_ADMIN_PORT", "8081"), "worker");
+    PunctualProcess w2 =
+        harness.role(pgUrl, "w2", "w2", Map.of("PUNCTUAL_ADMIN_PORT", "8081"), "worker");
     PunctualProcess reaper =
-        role("ctl", "reaper", Map.of("PUNCTUAL_ADMIN_PORT", "8081"), "reaper", config);
+        harness.role(pgUrl, "ctl", "reaper", Map.of("PUNCTUAL_ADMIN_PORT", "8081"), "reaper");
     PunctualProcess planner =
-        role("ctl", "planner", Map.of("PUNCTUAL_ADMIN_PORT", "8082"), "planner", config);
-    processes.add(
-        NamespacedServers.relay(
-            lab,
-            "api",
-            dir.resolve("relay-api.log"),
-            "unix:" + dir.resolve("api.sock") + "=tcp:127.0.0.1:8080"));
-    api = "http://127.0.0.1:" + local("tcp:127.0.0.1:0", "unix:" + dir.resolve("api.sock")).port();
-    apiProcess.awaitOutput("(Punctual api is running)", START);
-    planner.awaitOutput("(Punctual planner is running)", START);
-    reaper.awaitOutput("(Punctual reaper is running)", START);
-    awaitRegistered(w1);
-    awaitRegistered(w2);
+        harness.role(pgUrl, "ctl", "planner", Map.of("PUNCTUAL_ADMIN_PORT", "8082"), "planner");
+    api = harness.exposeApi();
+    apiProcess.awaitOutput("(Punctual api is running)", NetworkHarness.START);
+    planner.awaitOutput("(Punctual planner is running)", NetworkHarness.START);
+    reaper.awaitOutput("(Punctual reaper is running)", NetworkHarness.START);
+    harness.awaitRegistered(w1, jdbcUrl);
+    harness.awaitRegistered(w2, jdbcUrl);
     roles.put("w1", w1);
     roles.put("w2", w2);
     setup.put("start-up seconds", Timing.seconds(System.nanoTime() - started));
@@ -241,7 +181,7 @@ class NetworkFaultsE2E {
 
     // each occurrence of the one-second schedule planned exactly once, through every fault
     JobLoad.send(api + "/api/v1/schedules/" + scheduleId + "/pause", "{}");
-    NetworkFaultChecker.Occurrences occurrences = checker.occurrences(scheduleId, 1);
+    FaultChecker.Occurrences occurrences = checker.occurrences(scheduleId, 1);
     Map<String, Object> schedules = new LinkedHashMap<>();
     schedules.put("fire times planned", occurrences.fireTimes());
     schedules.put("fire times with two jobs", occurrences.jobsTwice());
@@ -311,7 +251,7 @@ class NetworkFaultsE2E {
         "time for every job of the scenario to be final, after the heal (s)",
         drained == null ? null : Timing.seconds(System.nanoTime() - healed));
     r.put("submits answered", round.tally());
-    NetworkFaultChecker.Outcome outcome = checker.check(ids, effects.effects());
+    FaultChecker.Outcome outcome = checker.check(ids, harness.effects().effects());
     r.putAll(outcome.asMap());
     if (cutOff != null) {
       r.put(
@@ -353,7 +293,7 @@ class NetworkFaultsE2E {
       broken.add("the partitioned worker's running attempts were never rescued");
     }
     // the one-second schedule so far: no fire time with two jobs, none missing
-    NetworkFaultChecker.Occurrences occurrences = checker.occurrences(scheduleId, 1);
+    FaultChecker.Occurrences occurrences = checker.occurrences(scheduleId, 1);
     r.put(
         "schedule occurrences so far (fire times / twice / missing)",
         occurrences.fireTimes() + " / " + occurrences.jobsTwice() + " / " + occurrences.gaps());
@@ -411,62 +351,5 @@ class NetworkFaultsE2E {
   private String dbNow() throws Exception {
     long micros = checker.count("SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint");
     return "to_timestamp(" + micros + " / 1000000.0)";
-  }
-
-  // --- processes
-
-  private Relay local(String listen, String connect) {
-    Relay relay = Relay.start(listen, connect, null);
-    localRelays.add(relay);
-    return relay;
-  }
-
-  private PunctualProcess role(
-      String host, String name, Map<String, String> extra, String role, Path config) {
-    PunctualProcess p =
-        NamespacedServers.startRole(
-            lab,
-            dir,
-            "jdbc:postgresql://"
-                + lab.address("pg")
-                + ":"
-                + NamespacedServers.PG_PORT
-                + "/punctual",
-            host,
-            name,
-            extra,
-            role,
-            config);
-    processes.add(p);
-    return p;
-  }
-
-  private void awaitRegistered(PunctualProcess worker) {
-    await()
-        .atMost(START)
-        .pollInterval(Duration.ofMillis(200))
-        .ignoreExceptions()
-        .failFast("worker exited:\n" + worker.tail(), () -> !worker.isAlive())
-        .until(
-            () -> checker.count("SELECT count(*) FROM workers WHERE pid = " + worker.pid()) == 1);
-  }
-
-  private void stopAll() {
-    List<PunctualProcess> reversed = new ArrayList<>(processes);
-    java.util.Collections.reverse(reversed);
-    for (PunctualProcess p : reversed) {
-      try {
-        p.close();
-      } catch (RuntimeException e) {
-        System.out.println("could not stop a process: " + e);
-      }
-    }
-    localRelays.forEach(Relay::close);
-    if (effects != null) {
-      effects.close();
-    }
-    if (lab != null) {
-      lab.close();
-    }
   }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -14,14 +13,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,7 +31,8 @@ import org.junit.jupiter.api.Timeout;
  * an attempt was recorded LOST; reported: how submits were answered meanwhile and how long until
  * the API accepted and the worker claimed again. Written to target/postgres-failover-report.md.
  *
- * <p>Needs root and iproute2, as {@link NetworkFaultsE2E} (same opt-out).
+ * <p>Needs root and iproute2, as {@link NetworkFaultsE2E} (same opt-out, same {@link
+ * NetworkHarness}).
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class PostgresFailoverE2E {
@@ -44,61 +42,22 @@ class PostgresFailoverE2E {
    */
   static final String ASYNC_PROPERTY = "punctual.faults.failover";
 
-  private static final Duration START = Duration.ofMinutes(4);
-  private static final String CONFIG =
-      """
-      queue:
-        promoterInterval: PT0.2S
-      postgres:
-        connectionTimeout: PT2S
-      worker:
-        heartbeatInterval: PT0.5S
-        leaseTtl: PT2S
-        shutdownGrace: PT5S
-        maxIdleWait: PT1S
-        concurrency: 16
-      reaper:
-        interval: PT0.5S
-        rescueAfter: PT3S
-        reconcileAfter: PT2S
-      """;
-
-  private final List<PunctualProcess> processes = new ArrayList<>();
-  private final List<Relay> localRelays = new ArrayList<>();
   private final Map<String, Object> report = new LinkedHashMap<>();
-  private NetworkLab lab;
-  private Path dir;
-  private String api;
+  private NetworkHarness harness;
   private JobLoad.Round round;
-  private String callback;
-  private SideEffectServer effects;
 
   @Test
   void acknowledgedJobsSurviveAPromotionOfTheSynchronousStandby() throws Exception {
-    if ("skip".equals(System.getProperty(NetworkFaultsE2E.OPT_OUT))) {
-      String message =
-          "PostgresFailoverE2E skipped on request (-D"
-              + NetworkFaultsE2E.OPT_OUT
-              + "=skip): the failover was NOT tested";
-      System.out.println(message);
-      Assumptions.abort(message);
-    }
-    assertThat(NetworkLab.unavailableReason())
-        .as(
-            "PostgresFailoverE2E needs root and iproute2; run it as root, or opt out locally with -D"
-                + NetworkFaultsE2E.OPT_OUT
-                + "=skip")
-        .isNull();
-    dir = Files.createTempDirectory("pnf");
+    harness = NetworkHarness.forTest("PostgresFailoverE2E", "the failover was");
     try {
       run();
     } catch (Exception | Error e) {
       report.put("the harness stopped", e.toString());
       throw e;
     } finally {
-      stopAll();
+      harness.close();
       writeReport();
-      NamespacedServers.keepLogs(dir, Path.of("target", "postgres-failover-logs"));
+      NamespacedServers.keepLogs(harness.dir, Path.of("target", "postgres-failover-logs"));
     }
   }
 
@@ -113,7 +72,8 @@ class PostgresFailoverE2E {
                 + ASYNC_PROPERTY
                 + "=async): a commit is acknowledged before the standby has it"
             : "synchronous (synchronous_standby_names = '*', synchronous_commit = on)");
-    lab = NetworkLab.create(List.of("pg1", "pg2", "redis", "api", "w1", "ctl", "sink"));
+    Path dir = harness.dir;
+    NetworkLab lab = harness.lab(List.of("pg1", "pg2", "redis", "api", "w1", "ctl", "sink"));
     Path data1 = dir.resolve("pg1-data");
     Path data2 = dir.resolve("pg2-data");
     Path bin = NamespacedServers.initPostgres(data1);
@@ -128,8 +88,8 @@ class PostgresFailoverE2E {
             dir,
             dir.resolve("pg1.sock"),
             Map.of("synchronous_standby_names", async ? "" : "*", "synchronous_commit", "on"));
-    processes.addAll(primary);
-    processes.addAll(
+    harness.addAll(primary);
+    harness.addAll(
         NamespacedServers.startPostgresDirect(
             lab,
             "pg2",
@@ -140,14 +100,14 @@ class PostgresFailoverE2E {
             Map.of(
                 "primary_conninfo",
                 "host=" + lab.address("pg1") + " port=5432 user=postgres application_name=pg2")));
-    processes.add(NamespacedServers.startRedis(lab, "redis", dir));
+    harness.add(NamespacedServers.startRedis(lab, "redis", dir));
     String pg1 =
         "jdbc:postgresql://127.0.0.1:"
-            + local("tcp:127.0.0.1:0", "unix:" + dir.resolve("pg1.sock")).port()
+            + harness.local("tcp:127.0.0.1:0", "unix:" + dir.resolve("pg1.sock")).port()
             + "/punctual";
     String pg2 =
         "jdbc:postgresql://127.0.0.1:"
-            + local("tcp:127.0.0.1:0", "unix:" + dir.resolve("pg2.sock")).port()
+            + harness.local("tcp:127.0.0.1:0", "unix:" + dir.resolve("pg2.sock")).port()
             + "/punctual";
     await()
         .atMost(Duration.ofSeconds(60))
@@ -161,18 +121,7 @@ class PostgresFailoverE2E {
                         "SELECT sync_state FROM pg_stat_replication WHERE application_name = 'pg2'")));
     report.put("replication", "pg2 streams from pg1, sync_state = " + mode);
 
-    effects = SideEffectServer.start();
-    local(
-        "unix:" + dir.resolve("sink.sock"), "tcp:127.0.0.1:" + URI.create(effects.url()).getPort());
-    processes.add(
-        NamespacedServers.relay(
-            lab,
-            "sink",
-            dir.resolve("relay-sink.log"),
-            "tcp:" + lab.address("sink") + ":8090=unix:" + dir.resolve("sink.sock")));
-    callback = "http://" + lab.address("sink") + ":8090/effect";
-    Path config = dir.resolve("failover.yml");
-    Files.writeString(config, CONFIG);
+    String callback = harness.startSideEffects();
     String url =
         "jdbc:postgresql://"
             + lab.address("pg1")
@@ -180,35 +129,16 @@ class PostgresFailoverE2E {
             + lab.address("pg2")
             + ":5432/punctual?targetServerType=primary";
     report.put("JDBC URL of every process", url);
-    PunctualProcess migrate = role(url, "ctl", "migrate", Map.of(), "migrate", config);
-    assertThat(migrate.awaitExit(START)).as(migrate.tail()).isZero();
-    PunctualProcess apiProcess =
-        role(
-            url,
-            "api",
-            "api",
-            Map.of("PUNCTUAL_HTTP_PORT", "8080", "PUNCTUAL_ADMIN_PORT", "8081"),
-            "api",
-            config);
+    harness.migrate(url);
+    PunctualProcess apiProcess = harness.startApi(url);
     PunctualProcess worker =
-        role(url, "w1", "w1", Map.of("PUNCTUAL_ADMIN_PORT", "8081"), "worker", config);
+        harness.role(url, "w1", "w1", Map.of("PUNCTUAL_ADMIN_PORT", "8081"), "worker");
     PunctualProcess reaper =
-        role(url, "ctl", "reaper", Map.of("PUNCTUAL_ADMIN_PORT", "8081"), "reaper", config);
-    processes.add(
-        NamespacedServers.relay(
-            lab,
-            "api",
-            dir.resolve("relay-api.log"),
-            "unix:" + dir.resolve("api.sock") + "=tcp:127.0.0.1:8080"));
-    api = "http://127.0.0.1:" + local("tcp:127.0.0.1:0", "unix:" + dir.resolve("api.sock")).port();
-    apiProcess.awaitOutput("(Punctual api is running)", START);
-    reaper.awaitOutput("(Punctual reaper is running)", START);
-    await()
-        .atMost(START)
-        .pollInterval(Duration.ofMillis(200))
-        .ignoreExceptions()
-        .failFast("worker exited:\n" + worker.tail(), () -> !worker.isAlive())
-        .until(() -> count(pg1, "SELECT count(*) FROM workers WHERE pid = " + worker.pid()) == 1);
+        harness.role(url, "ctl", "reaper", Map.of("PUNCTUAL_ADMIN_PORT", "8081"), "reaper");
+    String api = harness.exposeApi();
+    apiProcess.awaitOutput("(Punctual api is running)", NetworkHarness.START);
+    reaper.awaitOutput("(Punctual reaper is running)", NetworkHarness.START);
+    harness.awaitRegistered(worker, pg1);
     report.put("start-up seconds", Timing.seconds(System.nanoTime() - started));
 
     try (JobLoad load = new JobLoad(api, callback, 0, Duration.ofMillis(200))) {
@@ -266,8 +196,8 @@ class PostgresFailoverE2E {
             () -> count(pg2, "SELECT count(*) FROM jobs WHERE finished_at IS NULL") == 0,
             Duration.ofSeconds(90));
     report.put("every job final on the new primary within (s)", drained);
-    NetworkFaultChecker.Outcome outcome =
-        new NetworkFaultChecker(pg2).check(accepted, effects.effects());
+    FaultChecker.Outcome outcome =
+        new FaultChecker(pg2).check(accepted, harness.effects().effects());
     report.putAll(outcome.asMap());
     if (!async) {
       assertThat(outcome.missing()).as("acknowledged jobs missing on the new primary").isZero();
@@ -293,38 +223,6 @@ class PostgresFailoverE2E {
 
   private static long count(String jdbcUrl, String sql) throws SQLException {
     return Long.parseLong(text(jdbcUrl, sql));
-  }
-
-  private Relay local(String listen, String connect) {
-    Relay relay = Relay.start(listen, connect, null);
-    localRelays.add(relay);
-    return relay;
-  }
-
-  private PunctualProcess role(
-      String url, String host, String name, Map<String, String> extra, String role, Path config) {
-    PunctualProcess p = NamespacedServers.startRole(lab, dir, url, host, name, extra, role, config);
-    processes.add(p);
-    return p;
-  }
-
-  private void stopAll() {
-    List<PunctualProcess> reversed = new ArrayList<>(processes);
-    java.util.Collections.reverse(reversed);
-    for (PunctualProcess p : reversed) {
-      try {
-        p.close();
-      } catch (RuntimeException e) {
-        System.out.println("could not stop a process: " + e);
-      }
-    }
-    localRelays.forEach(Relay::close);
-    if (effects != null) {
-      effects.close();
-    }
-    if (lab != null) {
-      lab.close();
-    }
   }
 
   private void writeReport() {

@@ -79,21 +79,7 @@ public record NewJob(
 
   /** This job with its own key for limits ({@code "key": "concurrencyKey"}; null: none). */
   public NewJob withConcurrencyKey(String key) {
-    return new NewJob(
-        namespace,
-        type,
-        payload,
-        runAt,
-        priority,
-        maxAttempts,
-        backoff,
-        timeout,
-        idempotencyKey,
-        requestHash,
-        tags,
-        callback,
-        links,
-        key);
+    return copy(links, key);
   }
 
   /** A job that belongs to no schedule or workflow. */
@@ -128,6 +114,14 @@ public record NewJob(
 
   /** This job, belonging to what {@code links} says. */
   public NewJob withLinks(JobLinks links) {
+    return copy(links, concurrencyKey);
+  }
+
+  /**
+   * This job with the fields a wither changes: the one place that lists every field, so a new field
+   * is added here and in the record only.
+   */
+  private NewJob copy(JobLinks links, String concurrencyKey) {
     return new NewJob(
         namespace,
         type,

@@ -33,7 +33,8 @@ import java.util.Set;
  * the same values and defaults as {@code POST /jobs} ({@link JobFields}).
  */
 public final class ScheduleRequestParser {
-  static final int MAX_NAME_LENGTH = 200;
+  /** The longest {@code name} (and {@code initIdentifier}), in UTF-16 characters. */
+  public static final int MAX_NAME_LENGTH = 200;
 
   /** The default of {@code planner.minInterval}, the smallest {@code every}. */
   public static final Duration DEFAULT_MIN_INTERVAL = Duration.ofSeconds(1);

@@ -3,7 +3,7 @@ package io.punctual.schedule.store;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
-import io.punctual.common.store.JobRowMapper;
+import io.punctual.common.sql.Columns;
 import io.punctual.schedule.JobTemplate;
 import io.punctual.schedule.MisfirePolicy;
 import io.punctual.schedule.OverlapPolicy;
@@ -69,8 +69,8 @@ public final class ScheduleRowMapper implements RowMapper<Schedule> {
                 WireNames.parse(DstPolicy.Gap.class, rs.getString("dst_gap")).orElseThrow(),
                 WireNames.parse(DstPolicy.Overlap.class, rs.getString("dst_overlap"))
                     .orElseThrow()),
-            JobRowMapper.instant(rs, "start_at"),
-            JobRowMapper.instant(rs, "end_at"),
+            Columns.instant(rs, "start_at"),
+            Columns.instant(rs, "end_at"),
             WireNames.parse(MisfirePolicy.class, rs.getString("misfire")).orElseThrow(),
             WireNames.parse(OverlapPolicy.class, rs.getString("overlap")).orElseThrow(),
             job);
@@ -79,13 +79,13 @@ public final class ScheduleRowMapper implements RowMapper<Schedule> {
         rs.getString("namespace"),
         definition,
         ScheduleStatus.valueOf(rs.getString("status")),
-        JobRowMapper.instant(rs, "next_fire_at"),
-        JobRowMapper.instant(rs, "plan_at"),
-        JobRowMapper.instant(rs, "last_fire_at"),
+        Columns.instant(rs, "next_fire_at"),
+        Columns.instant(rs, "plan_at"),
+        Columns.instant(rs, "last_fire_at"),
         rs.getObject("last_job_id", UUID.class),
-        JobRowMapper.instant(rs, "created_at"),
-        JobRowMapper.instant(rs, "updated_at"),
-        withLastFired ? JobRowMapper.instant(rs, "last_fired_at") : null);
+        Columns.instant(rs, "created_at"),
+        Columns.instant(rs, "updated_at"),
+        withLastFired ? Columns.instant(rs, "last_fired_at") : null);
   }
 
   /** Schedules share a handful of backoff policies: parse each once (immutable, bounded). */

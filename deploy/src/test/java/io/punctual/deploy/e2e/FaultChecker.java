@@ -17,28 +17,32 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Reads PostgreSQL and the side-effect log after a scenario of {@link NetworkFaultsE2E} and counts
- * what the promise forbids: an accepted job missing or not final, a SUCCEEDED job whose result is
- * not its final attempt's (a stale attempt wrote it), a side effect repeated without an attempt
- * recorded LOST to explain it, a schedule occurrence planned twice or skipped.
+ * Reads PostgreSQL and the side-effect log after faults ({@link FaultInjectionE2E}, a scenario of
+ * {@link NetworkFaultsE2E}, {@link PostgresFailoverE2E}) and counts what the promise forbids: an
+ * accepted job missing or not final, a SUCCEEDED job whose result is not its final attempt's (a
+ * stale attempt wrote it) or whose final attempt left no side effect, a side effect repeated
+ * without an attempt recorded LOST to explain it, a schedule occurrence planned twice or skipped.
  */
-final class NetworkFaultChecker {
+final class FaultChecker {
   private static final Set<String> FINAL = Set.of("SUCCEEDED", "FAILED", "CANCELLED", "SKIPPED");
 
   private final String jdbcUrl;
 
-  NetworkFaultChecker(String jdbcUrl) {
+  FaultChecker(String jdbcUrl) {
     this.jdbcUrl = jdbcUrl;
   }
 
-  /** What one scenario's jobs came to. */
+  /** What the jobs checked came to. */
   record Outcome(
       int accepted,
       int missing,
+      int inPostgres,
       int notFinal,
       int succeeded,
       int staleResults,
       int lostAttempts,
+      int jobsWithLostAttempt,
+      int workersWithLostAttempt,
       int duplicates,
       int duplicatesExplained,
       int succeededWithoutEffect) {
@@ -57,17 +61,34 @@ final class NetworkFaultChecker {
     }
   }
 
-  /** Checks the jobs {@code ids} against PostgreSQL and the side effects. */
+  /** Checks the jobs {@code ids} against PostgreSQL and their side effects. */
   Outcome check(Collection<UUID> ids, List<SideEffectServer.Effect> effects) throws SQLException {
-    Set<UUID> mine = new HashSet<>(ids);
+    return check(Set.copyOf(ids), true, effects);
+  }
+
+  /**
+   * Checks every job in PostgreSQL, and every side effect; {@code accepted} (the ids the API
+   * answered 201 for) are counted missing when not there.
+   */
+  Outcome checkEveryJob(Collection<UUID> accepted, List<SideEffectServer.Effect> effects)
+      throws SQLException {
+    return check(Set.copyOf(accepted), false, effects);
+  }
+
+  private Outcome check(
+      Set<UUID> accepted, boolean onlyAccepted, List<SideEffectServer.Effect> effects)
+      throws SQLException {
+    String only = onlyAccepted ? " WHERE %s = ANY(?)" : "";
     Map<UUID, String[]> jobs = new HashMap<>(); // status, attempt, worker, result attempt
     Map<UUID, Map<Integer, String[]>> executions = new HashMap<>(); // attempt -> status, worker
     try (Connection c = connect()) {
       try (PreparedStatement s =
           c.prepareStatement(
               "SELECT id, status, attempt, worker_id, result->>'attempt' FROM jobs"
-                  + " WHERE id = ANY(?)")) {
-        s.setArray(1, c.createArrayOf("uuid", mine.toArray()));
+                  + only.formatted("id"))) {
+        if (onlyAccepted) {
+          s.setArray(1, c.createArrayOf("uuid", accepted.toArray()));
+        }
         try (ResultSet rs = s.executeQuery()) {
           while (rs.next()) {
             jobs.put(
@@ -78,8 +99,11 @@ final class NetworkFaultChecker {
       }
       try (PreparedStatement s =
           c.prepareStatement(
-              "SELECT job_id, attempt, status, worker_id FROM job_executions WHERE job_id = ANY(?)")) {
-        s.setArray(1, c.createArrayOf("uuid", mine.toArray()));
+              "SELECT job_id, attempt, status, worker_id FROM job_executions"
+                  + only.formatted("job_id"))) {
+        if (onlyAccepted) {
+          s.setArray(1, c.createArrayOf("uuid", accepted.toArray()));
+        }
         try (ResultSet rs = s.executeQuery()) {
           while (rs.next()) {
             executions
@@ -89,23 +113,24 @@ final class NetworkFaultChecker {
         }
       }
     }
-    Map<UUID, List<Integer>> ran = new HashMap<>();
+    Map<UUID, List<Integer>> ran = new HashMap<>(); // the attempts whose side effect happened
     for (SideEffectServer.Effect e : effects) {
-      if (mine.contains(e.jobId())) {
+      if (!onlyAccepted || accepted.contains(e.jobId())) {
         ran.computeIfAbsent(e.jobId(), k -> new ArrayList<>()).add(e.attempt());
       }
     }
     int missing = 0;
+    for (UUID id : accepted) {
+      if (!jobs.containsKey(id)) {
+        missing++;
+      }
+    }
     int notFinal = 0;
     int succeeded = 0;
     int stale = 0;
     int withoutEffect = 0;
-    for (UUID id : mine) {
-      String[] j = jobs.get(id);
-      if (j == null) {
-        missing++;
-        continue;
-      }
+    for (var job : jobs.entrySet()) {
+      String[] j = job.getValue();
       if (!FINAL.contains(j[0])) {
         notFinal++;
       }
@@ -114,7 +139,7 @@ final class NetworkFaultChecker {
       }
       succeeded++;
       int attempt = Integer.parseInt(j[1]);
-      String[] row = executions.getOrDefault(id, Map.of()).get(attempt);
+      String[] row = executions.getOrDefault(job.getKey(), Map.of()).get(attempt);
       boolean consistent =
           row != null
               && row[0].equals("SUCCEEDED")
@@ -123,17 +148,23 @@ final class NetworkFaultChecker {
       if (!consistent) {
         stale++;
       }
-      if (!ran.getOrDefault(id, List.of()).contains(attempt)) {
+      if (!ran.getOrDefault(job.getKey(), List.of()).contains(attempt)) {
         withoutEffect++;
       }
     }
     int lost = 0;
+    int jobsWithLost = 0;
+    Set<String> workersWithLost = new HashSet<>();
     for (Map<Integer, String[]> attempts : executions.values()) {
+      boolean any = false;
       for (String[] row : attempts.values()) {
         if (row[0].equals("LOST")) {
           lost++;
+          any = true;
+          workersWithLost.add(row[1]);
         }
       }
+      jobsWithLost += any ? 1 : 0;
     }
     int duplicates = 0;
     int explained = 0;
@@ -149,12 +180,15 @@ final class NetworkFaultChecker {
       }
     }
     return new Outcome(
-        mine.size(),
+        accepted.size(),
         missing,
+        jobs.size(),
         notFinal,
         succeeded,
         stale,
         lost,
+        jobsWithLost,
+        workersWithLost.size(),
         duplicates,
         explained,
         withoutEffect);
@@ -162,7 +196,8 @@ final class NetworkFaultChecker {
 
   /**
    * Whether each side effect beyond the final attempt's came from a different attempt recorded LOST
-   * (it did its work, then its result was refused or never came).
+   * (rescued after a crash, a pause or a cut: it did its work, then its result was refused or never
+   * came). Two side effects of one attempt are never explained.
    */
   private static boolean explainedByLost(
       List<Integer> attempts, int finalAttempt, Map<Integer, String[]> executions) {
@@ -173,7 +208,7 @@ final class NetworkFaultChecker {
     }
     for (int attempt : extra) {
       String[] row = executions.get(attempt);
-      if (row == null || !row[0].equals("LOST")) {
+      if (attempt == finalAttempt || row == null || !row[0].equals("LOST")) {
         return false;
       }
     }
