@@ -271,6 +271,8 @@ public final class ClaimLoop implements Runnable {
     Optional<Instant> nextDue = Optional.empty();
     List<CompletableFuture<Integer>> starting = new ArrayList<>();
     boolean backlog = false;
+    int[] plan = fair.plan(order, slots.availablePermits());
+    int carried = 0; // what the namespaces claimed before left of their shares
     for (int i = 0; i < order.size(); i++) {
       if (confirming()) {
         // A claim overlaps the one before it only once that one is slow: half of claimAhead is
@@ -289,8 +291,8 @@ public final class ClaimLoop implements Runnable {
         String ns = order.get(i);
         // A share of 0 still asks Redis (for nothing): when the namespace's jobs are due, it is
         // backlogged from now on, and the loop comes back for them as soon as slots free.
-        int take =
-            Math.min(fair.share(order.subList(i, order.size()), free), settings.claimBatchSize);
+        int share = plan[i] + carried;
+        int take = Math.min(Math.min(share, free), settings.claimBatchSize);
         ClaimResult result;
         try (Timer.Context t = metrics.claimRedis.time()) {
           // Up to claimAhead before their due time: the handlers start at runAt (JobExecutor).
@@ -304,6 +306,7 @@ public final class ClaimLoop implements Runnable {
         backlog |= dueLeft;
         List<Claimed> claimed = result.claimed();
         fair.claimed(ns, claimed.size(), dueLeft);
+        carried = share - claimed.size();
         if (!claimed.isEmpty()) {
           // Only this loop takes slots, so the ones it saw free still are.
           slots.acquireUninterruptibly(claimed.size());

@@ -21,8 +21,8 @@ import java.util.function.ToIntFunction;
  * <p>Work-conserving: a namespace takes only jobs that are due, so a share it leaves goes to the
  * namespaces claimed after it in the same pass. For that, a pass claims first the namespaces that
  * had nothing left due at their last claim (they take their share or less), then the backlogged
- * ones, the one furthest behind first; each namespace's share is worked out from the slots free
- * when its turn comes, among the namespaces still to claim.
+ * ones, the one furthest behind first; the shares are planned from the slots free when the pass
+ * begins, and what a namespace leaves of its share is added to the next one's.
  *
  * <p>No banking: a namespace that had nothing due comes back at the virtual time of the namespaces
  * that kept busy meanwhile (the least advanced of them), not with the credit of its idle time, so
@@ -81,32 +81,31 @@ final class FairShare {
   }
 
   /**
-   * How many of {@code free} slots {@code remaining.get(0)} may take now, {@code remaining} being
-   * the namespaces of this pass still to claim: its slots when the free ones are handed out one by
-   * one, each to the namespace least advanced after taking it (ties to the earlier in {@code
-   * remaining}).
+   * How many of {@code free} slots each of {@code order} (a pass's namespaces, as {@link #order}
+   * gave them) may take: the free slots handed out one by one, each to the namespace least advanced
+   * after taking it (ties to the earlier in {@code order}). Slots that free while the pass claims
+   * are the next pass's, so that a namespace claimed late in a pass does not take them all.
    */
-  int share(List<String> remaining, int free) {
-    if (remaining.size() == 1) {
-      return free;
+  int[] plan(List<String> order, int free) {
+    int[] shares = new int[order.size()];
+    if (order.size() == 1) {
+      shares[0] = free;
+      return shares;
     }
     record Next(int index, double finish, double step) {}
     PriorityQueue<Next> heap =
         new PriorityQueue<>(Comparator.comparingDouble(Next::finish).thenComparingInt(Next::index));
-    for (int i = 0; i < remaining.size(); i++) {
-      String n = remaining.get(i);
+    for (int i = 0; i < order.size(); i++) {
+      String n = order.get(i);
       double step = 1.0 / weightOf(n);
       heap.add(new Next(i, virtualTime.getOrDefault(n, 0.0) + step, step));
     }
-    int mine = 0;
     for (int slot = 0; slot < free; slot++) {
       Next next = heap.poll();
-      if (next.index() == 0) {
-        mine++;
-      }
+      shares[next.index()]++;
       heap.add(new Next(next.index(), next.finish() + next.step(), next.step()));
     }
-    return mine;
+    return shares;
   }
 
   /**

@@ -19,13 +19,14 @@ class FairShareTest {
   private Map<String, Integer> pass(Map<String, Long> due, int free) {
     Map<String, Integer> took = new HashMap<>();
     List<String> order = fair.order(List.copyOf(due.keySet().stream().sorted().toList()));
-    int left = free;
+    int[] plan = fair.plan(order, free);
+    int carried = 0;
     for (int i = 0; i < order.size(); i++) {
       String ns = order.get(i);
-      int share = left == 0 ? 0 : fair.share(order.subList(i, order.size()), left);
+      int share = plan[i] + carried;
       int take = (int) Math.min(share, due.get(ns));
       due.merge(ns, (long) -take, Long::sum);
-      left -= take;
+      carried = share - take;
       took.merge(ns, take, Integer::sum);
       fair.claimed(ns, take, due.get(ns) > 0);
     }
