@@ -2,7 +2,7 @@ package io.punctual.worker;
 
 import com.codahale.metrics.MetricRegistry;
 import io.punctual.common.Stores;
-import io.punctual.common.namespace.InactiveNamespaces;
+import io.punctual.common.namespace.ClaimableNamespaces;
 import io.punctual.common.queue.Promoter;
 import io.punctual.common.queue.WakeListener;
 import io.punctual.common.random.PerThreadRandom;
@@ -105,6 +105,8 @@ public final class Worker implements AutoCloseable {
             settings.workerId,
             settings.defaultTimeout,
             stores.clock());
+    ClaimableNamespaces claimable =
+        new ClaimableNamespaces(stores.namespaces(), stores.clock(), settings.namespaceRefresh);
     this.claimLoop =
         new ClaimLoop(
             stores.clock(),
@@ -117,8 +119,8 @@ public final class Worker implements AutoCloseable {
             slots,
             executor::start,
             this.metrics,
-            new InactiveNamespaces(stores.namespaces(), stores.clock(), settings.namespaceRefresh)
-                ::isActive,
+            claimable::isActive,
+            claimable::weight,
             limits);
     this.leaseKeeper =
         new LeaseKeeper(

@@ -6,8 +6,9 @@ import io.punctual.common.namespace.Quota;
 import java.time.Instant;
 
 /**
- * A namespace on the wire. Every quota field is present, null meaning no limit; {@code usage} is
- * present where it was cheap to tell (one namespace read by name).
+ * A namespace on the wire. Every quota field is present, null meaning no limit; {@code weight} is
+ * its share of the workers' free slots (1 to 1000); {@code usage} is present where it was cheap to
+ * tell (one namespace read by name).
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record NamespaceRepresentation(
@@ -16,6 +17,7 @@ public record NamespaceRepresentation(
     Instant createdAt,
     Instant deactivatedAt,
     QuotaRepresentation quota,
+    int weight,
     @JsonInclude(JsonInclude.Include.NON_NULL) Usage usage) {
 
   /** The limits; null is no limit. */
@@ -41,6 +43,7 @@ public record NamespaceRepresentation(
         ns.createdAt(),
         ns.deactivatedAt(),
         QuotaRepresentation.of(ns.quota()),
+        ns.weight(),
         usage);
   }
 }

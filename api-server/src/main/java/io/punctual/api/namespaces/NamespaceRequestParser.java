@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.api.context.Authorizer;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
+import io.punctual.common.namespace.Namespace;
 import io.punctual.common.namespace.Quota;
 import io.punctual.common.request.Fields;
 import io.punctual.common.request.StorableText;
@@ -12,21 +13,23 @@ import io.punctual.common.request.Violations;
 import java.util.Set;
 
 /**
- * The bodies of the namespace routes: {@code {"name", "quota"?}} to create one, a quota to replace
- * one's. In a quota every limit is optional and null or absent is no limit; {@code burst} needs
- * {@code submitsPerSecond} and defaults to it. Every mistake is a 422 naming its field.
+ * The bodies of the namespace routes: {@code {"name", "quota"?, "weight"?}} to create one, a quota
+ * to replace one's, {@code {"weight"}} to set one's weight (1 to 1000, default 1). In a quota every
+ * limit is optional and null or absent is no limit; {@code burst} needs {@code submitsPerSecond}
+ * and defaults to it. Every mistake is a 422 naming its field.
  */
 final class NamespaceRequestParser {
   static final int MAX_RATE = 1_000_000;
   static final long MAX_PENDING = 1_000_000_000_000L;
 
-  private static final Set<String> CREATE_FIELDS = Set.of("name", "quota");
+  private static final Set<String> CREATE_FIELDS = Set.of("name", "quota", "weight");
+  private static final Set<String> WEIGHT_FIELDS = Set.of("weight");
   private static final Set<String> QUOTA_FIELDS =
       Set.of("submitsPerSecond", "burst", "maxPending", "maxPayloadBytes");
 
   private NamespaceRequestParser() {}
 
-  record Create(String name, Quota quota) {}
+  record Create(String name, Quota quota, int weight) {}
 
   static Create parseCreate(JsonNode body) {
     ObjectNode object = requireObject(body);
@@ -48,8 +51,9 @@ final class NamespaceRequestParser {
         f.error("quota", "must be an object");
       }
     }
+    Integer weight = f.integer("weight", Namespace.MIN_WEIGHT, Namespace.MAX_WEIGHT);
     violations.throwIfAny();
-    return new Create(name, quota);
+    return new Create(name, quota, weight == null ? Namespace.DEFAULT_WEIGHT : weight);
   }
 
   static Quota parseQuota(JsonNode body) {
@@ -58,6 +62,20 @@ final class NamespaceRequestParser {
     Quota quota = quota(new Fields(object, "", violations));
     violations.throwIfAny();
     return quota;
+  }
+
+  /** {@code {"weight": n}}, n from 1 to 1000. */
+  static int parseWeight(JsonNode body) {
+    ObjectNode object = requireObject(body);
+    Violations violations = new Violations();
+    Fields f = new Fields(object, "", violations);
+    f.rejectUnknown(WEIGHT_FIELDS);
+    if (!f.has("weight")) {
+      f.error("weight", "is required");
+    }
+    Integer weight = f.integer("weight", Namespace.MIN_WEIGHT, Namespace.MAX_WEIGHT);
+    violations.throwIfAny();
+    return weight;
   }
 
   private static Quota quota(Fields f) {

@@ -32,10 +32,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@code /api/v1/namespaces}: create, list, read, change the quota of, deactivate and reactivate
- * namespaces. Changes reach this server's {@link NamespaceCache} at once and the other API servers'
- * within {@code api.namespaceRefresh}. Listing and reading show only the namespaces the caller's
- * key may act in; every change needs an admin key.
+ * {@code /api/v1/namespaces}: create, list, read, change the quota or the weight of, deactivate and
+ * reactivate namespaces. Changes reach this server's {@link NamespaceCache} at once and the other
+ * API servers' within {@code api.namespaceRefresh}. Listing and reading show only the namespaces
+ * the caller's key may act in; every change needs an admin key.
  */
 @Path("/api/v1/namespaces")
 @Produces(MediaType.APPLICATION_JSON)
@@ -74,7 +74,7 @@ public final class NamespacesResource {
     }
     Namespace created =
         store
-            .create(create.name(), create.quota())
+            .create(create.name(), create.quota(), create.weight())
             .orElseThrow(
                 () ->
                     Problems.conflict(
@@ -143,6 +143,22 @@ public final class NamespacesResource {
     Namespace ns = store.setQuota(found, quota).orElseThrow(() -> noSuch(name));
     cache.putCounted(ns);
     return NamespaceRepresentation.of(ns, null);
+  }
+
+  /**
+   * Sets the weight: the namespace's share of the workers' free slots while other namespaces have
+   * due jobs too; workers read it within {@code worker.namespaceRefresh}.
+   */
+  @PUT
+  @Path("{name}/weight")
+  @Timed
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Requires(Permission.ADMIN)
+  public NamespaceRepresentation setWeight(
+      @Context ContainerRequestContext request, @PathParam("name") String name, JsonNode body) {
+    String found = visible(request, name).orElseThrow(() -> noSuch(name));
+    int weight = NamespaceRequestParser.parseWeight(body);
+    return changed(store.setWeight(found, weight), name);
   }
 
   /** Refuses submits from now on (409) and stops workers claiming its jobs; idempotent. */

@@ -61,6 +61,23 @@ class NamespacesIT {
   }
 
   @Test
+  void theWeightIsSetAtCreationOrByItsRouteAndDefaultsToOne() {
+    assertThat(FIXTURE.http().get("/api/v1/namespaces/default").json().get("weight").asInt())
+        .isEqualTo(1);
+    Reply created = FIXTURE.http().post("/api/v1/namespaces", "{\"name\":\"heavy\",\"weight\":3}");
+    assertThat(created.status()).isEqualTo(201);
+    assertThat(created.json().get("weight").asInt()).isEqualTo(3);
+
+    Reply changed = FIXTURE.http().put("/api/v1/namespaces/heavy/weight", "{\"weight\":1000}");
+
+    assertThat(changed.status()).isEqualTo(200);
+    assertThat(changed.json().get("weight").asInt()).isEqualTo(1000);
+    assertThat(FIXTURE.stores.namespaces().find("heavy").orElseThrow().weight()).isEqualTo(1000);
+    Reply listed = FIXTURE.http().get("/api/v1/namespaces?limit=20");
+    assertThat(listed.json().get("items").findValues("weight")).allMatch(JsonNode::isInt);
+  }
+
+  @Test
   void aNameTakenIs409NamingName() {
     FIXTURE.http().post("/api/v1/namespaces", "{\"name\":\"twice\"}");
 
@@ -185,6 +202,17 @@ class NamespacesIT {
     assertField(
         FIXTURE.http().put("/api/v1/namespaces/default/quota", "{\"maxPayloadBytes\":\"big\"}"),
         "maxPayloadBytes");
+    assertField(
+        FIXTURE.http().post("/api/v1/namespaces", "{\"name\":\"ok-6\",\"weight\":0}"), "weight");
+    assertField(
+        FIXTURE.http().post("/api/v1/namespaces", "{\"name\":\"ok-7\",\"weight\":1.5}"), "weight");
+    assertField(
+        FIXTURE.http().put("/api/v1/namespaces/default/weight", "{\"weight\":1001}"), "weight");
+    assertField(FIXTURE.http().put("/api/v1/namespaces/default/weight", "{}"), "weight");
+    assertField(
+        FIXTURE.http().put("/api/v1/namespaces/default/weight", "{\"weight\":2,\"w\":1}"), "w");
+    assertThat(FIXTURE.stores.namespaces().find("default").orElseThrow().weight()).isEqualTo(1);
+    assertThat(FIXTURE.stores.namespaces().find("ok-6")).isEmpty();
     assertThat(FIXTURE.stores.namespaces().find("ok-1")).isEmpty();
     assertThat(FIXTURE.stores.namespaces().find("ok-2")).isEmpty();
 
@@ -202,6 +230,8 @@ class NamespacesIT {
     assertThat(FIXTURE.http().post("/api/v1/namespaces/nope/deactivate", "").status())
         .isEqualTo(404);
     assertThat(FIXTURE.http().post("/api/v1/namespaces/nope/reactivate", "").status())
+        .isEqualTo(404);
+    assertThat(FIXTURE.http().put("/api/v1/namespaces/nope/weight", "{\"weight\":2}").status())
         .isEqualTo(404);
     Reply quota = FIXTURE.http().put("/api/v1/namespaces/nope/quota", "{}");
     assertThat(quota.status()).isEqualTo(404);

@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -18,8 +19,8 @@ import org.jdbi.v3.core.statement.SqlStatement;
 import org.jdbi.v3.core.statement.StatementContext;
 
 /**
- * The {@code namespaces} table (V12): which namespaces exist, whether each is active, and its
- * quotas. The SQL is in {@code Namespaces/*.sql} beside this class.
+ * The {@code namespaces} table (V12, V17): which namespaces exist, whether each is active, its
+ * quotas and its weight. The SQL is in {@code Namespaces/*.sql} beside this class.
  */
 public final class Namespaces {
   private static final SqlFiles SQL = new SqlFiles(Namespaces.class);
@@ -36,12 +37,18 @@ public final class Namespaces {
     return SQL.get(name);
   }
 
-  /** Creates the namespace; empty when one of that name exists already. */
+  /** Creates the namespace with weight 1; empty when one of that name exists already. */
   public Optional<Namespace> create(String name, Quota quota) {
+    return create(name, quota, Namespace.DEFAULT_WEIGHT);
+  }
+
+  /** Creates the namespace; empty when one of that name exists already. */
+  public Optional<Namespace> create(String name, Quota quota, int weight) {
     return jdbi.withHandle(
         h ->
             bindQuota(h.createQuery(sql("create")), quota)
                 .bind("name", name)
+                .bind("weight", weight)
                 .bind("now", clock.instant())
                 .map(Namespaces::map)
                 .findOne());
@@ -105,6 +112,35 @@ public final class Namespaces {
   }
 
   /**
+   * Sets the weight (a share of the workers' free slots); empty when there is no such namespace.
+   */
+  public Optional<Namespace> setWeight(String name, int weight) {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql("setWeight"))
+                .bind("name", name)
+                .bind("weight", weight)
+                .map(Namespaces::map)
+                .findOne());
+  }
+
+  /** What a claim loop needs of a namespace with a row. */
+  public record ClaimSetting(boolean active, int weight) {}
+
+  /** The active flag and the weight of every namespace with a row, by name. */
+  public Map<String, ClaimSetting> claimSettings() {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql("claimSettings"))
+                .map(
+                    (rs, ctx) ->
+                        Map.entry(
+                            rs.getString("name"),
+                            new ClaimSetting(rs.getBoolean("active"), rs.getInt("weight"))))
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+  }
+
+  /**
    * Deactivates ({@code active} false) or reactivates the namespace; empty when there is no such
    * namespace. Deactivating one that is inactive already keeps its {@code deactivatedAt}.
    */
@@ -152,6 +188,7 @@ public final class Namespaces {
             rs.getObject("submit_burst", Integer.class),
             rs.getObject("max_pending", Long.class),
             rs.getObject("max_payload_bytes", Integer.class)),
-        rs.getLong("quota_version"));
+        rs.getLong("quota_version"),
+        rs.getInt("weight"));
   }
 }

@@ -94,7 +94,7 @@ class NamespacesIT {
   @Test
   void inactiveNamespacesAreReadAgainOnlyOnceTheRefreshHasPassed() {
     store.create("later-off", Quota.UNLIMITED);
-    InactiveNamespaces inactive = new InactiveNamespaces(store, clock, Duration.ofSeconds(5));
+    ClaimableNamespaces inactive = new ClaimableNamespaces(store, clock, Duration.ofSeconds(5));
     assertThat(inactive.isActive("later-off")).isTrue();
 
     store.setActive("later-off", false);
@@ -107,5 +107,24 @@ class NamespacesIT {
     store.setActive("later-off", true);
     inactive.runOnce();
     assertThat(inactive.isActive("later-off")).isTrue();
+  }
+
+  @Test
+  void weightsDefaultToOneAndAreReadWithTheActiveFlags() {
+    assertThat(store.create("heavy", Quota.UNLIMITED, 3).orElseThrow().weight()).isEqualTo(3);
+    assertThat(store.create("plain", Quota.UNLIMITED).orElseThrow().weight()).isEqualTo(1);
+    assertThat(store.find("default").orElseThrow().weight()).isEqualTo(1);
+    ClaimableNamespaces claimable = new ClaimableNamespaces(store, clock, Duration.ofSeconds(5));
+    assertThat(claimable.weight("heavy")).isEqualTo(3);
+    assertThat(claimable.weight("never-created")).isEqualTo(1);
+
+    assertThat(store.setWeight("plain", 1000).orElseThrow().weight()).isEqualTo(1000);
+    assertThat(store.setWeight("missing", 2)).isEmpty();
+    assertThat(claimable.weight("plain")).isEqualTo(1); // not read again yet
+    clock.advance(Duration.ofSeconds(5));
+    assertThat(claimable.weight("plain")).isEqualTo(1000);
+    // The table refuses what the API refuses.
+    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> store.setWeight("plain", 0)))
+        .isNotNull();
   }
 }

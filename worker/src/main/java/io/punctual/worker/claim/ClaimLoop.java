@@ -2,10 +2,8 @@ package io.punctual.worker.claim;
 
 import com.codahale.metrics.Timer;
 import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
 import io.punctual.common.lease.Redlock;
 import io.punctual.common.limit.ClaimOutcome;
-import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.queue.ReadyQueue;
 import io.punctual.common.queue.ReadyQueue.ClaimResult;
 import io.punctual.common.queue.ReadyQueue.Claimed;
@@ -32,6 +30,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -56,7 +55,6 @@ public final class ClaimLoop implements Runnable {
   private static final Duration LEASE_CONFLICT_RETRY = Duration.ofMillis(100);
 
   private final Clock clock;
-  private final JobQueries queries;
   private final JobTransitions transitions;
   private final Redlock redlock;
   private final ReadyQueue queue;
@@ -74,7 +72,10 @@ public final class ClaimLoop implements Runnable {
   /** A confirmation's failure, for the loop to back off on (set by the confirming thread). */
   private final AtomicReference<RuntimeException> confirmFailure = new AtomicReference<>();
 
-  private int nextNamespace;
+  /** How the free slots are shared among the namespaces (used by the claim loop's thread only). */
+  private final FairShare fair;
+
+  private final ClaimReturns returns;
 
   /** A claim loop whose jobs limits never refuse (tests without limits). */
   public ClaimLoop(
@@ -101,6 +102,7 @@ public final class ClaimLoop implements Runnable {
         starter,
         metrics,
         claimable,
+        ns -> 1,
         null);
   }
 
@@ -109,6 +111,7 @@ public final class ClaimLoop implements Runnable {
    *     handlers release them, and so do claims for the jobs PostgreSQL refused
    * @param starter starts a confirmed job (the slot is already taken for it)
    * @param claimable whether a namespace's queues may be claimed from now (false: deactivated)
+   * @param weight a namespace's weight, its share of the free slots ({@link FairShare})
    * @param limits where the slots taken and the jobs refused by limits go after a claim (null:
    *     refused jobs are put back like any other refused claim)
    */
@@ -124,9 +127,9 @@ public final class ClaimLoop implements Runnable {
       Consumer<Job> starter,
       WorkerMetrics metrics,
       Predicate<String> claimable,
+      ToIntFunction<String> weight,
       SlotHolders limits) {
     this.clock = clock;
-    this.queries = queries;
     this.transitions = transitions;
     this.redlock = redlock;
     this.queue = queue;
@@ -137,6 +140,8 @@ public final class ClaimLoop implements Runnable {
     this.metrics = metrics;
     this.claimable = claimable;
     this.limits = limits;
+    this.fair = new FairShare(weight);
+    this.returns = new ClaimReturns(queries, queue, redlock, settings.workerId);
     this.inFlight = new Semaphore(settings.claimsInFlight);
   }
 
@@ -256,18 +261,19 @@ public final class ClaimLoop implements Runnable {
   }
 
   /**
-   * Takes due jobs from Redis for every namespace, as many as slots are free, and hands each
-   * namespace's claim to a thread that leases, confirms and starts them. Before each claim it waits
-   * up to half of {@code claimAhead} for a claim being confirmed, and while {@code claimsInFlight}
-   * claims are.
+   * Takes due jobs from Redis for every namespace, as many as slots are free, shared by weight
+   * ({@link FairShare}), and hands each namespace's claim to a thread that leases, confirms and
+   * starts them. Before each claim it waits up to half of {@code claimAhead} for a claim being
+   * confirmed, and while {@code claimsInFlight} claims are.
    */
   private Claims claim() throws InterruptedException {
-    List<String> namespaces = settings.namespaces;
+    List<String> order = fair.order(settings.namespaces.stream().filter(claimable).toList());
     Optional<Instant> nextDue = Optional.empty();
     List<CompletableFuture<Integer>> starting = new ArrayList<>();
     boolean backlog = false;
-    int first = Math.floorMod(nextNamespace++, namespaces.size());
-    for (int i = 0; i < namespaces.size(); i++) {
+    int[] plan = fair.plan(order, slots.availablePermits());
+    int carried = 0; // what the namespaces claimed before left of their shares
+    for (int i = 0; i < order.size(); i++) {
       if (confirming()) {
         // A claim overlaps the one before it only once that one is slow: half of claimAhead is
         // what a claim may take before jobs that come due behind it would start late. Claims
@@ -282,23 +288,25 @@ public final class ClaimLoop implements Runnable {
           return new Claims(free == 0, backlog, nextDue, starting);
         }
         Instant now = clock.instant();
-        String ns = namespaces.get((first + i) % namespaces.size());
-        if (!claimable.test(ns)) {
-          continue; // deactivated: its jobs wait in the queue until it is reactivated
-        }
+        String ns = order.get(i);
+        // A share of 0 still asks Redis (for nothing): when the namespace's jobs are due, it is
+        // backlogged from now on, and the loop comes back for them as soon as slots free.
+        int share = plan[i] + carried;
+        int take = Math.min(Math.min(share, free), settings.claimBatchSize);
         ClaimResult result;
         try (Timer.Context t = metrics.claimRedis.time()) {
           // Up to claimAhead before their due time: the handlers start at runAt (JobExecutor).
-          result =
-              queue.claim(
-                  ns, Math.min(free, settings.claimBatchSize), now.plus(settings.claimAhead));
+          result = queue.claim(ns, take, now.plus(settings.claimAhead));
         }
         nextDue = earliest(nextDue, result.nextDue());
         // Only jobs already due count: a job claimed ahead holds its slot until its runAt, so
         // waiting for slots to gather a claim while jobs are merely close to due would wait for
         // slots that cannot free in time.
-        backlog |= result.nextDue().filter(t -> !t.isAfter(now)).isPresent();
+        boolean dueLeft = result.nextDue().filter(t -> !t.isAfter(now)).isPresent();
+        backlog |= dueLeft;
         List<Claimed> claimed = result.claimed();
+        fair.claimed(ns, claimed.size(), dueLeft);
+        carried = share - claimed.size();
         if (!claimed.isEmpty()) {
           // Only this loop takes slots, so the ones it saw free still are.
           slots.acquireUninterruptibly(claimed.size());
@@ -390,7 +398,7 @@ public final class ClaimLoop implements Runnable {
         leased = redlock.acquire(ids, settings.workerId, settings.leaseTtl);
       }
     } catch (RuntimeException e) {
-      putBack(ns, claimed, Set.copyOf(ids), now);
+      returns.putBack(ns, claimed, Set.copyOf(ids), now);
       throw e;
     }
     List<UUID> leasedIds = ids.stream().filter(leased::contains).toList();
@@ -403,7 +411,7 @@ public final class ClaimLoop implements Runnable {
       // Running elsewhere (a duplicate queue entry): dropped. Still PENDING: a lease not released
       // yet (a retry due at once) or a claim in progress elsewhere; back a moment later, so that
       // it is not lost until the reaper's reconciliation.
-      requeueIfPending(taken, now.plus(LEASE_CONFLICT_RETRY));
+      returns.requeueIfPending(taken, now.plus(LEASE_CONFLICT_RETRY));
     }
     ClaimOutcome outcome;
     try {
@@ -411,8 +419,8 @@ public final class ClaimLoop implements Runnable {
         outcome = transitions.claimJudged(leasedIds, settings.workerId);
       }
     } catch (RuntimeException e) {
-      putBack(ns, claimed, leased, now);
-      releaseQuietly(leasedIds);
+      returns.putBack(ns, claimed, leased, now);
+      returns.releaseQuietly(leasedIds);
       throw e;
     }
     List<Job> jobs = new ArrayList<>(outcome.claimed());
@@ -426,11 +434,12 @@ public final class ClaimLoop implements Runnable {
     }
     List<UUID> refused = leasedIds.stream().filter(id -> !confirmed.contains(id)).toList();
     // Leases first: a job a limit refused may go back to its queue at once (a slot freed).
-    releaseQuietly(refused);
+    returns.releaseQuietly(refused);
     if (limits != null) {
       limits.claimed(ns, outcome);
     }
-    requeueIfPending(refused.stream().filter(id -> !judged.contains(id)).toList(), Instant.MIN);
+    returns.requeueIfPending(
+        refused.stream().filter(id -> !judged.contains(id)).toList(), Instant.MIN);
     jobs.sort(Comparator.comparingInt(j -> order.get(j.id())));
     for (Job job : jobs) {
       handedOver[0]++;
@@ -439,64 +448,6 @@ public final class ClaimLoop implements Runnable {
     }
     metrics.claimed.mark(jobs.size());
     return jobs.size();
-  }
-
-  /** After a failure between the Redis claim and PostgreSQL, puts claimed jobs back as due now. */
-  private void putBack(String ns, List<Claimed> claimed, Set<UUID> which, Instant now) {
-    List<QueueEntry> entries = new ArrayList<>();
-    for (Claimed c : claimed) {
-      if (which.contains(c.id())) {
-        entries.add(new QueueEntry(c.id(), ns, c.priority(), now));
-      }
-    }
-    try {
-      queue.enqueue(entries);
-    } catch (RuntimeException e) {
-      log.warn(
-          "could not put {} claimed jobs back; they wait for reconciliation worker={}: {}",
-          entries.size(),
-          settings.workerId,
-          e.toString());
-    }
-  }
-
-  /**
-   * A refused claim is normally a job cancelled or finished meanwhile. One still PENDING had a
-   * queue entry older than its run_at (a repair raced a retry), or its lease was taken: it goes
-   * back at its real time, and not before {@code notBefore}.
-   */
-  private void requeueIfPending(List<UUID> ids, Instant notBefore) {
-    if (ids.isEmpty()) {
-      return;
-    }
-    try {
-      List<QueueEntry> entries = new ArrayList<>();
-      for (Job job : queries.findMany(ids)) {
-        if (job.status() == JobState.PENDING) {
-          Instant at = job.runAt().isBefore(notBefore) ? notBefore : job.runAt();
-          entries.add(new QueueEntry(job.id(), job.namespace(), job.priority(), at));
-        }
-      }
-      queue.enqueue(entries);
-    } catch (RuntimeException e) {
-      log.warn(
-          "could not check {} refused claims; they wait for reconciliation worker={}: {}",
-          ids.size(),
-          settings.workerId,
-          e.toString());
-    }
-  }
-
-  private void releaseQuietly(List<UUID> ids) {
-    if (ids.isEmpty()) {
-      return;
-    }
-    try {
-      redlock.release(ids, settings.workerId);
-    } catch (RuntimeException e) {
-      log.warn(
-          "releasing {} leases failed worker={}: {}", ids.size(), settings.workerId, e.toString());
-    }
   }
 
   private static Optional<Instant> earliest(Optional<Instant> a, Optional<Instant> b) {

@@ -1,6 +1,6 @@
 -- A new namespace; no row when one of that name exists.
 INSERT INTO namespaces (name, created_at, submits_per_second, submit_burst, max_pending,
-                        max_payload_bytes)
-VALUES (:name, :now, :submitsPerSecond, :burst, :maxPending, :maxPayloadBytes)
+                        max_payload_bytes, weight)
+VALUES (:name, :now, :submitsPerSecond, :burst, :maxPending, :maxPayloadBytes, :weight)
 ON CONFLICT (name) DO NOTHING
-RETURNING name, active, created_at, deactivated_at, submits_per_second, submit_burst, max_pending, max_payload_bytes, quota_version
+RETURNING name, active, created_at, deactivated_at, submits_per_second, submit_burst, max_pending, max_payload_bytes, quota_version, weight

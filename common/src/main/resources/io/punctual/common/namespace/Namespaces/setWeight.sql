@@ -1,0 +1,6 @@
+-- The namespace's share of the workers' free slots (1 to 1000); workers read it within
+-- worker.namespaceRefresh.
+UPDATE namespaces
+SET weight = :weight
+WHERE name = :name
+RETURNING name, active, created_at, deactivated_at, submits_per_second, submit_burst, max_pending, max_payload_bytes, quota_version, weight
