@@ -142,7 +142,8 @@ public final class ListParams {
     return value;
   }
 
-  private static UUID cursor(String value) {
+  /** A {@code cursor} parameter: null when absent, else a job id this API returned, or a 400. */
+  static UUID cursor(String value) {
     if (isBlank(value)) {
       return null;
     }
