@@ -144,7 +144,7 @@ class JobChildrenIT {
             .http()
             .post(
                 "/api/v1/keys",
-                "{\"name\":\"children other\",\"role\":\"admin\",\"namespaces\":[\"children-theirs\"]}");
+                "{\"name\":\"children other\",\"role\":\"operator\",\"namespaces\":[\"children-theirs\"]}");
     assertThat(key.status()).as(key.raw().body()).isEqualTo(201);
     HttpSupport theirs = FIXTURE.http().key(key.json().get("secret").asText());
 
