@@ -9,6 +9,7 @@ import * as schedules from './pages/schedules.js';
 import * as schedule from './pages/schedule.js';
 import * as workers from './pages/workers.js';
 import * as admin from './pages/admin.js';
+import * as reference from './pages/reference.js';
 
 const POLL_MS = 5000;
 const ROLES = ['viewer', 'submitter', 'operator', 'admin'];
@@ -32,6 +33,7 @@ const ROUTES = [
   [/^\/schedules\/([^/]+)$/, schedule],
   [/^\/workers$/, workers],
   [/^\/admin$/, admin],
+  [/^\/api$/, reference],
 ];
 
 function parseHash() {
@@ -103,6 +105,7 @@ async function shell() {
     h('a', { href: '#/schedules', dataset: { page: 'schedules' } }, 'Schedules'),
     h('a', { href: '#/workers', dataset: { page: 'workers' } }, 'Workers'),
     can.admin() ? h('a', { href: '#/admin', dataset: { page: 'admin' } }, 'Namespaces & keys') : null,
+    h('a', { href: '#/api', id: 'nav-api', dataset: { page: 'api' } }, 'API'),
     h('span', { class: 'spacer' }),
     await namespaceSwitcher(),
     h('span', { id: 'whoami', class: 'who', dataset: { role: state.me.role } }, state.me.name + ' · ' + state.me.role),

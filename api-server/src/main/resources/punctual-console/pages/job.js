@@ -1,11 +1,35 @@
-// One job: payload, result, every attempt, links (parent, children, dependencies, workflow,
-// schedule), the diagnosis, retry and cancel.
+// One job: payload, result, every attempt, links (parent, children of any kind, dependencies,
+// dependents in its workflow, workflow, schedule), the diagnosis, retry and cancel.
 import { h, replace, notice, table, statusBadge, fmtTime, fmtDuration, json } from '../dom.js';
-import { get, post, enc } from '../api.js';
+import { get, post, enc, query } from '../api.js';
 import { refusal } from './jobs.js';
 
 const FINAL = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED'];
 const RETRYABLE = ['FAILED', 'CANCELLED', 'SKIPPED'];
+
+const CHILDREN_PAGE = 20;
+
+/** The jobs whose parent this job is (GET /jobs/{id}/children), a page at a time. */
+function childList(first) {
+  if (first instanceof Error) return refusal('Children', first);
+  const list = h('div', { id: 'job-children' });
+  const more = h('div');
+  function add(page) {
+    (page.items || []).forEach((c) => list.appendChild(h('div', { class: 'child', dataset: { id: c.id } }, jobLink(c.id), ' ', c.type, ' ', statusBadge(c.status))));
+    replace(more, page.nextCursor
+      ? h('button', { id: 'job-children-more', onclick: async () => {
+        try {
+          add(await get('/jobs/' + enc(first.parentOf) + '/children' + query({ limit: CHILDREN_PAGE, cursor: page.nextCursor })));
+        } catch (e) {
+          replace(more, refusal('Children', e));
+        }
+      } }, 'More children')
+      : null);
+  }
+  add(first);
+  if (!list.firstChild) list.appendChild(h('span', { class: 'muted' }, '—'));
+  return [list, more];
+}
 
 function jobLink(id) {
   return h('a', { href: '#/jobs/' + enc(id), class: 'mono' }, id);
@@ -18,11 +42,13 @@ export async function render(ctx) {
 
   async function load() {
     const job = await get('/jobs/' + enc(id));
-    const [executions, diagnosis, workflow] = await Promise.all([
+    const [executions, diagnosis, workflow, children] = await Promise.all([
       get('/jobs/' + enc(id) + '/executions').catch((e) => e),
       get('/jobs/' + enc(id) + '/diagnosis').catch((e) => e),
       job.workflowId ? get('/workflows/' + enc(job.workflowId)).catch(() => null) : Promise.resolve(null),
+      get('/jobs/' + enc(id) + '/children' + query({ limit: CHILDREN_PAGE })).catch((e) => e),
     ]);
+    if (!(children instanceof Error)) children.parentOf = job.id;
     const final = FINAL.includes(job.status);
     const operate = ctx.can.operate();
     const why = operate ? '' : 'Needs an operator key';
@@ -30,13 +56,14 @@ export async function render(ctx) {
       h('button', { id: 'job-retry', disabled: !operate || !RETRYABLE.includes(job.status), title: why || (RETRYABLE.includes(job.status) ? '' : 'Only a failed, cancelled or skipped job can be retried'), onclick: () => act('retry') }, 'Retry'),
       h('button', { id: 'job-cancel', class: 'danger', disabled: !operate || final, title: why || (final ? 'Final already' : ''), onclick: () => act('cancel') }, 'Cancel'));
 
-    const children = workflow
-      ? workflow.jobs.filter((st) => st.parentId === job.id || (st.dependsOn || []).some((d) => d.id === job.id))
+    const dependents = workflow
+      ? workflow.jobs.filter((st) => st.parentId !== job.id && (st.dependsOn || []).some((d) => d.id === job.id))
       : [];
     const links = h('dl', { class: 'links' },
-      h('dt', {}, 'Parent'), h('dd', {}, job.parentId ? [jobLink(job.parentId), ' (', job.runCondition || 'on_success', ')'] : '—'),
+      h('dt', {}, 'Parent'), h('dd', { id: 'job-parent' }, job.parentId ? [jobLink(job.parentId), ' (', job.runCondition || 'on_success', ')'] : '—'),
       h('dt', {}, 'Depends on'), h('dd', {}, (job.dependsOn || []).length ? job.dependsOn.map((d) => h('div', {}, jobLink(d.id), d.required ? ' (required)' : ' (optional)')) : '—'),
-      h('dt', {}, 'Children'), h('dd', {}, children.length ? children.map((c) => h('div', {}, jobLink(c.id), ' ', c.ref, ' ', statusBadge(c.status))) : (job.workflowId ? '—' : '— (listed for workflow steps)')),
+      h('dt', {}, 'Children'), h('dd', {}, childList(children)),
+      dependents.length ? [h('dt', {}, 'Dependents'), h('dd', { id: 'job-dependents' }, dependents.map((c) => h('div', {}, jobLink(c.id), ' ', c.ref, ' ', statusBadge(c.status))))] : null,
       h('dt', {}, 'Workflow'), h('dd', {}, job.workflowId ? h('a', { href: '#/workflows/' + enc(job.workflowId), id: 'workflow-link', class: 'mono' }, job.workflowId) : '—'),
       h('dt', {}, 'Schedule'), h('dd', {}, job.scheduleId ? [h('a', { href: '#/schedules/' + enc(job.scheduleId), class: 'mono' }, job.scheduleId), ' occurrence ', fmtTime(job.occurrenceAt)] : '—'));
 

@@ -239,10 +239,18 @@ public final class ApiModule {
       JobSubmitter submitter,
       QueueWriter queue) {
     JerseyEnvironment jersey = env.jersey();
-    JobActions actions = new JobActions(stores.queries(), stores.transitions(), submitter, queue);
+    JobActions actions =
+        new JobActions(stores.queries(), stores.transitions(), submitter::enqueueReleased, queue);
     jersey.register(new JobRetryResource(actions));
     BulkActionStore bulkStore = new BulkActionStore(stores.database().jdbi(), stores.clock());
-    BulkRunner bulkRunner = new BulkRunner(bulkStore, actions, settings.bulkBatchSize);
+    BulkRunner bulkRunner =
+        new BulkRunner(
+            bulkStore,
+            actions,
+            settings.bulkBatchSize,
+            settings.bulkStaleAfter,
+            stores.clock(),
+            BulkRunner.newOwner());
     env.lifecycle().manage(bulkRunner);
     jersey.register(
         new BulkResource(stores.queries(), bulkStore, bulkRunner, settings.bulkMaxJobs));

@@ -26,8 +26,9 @@ import java.util.UUID;
 
 /**
  * {@code POST /api/v1/jobs/bulk}: retry or cancel every job a filter of {@code GET /api/v1/jobs}
- * matches, in the background ({@code dryRun}: only count them); {@code GET /api/v1/jobs/bulk/{id}}:
- * its progress, from any API instance.
+ * matches, in the background ({@code dryRun}: only count them; {@link BulkRunner}: resumed by
+ * another API process if this one dies); {@code GET /api/v1/jobs/bulk/{id}}: its progress, from any
+ * API instance.
  */
 @Path("/api/v1/jobs/bulk")
 @Produces(MediaType.APPLICATION_JSON)
@@ -62,14 +63,15 @@ public final class BulkResource {
             bulk.filterJson(),
             context.principal().keyId(),
             bulk.filter(),
-            maxJobs);
+            maxJobs,
+            runner.owner());
     if (count.isEmpty()) {
       throw Problems.invalid(
           "filter", "matches more than " + maxJobs + " jobs (api.bulkMaxJobs); narrow it");
     }
     BulkAction accepted =
         new BulkAction(id.toString(), bulk.action(), "running", count.getAsInt(), 0, 0, null);
-    runner.start(id, context.namespace(), bulk.action());
+    runner.start(id);
     return Response.accepted(accepted).location(URI.create("/api/v1/jobs/bulk/" + id)).build();
   }
 

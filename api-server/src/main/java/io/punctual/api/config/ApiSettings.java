@@ -86,6 +86,13 @@ public final class ApiSettings implements ValidatedSettings {
   @JsonProperty public int bulkBatchSize = 500;
 
   /**
+   * How long a running bulk action's owner (the API process working on it) may go without finishing
+   * a batch before another API process takes the action over and continues it. Each process looks
+   * for such actions every half of this. Longer than one batch takes.
+   */
+  @JsonProperty public Duration bulkStaleAfter = Duration.ofMinutes(1);
+
+  /**
    * What a {@code callback.url} may name: not read from the {@code api} section but from {@code
    * worker.http.allow} of the same configuration (the launcher links the two), so that the API
    * refuses at submission exactly the literal addresses the workers would refuse to call.
@@ -149,5 +156,8 @@ public final class ApiSettings implements ValidatedSettings {
         "api.namespaceRefresh must be at least 1 ms");
     errors.require(bulkMaxJobs >= 1, "api.bulkMaxJobs must be >= 1");
     errors.require(bulkBatchSize >= 1, "api.bulkBatchSize must be >= 1");
+    errors.require(
+        bulkStaleAfter != null && bulkStaleAfter.toMillis() >= 2,
+        "api.bulkStaleAfter must be at least 2 ms");
   }
 }

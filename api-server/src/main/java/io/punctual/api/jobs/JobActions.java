@@ -19,14 +19,20 @@ import java.util.UUID;
 public final class JobActions {
   private final JobQueries store;
   private final JobTransitions transitions;
-  private final JobSubmitter submitter;
+  private final Released released;
   private final QueueWriter queue;
 
+  /** Puts jobs made PENDING in Redis when due within the horizon ({@link JobSubmitter}). */
+  @FunctionalInterface
+  public interface Released {
+    void enqueueReleased(List<QueueEntry> entries);
+  }
+
   public JobActions(
-      JobQueries store, JobTransitions transitions, JobSubmitter submitter, QueueWriter queue) {
+      JobQueries store, JobTransitions transitions, Released released, QueueWriter queue) {
     this.store = store;
     this.transitions = transitions;
-    this.submitter = submitter;
+    this.released = released;
     this.queue = queue;
   }
 
@@ -57,22 +63,32 @@ public final class JobActions {
    */
   public List<Job> retryAll(String namespace, Collection<UUID> ids) {
     List<Job> moved = transitions.rerun(namespace, ids);
-    submitter.enqueueReleased(
+    afterRetry(moved);
+    return moved;
+  }
+
+  /** The Redis side of a committed retry of {@code moved} (done in a caller's transaction). */
+  public void afterRetry(List<Job> moved) {
+    released.enqueueReleased(
         moved.stream()
             .map(j -> new QueueEntry(j.id(), j.namespace(), j.priority(), j.runAt()))
             .toList());
-    return moved;
   }
 
   /** Cancels job {@code id} of {@code namespace}, with its Redis side (see JobsResource). */
   public CancelResult cancel(String namespace, UUID id) {
     CancelResult result = transitions.cancel(namespace, id);
     if (result instanceof CancelResult.Cancelled c) {
-      if (c.previous() == JobState.PENDING) {
-        queue.remove(namespace, c.job().priority(), id);
-      }
-      submitter.enqueueReleased(c.released());
+      afterCancel(c);
     }
     return result;
+  }
+
+  /** The Redis side of a committed cancel (done in a caller's transaction). */
+  public void afterCancel(CancelResult.Cancelled c) {
+    if (c.previous() == JobState.PENDING) {
+      queue.remove(c.job().namespace(), c.job().priority(), c.job().id());
+    }
+    released.enqueueReleased(c.released());
   }
 }

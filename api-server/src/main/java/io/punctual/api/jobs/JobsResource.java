@@ -10,6 +10,7 @@ import io.punctual.api.auth.Requires;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.namespaces.RateHeaders;
+import io.punctual.api.http.QueryParams;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
@@ -36,7 +37,7 @@ import java.util.UUID;
 
 /**
  * {@code /api/v1/jobs}: submit, batch submit, read, list (also by idempotency key and payload),
- * cancel, and a job's executions.
+ * cancel, a job's executions and its children.
  */
 @Path("/api/v1/jobs")
 @Produces(MediaType.APPLICATION_JSON)
@@ -182,6 +183,28 @@ public final class JobsResource {
     }
     return new Items<>(
         store.executions(namespace, jobId).stream().map(ExecutionRepresentation::of).toList());
+  }
+
+  @GET
+  @Path("{id}/children")
+  @Timed
+  @Requires(Permission.READ)
+  public JobPage children(
+      @Context ContainerRequestContext request,
+      @PathParam("id") String id,
+      @QueryParam("limit") String limit,
+      @QueryParam("cursor") String cursor) {
+    String namespace = RequestContext.of(request).namespace();
+    UUID jobId = pathId(JOB, id);
+    int pageSize = QueryParams.limit(limit, settings);
+    UUID after = QueryParams.idCursor(cursor);
+    if (store.find(namespace, jobId).isEmpty()) {
+      throw notFound(JOB, id);
+    }
+    Page<Job> page = store.children(namespace, jobId, after, pageSize);
+    return new JobPage(
+        page.items().stream().map(JobRepresentation::of).toList(),
+        page.nextCursor() == null ? null : page.nextCursor().toString());
   }
 
   /** One job as read, with its dependencies (one more statement). */

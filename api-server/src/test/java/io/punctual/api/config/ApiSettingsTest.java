@@ -27,6 +27,7 @@ class ApiSettingsTest {
     assertThat(s.defaultListLimit).isEqualTo(50);
     assertThat(s.submitGroupConcurrency).isEqualTo(1);
     assertThat(s.defaultNamespace).isEqualTo("default");
+    assertThat(s.bulkStaleAfter).isEqualTo(Duration.ofMinutes(1));
     s.validate();
   }
 
@@ -62,6 +63,9 @@ class ApiSettingsTest {
     s.defaultListLimit = 600;
 
     assertThatThrownBy(s::validate).hasMessageContaining("defaultListLimit");
+    ApiSettings noStale = new ApiSettings();
+    noStale.bulkStaleAfter = Duration.ZERO;
+    assertThatThrownBy(noStale::validate).hasMessageContaining("api.bulkStaleAfter");
     assertThatThrownBy(() -> new ApiSettings().setDefaultPriorityName("urgent"))
         .isInstanceOf(IllegalArgumentException.class);
   }

@@ -36,7 +36,15 @@ class ConsoleIT {
     assertThat(page.header("X-Frame-Options")).contains("DENY");
 
     for (String asset :
-        new String[] {"app.js", "api.js", "dom.js", "app.css", "pages/overview.js"}) {
+        new String[] {
+          "app.js",
+          "api.js",
+          "dom.js",
+          "app.css",
+          "pages/overview.js",
+          "pages/job.js",
+          "pages/reference.js"
+        }) {
       Reply reply = anonymous.get("/ui/" + asset);
       assertThat(reply.status()).as(asset).isEqualTo(200);
       assertThat(reply.contentType())

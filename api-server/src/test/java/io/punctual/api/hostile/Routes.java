@@ -44,6 +44,13 @@ final class Routes {
               "POST", JOBS + "/{id}/cancel", IdKind.JOB, BodyKind.NONE, NO_QUERY, Effect.NONE),
           new Route(
               "GET", JOBS + "/{id}/executions", IdKind.JOB, BodyKind.NONE, NO_QUERY, Effect.NONE),
+          new Route(
+              "GET",
+              JOBS + "/{id}/children",
+              IdKind.JOB,
+              BodyKind.NONE,
+              List.of("limit", "cursor"),
+              Effect.NONE),
           new Route("POST", JOBS + "/{id}/retry", IdKind.JOB, BodyKind.NONE, NO_QUERY, Effect.NONE),
           new Route(
               "GET", JOBS + "/{id}/diagnosis", IdKind.JOB, BodyKind.NONE, NO_QUERY, Effect.NONE),

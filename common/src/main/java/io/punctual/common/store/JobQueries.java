@@ -186,6 +186,31 @@ public final class JobQueries {
     return new Page<>(rows, null);
   }
 
+  /**
+   * The children of job {@code parentId} of {@code namespace} (the jobs whose parent it is:
+   * workflow steps under it, follow-ups its handler spawned), oldest scheduled first, by keyset on
+   * the id after {@code cursor} (null: from the first).
+   */
+  public Page<Job> children(String namespace, UUID parentId, UUID cursor, int limit) {
+    Instant from = cursor == null ? Instant.EPOCH : JobId.scheduledAt(cursor);
+    List<Job> rows =
+        jdbi.withHandle(
+            h ->
+                h.createQuery(sql("children"))
+                    .bind("parentId", parentId)
+                    .bind("namespace", namespace)
+                    .bind("from", from)
+                    .bind("cursor", cursor)
+                    .bind("limit", limit + 1)
+                    .map(JobRowMapper.INSTANCE)
+                    .list());
+    if (rows.size() > limit) {
+      List<Job> page = rows.subList(0, limit);
+      return new Page<>(List.copyOf(page), page.get(page.size() - 1).id());
+    }
+    return new Page<>(rows, null);
+  }
+
   /** How many jobs {@code filter} matches. */
   public long count(JobFilter filter) {
     return jdbi.withHandle(

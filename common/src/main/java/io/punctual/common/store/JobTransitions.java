@@ -263,7 +263,11 @@ public final class JobTransitions {
         "cancel", () -> jdbi.inTransaction(h -> cancelIn(h, namespace, id, now)));
   }
 
-  private static CancelResult cancelIn(Handle h, String namespace, UUID id, Instant now) {
+  /**
+   * {@link #cancel}, inside the caller's transaction {@code h} (a bulk action records its progress
+   * in the same one, so a batch is acted on and counted once, or not at all).
+   */
+  public static CancelResult cancelIn(Handle h, String namespace, UUID id, Instant now) {
     Optional<Job> before = JobQueries.find(h, namespace, id);
     if (before.isEmpty()) {
       return new CancelResult.NotFound();
@@ -418,15 +422,21 @@ public final class JobTransitions {
       return List.of();
     }
     Instant now = clock.instant();
-    return jdbi.withHandle(
-        h ->
-            h.createQuery(sql("rerun"))
-                .bind("ids", ids.toArray(UUID[]::new))
-                .bindMap(UnnestColumns.scheduledBounds(ids))
-                .bind("namespace", namespace)
-                .bind("now", now)
-                .map(JobRowMapper.INSTANCE)
-                .list());
+    return jdbi.withHandle(h -> rerunIn(h, namespace, ids, now));
+  }
+
+  /** {@link #rerun}, inside the caller's transaction {@code h} (see {@link #cancelIn}). */
+  public static List<Job> rerunIn(Handle h, String namespace, Collection<UUID> ids, Instant now) {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    return h.createQuery(sql("rerun"))
+        .bind("ids", ids.toArray(UUID[]::new))
+        .bindMap(UnnestColumns.scheduledBounds(ids))
+        .bind("namespace", namespace)
+        .bind("now", now)
+        .map(JobRowMapper.INSTANCE)
+        .list();
   }
 
   // --- UNBLOCK, SKIP

@@ -132,6 +132,91 @@ class ConsoleE2E {
   }
 
   @Test
+  void aJobPageLinksItsParentAndListsItsChildren() {
+    String parent = stack.submit("{\"type\":\"noop\",\"delay\":\"PT1H\"}");
+    String first = stack.submit("{\"type\":\"noop\",\"parentId\":\"" + parent + "\"}");
+    String second =
+        stack.submit(
+            "{\"type\":\"noop\",\"parentId\":\"" + parent + "\",\"runCondition\":\"always\"}");
+    browser.signIn(stack.base, stack.adminKey);
+    browser.open(stack.base + "/ui/#/jobs/" + parent);
+    browser.untilText("#job-id", parent);
+    browser.until(d -> d.findElements(By.cssSelector("#job-children .child")).size() == 2);
+    assertThat(browser.find("#job-children .child[data-id='" + first + "']").getText())
+        .contains(first, "BLOCKED");
+    assertThat(browser.find("#job-children .child[data-id='" + second + "']").getText())
+        .contains(second);
+    assertThat(browser.find("#job-parent").getText()).isEqualTo("—");
+
+    browser.find("#job-children .child[data-id='" + second + "'] a").click();
+    browser.untilText("#job-id", second);
+    assertThat(browser.find("#job-parent").getText()).contains(parent, "always");
+    browser.find("#job-parent a").click();
+    assertThat(browser.untilText("#job-id", parent).getText()).isEqualTo(parent);
+  }
+
+  @Test
+  void theApiReferenceShowsEveryRouteWithItsRoleFromTheOpenApiDocument() {
+    JsonNode doc = stack.get("/api/v1/openapi.json");
+    int operations = 0;
+    for (JsonNode path : doc.get("paths")) {
+      for (String method : new String[] {"get", "post", "put", "patch", "delete"}) {
+        operations += path.has(method) ? 1 : 0;
+      }
+    }
+    String viewer = stack.key("reference viewer", "viewer");
+    browser.signIn(stack.base, viewer);
+    browser.find("#nav-api").click();
+    browser.untilText("#api-count", operations + " routes");
+    assertThat(browser.all("#api-routes details.route")).hasSize(operations);
+
+    WebElement children =
+        browser.find("details.route[data-route='GET /api/v1/jobs/{id}/children']");
+    assertThat(children.getAttribute("data-role")).isEqualTo("viewer");
+    assertThat(children.getAttribute("data-tag")).isEqualTo("jobs");
+    assertThat(
+            browser
+                .find("details.route[data-route='POST /api/v1/jobs/bulk']")
+                .getAttribute("data-role"))
+        .isEqualTo("operator");
+    assertThat(
+            browser.find("details.route[data-route='GET /api/v1/audit']").getAttribute("data-role"))
+        .isEqualTo("admin");
+
+    // Opened, a route shows its parameters and its responses with their schemas.
+    WebElement list = browser.find("details.route[data-route='GET /api/v1/jobs']");
+    list.findElement(By.tagName("summary")).click();
+    browser.find("details.route[data-route='GET /api/v1/jobs'] tr[data-parameter=cursor]");
+    assertThat(browser.find("details.route[data-route='GET /api/v1/jobs'] .route-role").getText())
+        .isEqualTo("viewer");
+    WebElement page =
+        browser.find(
+            "details.route[data-route='GET /api/v1/jobs'] tr[data-status='200'] details.ref-schema");
+    page.findElement(By.tagName("summary")).click();
+    browser.find(
+        "details.route[data-route='GET /api/v1/jobs'] tr[data-status='200'] tr[data-property=nextCursor]");
+
+    // A request body's schema lists its fields.
+    WebElement submit = browser.find("details.route[data-route='POST /api/v1/jobs']");
+    submit.findElement(By.tagName("summary")).click();
+    browser
+        .find(
+            "details.route[data-route='POST /api/v1/jobs'] .ref-request details.ref-schema > summary")
+        .click();
+    browser.find(
+        "details.route[data-route='POST /api/v1/jobs'] .ref-request tr[data-property=type]");
+
+    // The filter narrows the list.
+    browser.find("#api-search").sendKeys("/schedules");
+    browser.until(
+        d ->
+            d.findElements(By.cssSelector("#api-routes details.route")).stream()
+                .allMatch(r -> r.getAttribute("data-route").contains("/schedules")));
+    assertThat(browser.all("#api-routes details.route")).isNotEmpty();
+    assertThat(browser.find("nav a[data-page=api]").getAttribute("class")).contains("active");
+  }
+
+  @Test
   void aBrowsersCrossSitePostIsRefusedAndAudited() {
     String id = stack.submit("{\"type\":\"noop\",\"delay\":\"PT1H\"}");
     // A page of another site (127.0.0.1 is not localhost's site): the admin port's health check.
