@@ -40,6 +40,8 @@ final class ScalePages {
       PunctualProcesses.Role api = processes.startApi();
       ScaleConsole console = new ScaleConsole(api, tenant);
       Fixtures f = fixtures(stores, console, tenant);
+      // a store kept from an interrupted run may still have the payload index
+      new PayloadIndex(stores.database().jdbi()).ensure(false);
       List<Call> calls = pageCalls(console, f);
       out.set("pages", console.time(calls, o.reps()));
       out.set("stats", console.time(statsCalls(), o.reps()));
@@ -54,7 +56,7 @@ final class ScalePages {
         System.out.printf(Locale.ROOT, "%npayload index jobs_payload built in %.0f s%n", seconds);
         out.put("payloadIndexBuildSeconds", Math.round(seconds));
         out.put("payloadIndexSize", payloadIndexSize(stores));
-        out.set("payloadSearchWithIndex", console.time(payloadCalls(f), o.reps()));
+        out.set("payloadSearchWithIndex", console.time(payloadCalls(f), Math.min(o.reps(), 5)));
         index.ensure(false);
       }
       processes.sampleRss();
