@@ -47,16 +47,21 @@ import java.util.concurrent.Callable;
 /**
  * The store at scale: N jobs bulk-loaded into PostgreSQL (durable) over the last 30 days and the
  * next 3 (50 namespaces = tenants, 20 types; about 94% SUCCEEDED, 5% FAILED after 3 attempts, 1%
- * CANCELLED, the future ones PENDING, one in 100,000 still RUNNING), with one {@code
+ * CANCELLED, the future ones PENDING, one in 100,000 still RUNNING; payload {@code {"order": n,
+ * "customer": "c-<n mod 1000>"}}, one job in 100 with an idempotency key), with one {@code
  * job_executions} row per finished attempt; then the queries users run, the way the API runs them
  * ({@code GET /jobs} goes through {@link JobQueries#list}, the same prepared statement) or, for an
  * aggregate the API has no endpoint for, as plain SQL. Each query is timed (its first run, then the
  * best and median of the next five) and explained ({@code EXPLAIN (ANALYZE, BUFFERS)}: the
  * partitions it read, the indexes it used). Then the Redis memory one queued job costs, measured
- * through the real {@link ReadyQueue}.
+ * through the real {@link ReadyQueue}. Between the two, the operations console on the loaded store
+ * over HTTP ({@link ScalePages}): every page's REST calls, the Prometheus scrape, ten polling tabs
+ * and the CPU they cost PostgreSQL.
  *
- * <p>Usage: {@code ScaleBenchmark [--jobs N] [--queued M] [--json FILE]} (defaults 10,000,000 jobs
- * and 1,000,000 queue entries). The full plans go to {@code target/scale-explain.txt}.
+ * <p>Usage: {@code ScaleBenchmark [--jobs N] [--queued M] [--json FILE] [--store DIR] [--reps R]
+ * [--scrapes S] [--tabs T] [--tab-seconds W] [--no-payload-index] [--no-console]} (defaults
+ * 10,000,000 jobs and 1,000,000 queue entries; see load-tests/bench). The full plans go to {@code
+ * target/scale-explain.txt}.
  */
 public final class ScaleBenchmark {
   private ScaleBenchmark() {}
@@ -70,11 +75,25 @@ public final class ScaleBenchmark {
     long jobs = 10_000_000;
     int queued = 1_000_000;
     Path json = null;
+    Path store = null;
+    int reps = 20;
+    int scrapes = 50;
+    int tabs = 10;
+    int tabSeconds = 60;
+    boolean payloadIndex = true;
+    boolean console = true;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--jobs" -> jobs = Long.parseLong(args[++i]);
         case "--queued" -> queued = Integer.parseInt(args[++i]);
         case "--json" -> json = Path.of(args[++i]);
+        case "--store" -> store = Path.of(args[++i]);
+        case "--reps" -> reps = Integer.parseInt(args[++i]);
+        case "--scrapes" -> scrapes = Integer.parseInt(args[++i]);
+        case "--tabs" -> tabs = Integer.parseInt(args[++i]);
+        case "--tab-seconds" -> tabSeconds = Integer.parseInt(args[++i]);
+        case "--no-payload-index" -> payloadIndex = false;
+        case "--no-console" -> console = false;
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
@@ -82,7 +101,10 @@ public final class ScaleBenchmark {
     out.put("jobs", jobs);
     Map<String, String> extra =
         Map.of("shared_buffers", "512MB", "max_wal_size", "8GB", "maintenance_work_mem", "512MB");
-    try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(null, true, extra);
+    if (store != null) {
+      Files.createDirectories(store);
+    }
+    try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(store, true, extra);
         EmbeddedRedisServer redis = EmbeddedRedisServer.start(null)) {
       pg.createDatabaseIfMissing("punctual");
       String url = pg.jdbcUrl("punctual");
@@ -104,17 +126,37 @@ public final class ScaleBenchmark {
               Clock.systemUTC(),
               "scale")) {
         Migrations.migrate(stores.database().dataSource());
-        out.set("load", load(stores, jobs));
+        if (loaded(stores) == jobs) {
+          System.out.printf(
+              Locale.ROOT, "the store in %s holds the %,d jobs already%n", store, jobs);
+        } else {
+          out.set("load", load(stores, jobs));
+        }
         out.set("queries", queries(stores));
-        // Gigabytes of dirty pages would make the server's shutdown checkpoint outlast the
-        // embedded server's stop timeout (and leave its directory behind): drop them first.
+        if (console) {
+          out.set(
+              "console",
+              ScalePages.run(
+                  stores,
+                  url,
+                  redis.url(),
+                  pg.port(),
+                  TENANT,
+                  new ScalePages.Options(reps, scrapes, tabs, tabSeconds, payloadIndex)));
+        }
         try (Connection c = stores.database().dataSource().getConnection();
             Statement s = c.createStatement()) {
-          s.execute("DROP TABLE jobs, job_executions");
+          if (store == null) {
+            // Gigabytes of dirty pages would make the server's shutdown checkpoint outlast the
+            // embedded server's stop timeout (and leave its directory behind): drop them first.
+            s.execute("DROP TABLE jobs, job_executions");
+          }
           s.execute("CHECKPOINT");
         }
       }
-      out.set("redis", redisMemory(redis.url(), queued));
+      if (queued > 0) {
+        out.set("redis", redisMemory(redis.url(), queued));
+      }
     }
     BenchSupport.writeJson(json, out);
   }
@@ -143,11 +185,11 @@ public final class ScaleBenchmark {
         """
         INSERT INTO jobs (id, scheduled_at, namespace, type, payload, priority, status, run_at,
                           attempt, max_attempts, backoff, tags, created_at, updated_at, started_at,
-                          finished_at, heartbeat_at, worker_id, last_error, result)
+                          finished_at, heartbeat_at, worker_id, last_error, result, idempotency_key)
         SELECT (lpad(to_hex(ms), 12, '0') || '7' || substr(h, 1, 3) || '8' || substr(h, 4, 15))::uuid,
                punctual_ms(ms), 'tenant-' || (('x' || substr(h, 20, 4))::bit(16)::int % 50),
                'type-' || (('x' || substr(h, 24, 4))::bit(16)::int % 20),
-               '{"order":12345,"customer":"c-42"}'::jsonb, (g % 4)::smallint, st,
+               jsonb_build_object('order', g, 'customer', 'c-' || (g % 1000)), (g % 4)::smallint, st,
                punctual_ms(CASE WHEN st = 'FAILED' THEN ms + 3000 ELSE ms END),
                CASE st WHEN 'PENDING' THEN 0 WHEN 'FAILED' THEN 3 ELSE 1 END, 3,
                CAST(? AS jsonb),
@@ -158,7 +200,8 @@ public final class ScaleBenchmark {
                CASE WHEN st = 'RUNNING' THEN punctual_ms(ms + 1000) END,
                CASE WHEN st = 'RUNNING' THEN 'worker-' || (g % 7) END,
                CASE WHEN st = 'FAILED' THEN 'java.lang.IllegalStateException: planned failure ' || (g % 13) END,
-               CASE WHEN st = 'SUCCEEDED' THEN '{"ok":true}'::jsonb END
+               CASE WHEN st = 'SUCCEEDED' THEN '{"ok":true}'::jsonb END,
+               CASE WHEN g % 100 = 0 THEN 'order-' || g END
         FROM (
           SELECT g, ms, md5(g::text) AS h,
                  CASE WHEN ms > ? THEN 'PENDING'
@@ -218,22 +261,28 @@ public final class ScaleBenchmark {
         (System.nanoTime() - jobsDone) / 1e9);
     try (Connection c = stores.database().dataSource().getConnection();
         Statement s = c.createStatement()) {
+      // One job in 100 was submitted with an idempotency key (GET /jobs?idempotencyKey=).
+      s.execute(
+          "INSERT INTO idempotency_keys (namespace, key, job_id, request_hash, created_at)"
+              + " SELECT namespace, idempotency_key, id, 'bench', created_at FROM jobs"
+              + " WHERE idempotency_key IS NOT NULL");
+      s.execute("VACUUM ANALYZE idempotency_keys");
       s.execute("VACUUM ANALYZE jobs");
       s.execute("VACUUM ANALYZE job_executions");
     }
-    // The statistics rollup over the whole history at once (what the reaper keeps current minute
-    // by minute), so that GET /api/v1/stats is timed on the rollup of these jobs.
+    // The statistics rollup over the whole history (what the reaper keeps current minute by
+    // minute), so that GET /api/v1/stats is timed on the rollup of these jobs.
     long rollupStart = System.nanoTime();
-    Duration history = Duration.ofDays(DAYS_BACK + 2);
-    StatsRollup.Pass pass =
-        new StatsRollup(
-                stores.database().jdbi(), Clock.systemUTC(), history, history, history.plusDays(1))
-            .runOnce();
+    long rollupRows = rollup(stores, today.minusDays(DAYS_BACK + 1));
     System.out.printf(
         Locale.ROOT,
         "  statistics rollup: %,d rows (%.0f s)%n",
-        pass.rows(),
+        rollupRows,
         (System.nanoTime() - rollupStart) / 1e9);
+    try (Connection c = stores.database().dataSource().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("VACUUM ANALYZE job_stats_minutes");
+    }
     double seconds = (System.nanoTime() - t0) / 1e9;
     String sizes;
     try (Connection c = stores.database().dataSource().getConnection();
@@ -261,7 +310,113 @@ public final class ScaleBenchmark {
     System.out.printf(Locale.ROOT, "load + VACUUM ANALYZE: %.0f s; %s%n", seconds, sizes);
     result.put("seconds", Math.round(seconds));
     result.put("executions", executions);
+    result.put("statsRows", rollupRows);
+    try (Connection c = stores.database().dataSource().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE IF NOT EXISTS bench_scale_loaded (jobs bigint NOT NULL)");
+      s.execute("DELETE FROM bench_scale_loaded");
+      s.execute("INSERT INTO bench_scale_loaded VALUES (" + jobs + ")");
+    }
     return result;
+  }
+
+  /** The jobs a kept store (--store) was loaded with; 0 when not loaded. */
+  private static long loaded(Stores stores) throws Exception {
+    try (Connection c = stores.database().dataSource().getConnection();
+        Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("SELECT to_regclass('bench_scale_loaded') IS NULL")) {
+        rs.next();
+        if (rs.getBoolean(1)) {
+          return 0;
+        }
+      }
+      try (ResultSet rs = s.executeQuery("SELECT coalesce(max(jobs), 0) FROM bench_scale_loaded")) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  /**
+   * The statistics rollup of the loaded history, loaded day by day by one statement each
+   * (scale-rollup.sql: StatsRollup's own query, grouped in SQL; a pass of StatsRollup itself builds
+   * its rows in memory, hours at 10 million jobs). First checked on one hour against what
+   * StatsRollup.runOnce writes for it: the same rows, or the benchmark stops. Returns the rows.
+   */
+  private static long rollup(Stores stores, LocalDate from) throws Exception {
+    String rollupSql = resource("/io/punctual/common/stats/StatsRollup/rollup.sql");
+    String load =
+        resource("/io/punctual/bench/scale-rollup.sql").replace("/*rollup*/", rollupSql.strip());
+    Instant hour =
+        LocalDate.now(ZoneOffset.UTC).minusDays(1).atTime(12, 0).toInstant(ZoneOffset.UTC);
+    Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+    try (Connection c = stores.database().dataSource().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("DELETE FROM job_stats_minutes");
+      s.execute("DELETE FROM job_stats_rollup");
+      s.executeUpdate(rollupRange(load, hour, hour.plus(Duration.ofHours(1))));
+      String ours = digest(s, hour);
+      s.execute("DELETE FROM job_stats_minutes");
+      s.execute(
+          "INSERT INTO job_stats_rollup (id, done_until) VALUES (1, "
+              + timestamp(hour.plus(Duration.ofMinutes(1)))
+              + ")");
+      Instant[] clockNow = {hour.plus(Duration.ofHours(1))};
+      new StatsRollup(
+              stores.database().jdbi(),
+              Clock.fixed(clockNow[0], ZoneOffset.UTC),
+              Duration.ofMinutes(1),
+              Duration.ofHours(1),
+              Duration.ofDays(DAYS_BACK + DAYS_AHEAD + 10))
+          .runOnce();
+      String theirs = digest(s, hour);
+      if (!ours.equals(theirs)) {
+        throw new IllegalStateException(
+            "scale-rollup.sql and StatsRollup disagree on " + hour + ": " + ours + " / " + theirs);
+      }
+      System.out.println("  statistics rollup checked on one hour against StatsRollup: " + ours);
+      s.execute("DELETE FROM job_stats_minutes");
+      long rows = 0;
+      for (LocalDate d = from;
+          d.atStartOfDay(ZoneOffset.UTC).toInstant().isBefore(now);
+          d = d.plusDays(1)) {
+        Instant start = d.atStartOfDay(ZoneOffset.UTC).toInstant();
+        Instant end = d.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+        rows += s.executeUpdate(rollupRange(load, start, end.isAfter(now) ? now : end));
+      }
+      s.execute("UPDATE job_stats_rollup SET done_until = " + timestamp(now));
+      return rows;
+    }
+  }
+
+  private static String rollupRange(String sql, Instant start, Instant end) {
+    return sql.replace(":start", timestamp(start)).replace(":end", timestamp(end));
+  }
+
+  /** The rows of one hour of job_stats_minutes: their count and a digest of their values. */
+  private static String digest(Statement s, Instant hour) throws Exception {
+    try (ResultSet rs =
+        s.executeQuery(
+            "SELECT count(*), md5(string_agg(t::text, ',' ORDER BY namespace, minute, type))"
+                + " FROM job_stats_minutes t WHERE minute >= "
+                + timestamp(hour)
+                + " AND minute < "
+                + timestamp(hour.plus(Duration.ofHours(1))))) {
+      rs.next();
+      if (rs.getLong(1) == 0) {
+        throw new IllegalStateException("no statistics rows for " + hour + " to compare");
+      }
+      return rs.getLong(1) + " rows, md5 " + rs.getString(2);
+    }
+  }
+
+  private static String resource(String name) throws Exception {
+    try (InputStream in = ScaleBenchmark.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("no resource " + name);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
   }
 
   /** One user query: how it is run (the API's statement or SQL) and how it is explained. */

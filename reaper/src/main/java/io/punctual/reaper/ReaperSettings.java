@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.punctual.common.config.AuditSettings;
 import io.punctual.common.config.SettingsErrors;
 import io.punctual.common.config.ValidatedSettings;
+import io.punctual.common.stats.StatsReader;
 import java.time.Duration;
 
 /**
@@ -85,6 +86,10 @@ public class ReaperSettings implements ValidatedSettings {
     errors.positive(workerRetention, "reaper.workerRetention");
     errors.positive(statsInterval, "reaper.statsInterval");
     errors.positive(statsSettle, "reaper.statsSettle");
+    // The API keeps what it read of the minutes that ended this long before the rollup's progress.
+    errors.require(
+        statsSettle == null || statsSettle.compareTo(StatsReader.FINAL_AFTER) <= 0,
+        "reaper.statsSettle must be at most " + StatsReader.FINAL_AFTER.toMinutes() + " minutes");
     errors.require(maxPerPass >= 1, "reaper.maxPerPass must be >= 1");
     errors.require(
         executionRetention != null && executionRetention.toDays() >= 2,

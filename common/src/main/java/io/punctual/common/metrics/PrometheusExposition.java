@@ -13,8 +13,11 @@ import java.util.List;
  * underscores: {@code punctual.reaper.rescued} is {@code punctual_reaper_rescued_total}), and the
  * JVM metrics of the Prometheus client. The bridge leaves out Dropwizard's own {@code jvm.*} gauges
  * (the Prometheus JVM metrics replace them, and the thread dump behind some is slow) and the
- * per-namespace {@code punctual.queue.*} gauges (the labelled queue gauges replace them), and a
- * metric whose Prometheus name would repeat another's ({@link #collidesWithAnother}).
+ * per-namespace {@code punctual.queue.*} gauges (the labelled queue gauges replace them), the
+ * timers of Jersey's request and response filters ({@code <method>.request.filtering}, {@code
+ * <method>.response.filtering}: two thirds of an API's scrape, each a reservoir sorted per scrape,
+ * and no dashboard reads them; the JSON {@code /metrics} keeps them), and a metric whose Prometheus
+ * name would repeat another's ({@link #collidesWithAnother}).
  */
 public final class PrometheusExposition {
   private PrometheusExposition() {}
@@ -49,6 +52,8 @@ public final class PrometheusExposition {
     return (name, metric) ->
         !name.startsWith("jvm.")
             && !name.startsWith("punctual.queue.")
+            && !name.endsWith(".request.filtering")
+            && !name.endsWith(".response.filtering")
             && !collidesWithAnother(name, metrics);
   }
 

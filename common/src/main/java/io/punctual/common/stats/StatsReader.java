@@ -1,14 +1,14 @@
 package io.punctual.common.stats;
 
 import io.punctual.common.sql.SqlFiles;
-import java.sql.Array;
-import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -75,6 +75,22 @@ public final class StatsReader {
     private void add(String outcome, long n) {
       counts.merge(outcome, n, Long::sum);
     }
+
+    Frozen freeze() {
+      long[] c = new long[OUTCOMES.size()];
+      for (int i = 0; i < c.length; i++) {
+        c[i] = counts.get(OUTCOMES.get(i));
+      }
+      return new Frozen(c, duration.toStored(), startLag.toStored());
+    }
+
+    void merge(Frozen f) {
+      for (int i = 0; i < f.counts.length; i++) {
+        add(OUTCOMES.get(i), f.counts[i]);
+      }
+      duration.addAll(f.duration);
+      startLag.addAll(f.startLag);
+    }
   }
 
   /** The ended outcomes of an attempt (execution statuses), then the count of attempts started. */
@@ -86,45 +102,190 @@ public final class StatsReader {
 
   /**
    * The groups of [from, to) for {@code namespaces} (null: every namespace), ordered by key; a
-   * group with no attempt is not listed.
+   * group with no attempt is not listed. Rows are per minute, so the range is taken to whole
+   * minutes (a minute is in it when it starts in it). What is read of the blocks of {@link #BLOCK}
+   * that the rollup no longer rewrites is kept ({@link #MAX_BLOCKS} at most): a console polling the
+   * last day reads the minutes at its two ends and the recent ones only.
    */
   public List<Group> groups(
       Collection<String> namespaces, Instant from, Instant to, GroupBy groupBy) {
+    Instant start = ceil(from, MINUTE);
+    Instant end = ceil(to, MINUTE);
     Map<String, Group> groups = new TreeMap<>();
+    if (!start.isBefore(end)) {
+      return List.of();
+    }
+    String scope =
+        namespaces == null
+            ? "*"
+            : String.join("\u0000", new java.util.TreeSet<>(namespaces)) + "\u0000";
     jdbi.useHandle(
-        h ->
-            h.createQuery(SQL.get("minutes"))
-                .bind("all", namespaces == null)
-                .bind(
-                    "namespaces",
-                    namespaces == null ? new String[0] : namespaces.toArray(String[]::new))
-                .bind("from", from)
-                .bind("to", to)
-                .map(
-                    (rs, ctx) -> {
-                      String key =
-                          switch (groupBy) {
-                            case TYPE -> rs.getString("type");
-                            case NAMESPACE -> rs.getString("namespace");
-                            case HOUR ->
-                                rs.getTimestamp("minute")
-                                    .toInstant()
-                                    .truncatedTo(ChronoUnit.HOURS)
-                                    .toString();
-                          };
-                      Group g = groups.computeIfAbsent(key, Group::new);
-                      g.add("STARTED", rs.getLong("started"));
-                      g.add("SUCCEEDED", rs.getLong("succeeded"));
-                      g.add("FAILED", rs.getLong("failed"));
-                      g.add("TIMED_OUT", rs.getLong("timed_out"));
-                      g.add("CANCELLED", rs.getLong("cancelled"));
-                      g.add("LOST", rs.getLong("lost"));
-                      g.duration.addAll(ints(rs.getArray("duration_ms")));
-                      g.startLag.addAll(ints(rs.getArray("start_lag_ms")));
-                      return key;
-                    })
-                .forEach(k -> {}));
+        h -> {
+          Instant doneUntil =
+              h.createQuery(SQL.get("doneUntil")).mapTo(Instant.class).findOne().orElse(null);
+          Instant cacheStart = ceil(start, BLOCK);
+          Instant cacheEnd = floor(end, BLOCK);
+          if (doneUntil == null) {
+            cacheEnd = cacheStart;
+          } else if (cacheEnd.isAfter(floor(doneUntil.minus(FINAL_AFTER), BLOCK))) {
+            cacheEnd = floor(doneUntil.minus(FINAL_AFTER), BLOCK);
+          }
+          if (!cacheStart.isBefore(cacheEnd)) {
+            read(h, namespaces, start, end, groupBy, (block, key) -> group(groups, key));
+            return;
+          }
+          if (start.isBefore(cacheStart)) {
+            read(h, namespaces, start, cacheStart, groupBy, (block, key) -> group(groups, key));
+          }
+          if (cacheEnd.isBefore(end)) {
+            read(h, namespaces, cacheEnd, end, groupBy, (block, key) -> group(groups, key));
+          }
+          Instant run = null;
+          for (Instant b = cacheStart; ; b = b.plus(BLOCK)) {
+            Map<String, Frozen> cached = b.isBefore(cacheEnd) ? cached(scope, groupBy, b) : null;
+            if (cached != null || !b.isBefore(cacheEnd)) {
+              if (run != null) { // read the blocks missing from run to b, keep each
+                Map<Instant, Map<String, Group>> read = new TreeMap<>();
+                for (Instant m = run; m.isBefore(b); m = m.plus(BLOCK)) {
+                  read.put(m, new TreeMap<>());
+                }
+                read(h, namespaces, run, b, groupBy, (block, key) -> group(read.get(block), key));
+                read.forEach(
+                    (block, blockGroups) -> {
+                      Map<String, Frozen> frozen = new TreeMap<>();
+                      blockGroups.forEach((k, g) -> frozen.put(k, g.freeze()));
+                      keep(scope, groupBy, block, frozen);
+                      frozen.forEach((k, f) -> group(groups, k).merge(f));
+                    });
+                run = null;
+              }
+              if (cached != null) {
+                cached.forEach((k, f) -> group(groups, k).merge(f));
+              }
+              if (!b.isBefore(cacheEnd)) {
+                break;
+              }
+            } else if (run == null) {
+              run = b;
+            }
+          }
+        });
     return List.copyOf(groups.values());
+  }
+
+  /** Where a row of a block goes. */
+  private interface Sink {
+    Group group(Instant block, String key);
+  }
+
+  /** Reads the rows of [from, to) into the groups {@code sink} gives for their block and key. */
+  private static void read(
+      Handle h,
+      Collection<String> namespaces,
+      Instant from,
+      Instant to,
+      GroupBy groupBy,
+      Sink sink) {
+    var query =
+        namespaces == null
+            ? h.createQuery(SQL.get("minutesAll"))
+            : h.createQuery(SQL.get("minutes"))
+                .bind("namespaces", namespaces.toArray(String[]::new));
+    query
+        .bind("from", from)
+        .bind("to", to)
+        .map(
+            (rs, ctx) -> {
+              Instant minute = rs.getTimestamp("minute").toInstant();
+              String key =
+                  switch (groupBy) {
+                    case TYPE -> rs.getString("type");
+                    case NAMESPACE -> rs.getString("namespace");
+                    case HOUR -> minute.truncatedTo(ChronoUnit.HOURS).toString();
+                  };
+              Group g = sink.group(floor(minute, BLOCK), key);
+              g.add("STARTED", rs.getLong("started"));
+              g.add("SUCCEEDED", rs.getLong("succeeded"));
+              g.add("FAILED", rs.getLong("failed"));
+              g.add("TIMED_OUT", rs.getLong("timed_out"));
+              g.add("CANCELLED", rs.getLong("cancelled"));
+              g.add("LOST", rs.getLong("lost"));
+              addText(g.duration, rs.getString("duration_ms"));
+              addText(g.startLag, rs.getString("start_lag_ms"));
+              return key;
+            })
+        .forEach(k -> {});
+  }
+
+  private static Group group(Map<String, Group> groups, String key) {
+    return groups.computeIfAbsent(key, Group::new);
+  }
+
+  /** The length of a kept block of minutes. */
+  static final Duration BLOCK = Duration.ofMinutes(10);
+
+  /**
+   * A block is kept once it ended this long before where the rollup has got: the rollup rewrites
+   * the minutes of its last {@code reaper.statsSettle} only, which is at most this.
+   */
+  public static final Duration FINAL_AFTER = Duration.ofMinutes(15);
+
+  /** The most blocks kept (least recently used dropped first): a month of 10-minute blocks. */
+  static final int MAX_BLOCKS = 4_500;
+
+  private static final Duration MINUTE = Duration.ofMinutes(1);
+
+  /** A kept block of one scope (the namespaces asked for) and grouping. */
+  private record BlockKey(String scope, GroupBy groupBy, Instant block) {}
+
+  /** A group of a kept block: its counts (in {@link #OUTCOMES} order) and stored histograms. */
+  static final class Frozen {
+    private final long[] counts;
+    private final int[] duration;
+    private final int[] startLag;
+
+    Frozen(long[] counts, int[] duration, int[] startLag) {
+      this.counts = counts;
+      this.duration = duration;
+      this.startLag = startLag;
+    }
+  }
+
+  private final Map<BlockKey, Map<String, Frozen>> blocks =
+      new java.util.LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<BlockKey, Map<String, Frozen>> eldest) {
+          return size() > MAX_BLOCKS;
+        }
+      };
+
+  private Map<String, Frozen> cached(String scope, GroupBy groupBy, Instant block) {
+    synchronized (blocks) {
+      return blocks.get(new BlockKey(scope, groupBy, block));
+    }
+  }
+
+  private void keep(String scope, GroupBy groupBy, Instant block, Map<String, Frozen> groups) {
+    synchronized (blocks) {
+      blocks.put(new BlockKey(scope, groupBy, block), groups);
+    }
+  }
+
+  /** The blocks kept now. */
+  int keptBlocks() {
+    synchronized (blocks) {
+      return blocks.size();
+    }
+  }
+
+  private static Instant floor(Instant t, Duration unit) {
+    long ms = unit.toMillis();
+    return Instant.ofEpochMilli(Math.floorDiv(t.toEpochMilli(), ms) * ms);
+  }
+
+  private static Instant ceil(Instant t, Duration unit) {
+    Instant f = floor(t, unit);
+    return f.equals(t) ? f : f.plus(unit);
   }
 
   /** One minute of the series. */
@@ -148,18 +309,31 @@ public final class StatsReader {
                 .list());
   }
 
-  private static int[] ints(Array array) throws SQLException {
-    if (array == null) {
-      return null;
+  /**
+   * Adds a stored histogram given as PostgreSQL's text of an integer array ({@code {0,3,1}}):
+   * parsed here, without the driver's array objects (a day of every namespace is hundreds of
+   * thousands of rows).
+   */
+  static void addText(StatsHistogram h, String text) {
+    if (text == null) {
+      return;
     }
-    Object values = array.getArray();
-    if (values instanceof Integer[] boxed) {
-      int[] out = new int[boxed.length];
-      for (int i = 0; i < boxed.length; i++) {
-        out[i] = boxed[i] == null ? 0 : boxed[i];
+    int bucket = 0;
+    long n = 0;
+    boolean digits = false;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c >= '0' && c <= '9') {
+        n = n * 10 + (c - '0');
+        digits = true;
+      } else if (c == ',' || c == '}') {
+        if (digits && n != 0) {
+          h.add(bucket, n);
+        }
+        bucket++;
+        n = 0;
+        digits = false;
       }
-      return out;
     }
-    return (int[]) values;
   }
 }

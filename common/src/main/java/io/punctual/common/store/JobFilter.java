@@ -42,6 +42,9 @@ public record JobFilter(
    */
   public String expand(String sql) {
     StringBuilder more = new StringBuilder("\n");
+    if (tag != null) {
+      more.append(JobQueries.sql("byTag")).append('\n');
+    }
     if (idempotencyKey != null) {
       more.append(JobQueries.sql("byIdempotencyKey")).append('\n');
     }

@@ -33,4 +33,20 @@ class PrometheusExpositionTest {
     assertThat(PrometheusExposition.collidesWithAnother("punctual.reaper.rescued", metrics))
         .isFalse();
   }
+
+  @Test
+  void theTimersOfJerseysFiltersAreLeftOutOfTheScrape() {
+    MetricRegistry metrics = new MetricRegistry();
+    metrics.timer("io.punctual.api.jobs.JobsResource.list").update(Duration.ofMillis(3));
+    metrics.timer("io.punctual.api.jobs.JobsResource.list.request.filtering");
+    metrics.timer("io.punctual.api.jobs.JobsResource.list.response.filtering");
+
+    List<String> names =
+        PrometheusExposition.registry(metrics, MetricLabels.DEFAULTS).scrape().stream()
+            .map(s -> s.getMetadata().getPrometheusName())
+            .toList();
+
+    assertThat(names).contains("io_punctual_api_jobs_JobsResource_list");
+    assertThat(names).noneMatch(n -> n.contains("filtering"));
+  }
 }

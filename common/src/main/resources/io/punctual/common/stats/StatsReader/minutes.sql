@@ -1,7 +1,7 @@
 -- The rolled-up minutes of some namespaces in [:from, :to) (the primary key leads with namespace
--- and minute). :all: every namespace (a key of "*" asking by namespace).
+-- and minute). Every namespace: minutesAll.sql.
 SELECT minute, namespace, type, started, succeeded, failed, timed_out, cancelled, lost,
-       duration_ms, start_lag_ms
+       CAST(duration_ms AS text) AS duration_ms, CAST(start_lag_ms AS text) AS start_lag_ms
 FROM job_stats_minutes
-WHERE (:all OR namespace = ANY(:namespaces))
+WHERE namespace = ANY(:namespaces)
   AND minute >= :from AND minute < :to

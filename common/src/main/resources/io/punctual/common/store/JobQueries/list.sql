@@ -1,7 +1,8 @@
 -- Keyset page of jobs, newest scheduled first. Bounds on scheduled_at are always given (the caller
 -- narrows them with the cursor), so only the partitions in range are read. The marker below takes
--- the optional conditions of the request (JobFilter: byIdempotencyKey.sql, byPayload.sql), so that
--- each combination is a statement of its own, planned with the index it needs.
+-- the optional conditions of the request (JobFilter: byTag.sql, byIdempotencyKey.sql,
+-- byPayload.sql), so that each combination is a statement of its own, planned with the index it
+-- needs.
 SELECT * FROM jobs
 WHERE namespace = :namespace
   AND scheduled_at >= :from AND scheduled_at < :to
