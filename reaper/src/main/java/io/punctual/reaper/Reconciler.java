@@ -112,18 +112,9 @@ public final class Reconciler {
       for (var group : byShard.entrySet()) {
         ShardOf shard = group.getKey();
         String[] queues = keys.queues(shard.namespace(), shard.shard());
-        String where = new LimitKeys(keys).where(shard.namespace());
+        // The limits' index of the jobs held in this shard is on the shard's slot.
+        String heldIndex = new LimitKeys(keys).where(shard.namespace(), shard.shard());
         List<QueueEntry> entries = group.getValue();
-        String heldIndex = where;
-        if (shard.shard() > 0) {
-          // The limits' index of held jobs lives in the namespace's slot, not this shard's, so the
-          // script cannot read it on a cluster: held jobs are left out here first, and the script
-          // gets a key of its own slot that is never written. A job parked between this read and
-          // the script is queued twice at worst; the claim statement, which holds the limit,
-          // parks it again.
-          entries = notHeld(commands, where, entries);
-          heldIndex = queues[0] + ":no-held-index";
-        }
         if (entries.isEmpty()) {
           continue;
         }
@@ -201,19 +192,5 @@ public final class Reconciler {
     }
     Long n = REMOVE_STALE.run(redis.sync(), new String[] {queueKey}, args.toArray(String[]::new));
     return n.intValue();
-  }
-
-  /** The entries whose job is not in the limits' index of held jobs {@code where}. */
-  private static List<QueueEntry> notHeld(
-      RedisClusterCommands<String, String> commands, String where, List<QueueEntry> entries) {
-    String[] ids = entries.stream().map(e -> e.id().toString()).toArray(String[]::new);
-    List<io.lettuce.core.KeyValue<String, String>> held = commands.hmget(where, ids);
-    List<QueueEntry> out = new ArrayList<>(entries.size());
-    for (int i = 0; i < entries.size(); i++) {
-      if (!held.get(i).hasValue()) {
-        out.add(entries.get(i));
-      }
-    }
-    return out;
   }
 }

@@ -10,10 +10,12 @@ import io.punctual.common.redis.LuaScript;
 import io.punctual.common.redis.RedisConnection;
 import io.punctual.common.sql.SqlFiles;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.jdbi.v3.core.Jdbi;
@@ -96,9 +98,7 @@ public final class SlotReconciler {
     // Namespaces whose mirror says something while PostgreSQL holds nothing are found by their
     // keys: emptied too.
     ScanIterator<String> mirrors =
-        ScanIterator.scan(
-            redis.sync(),
-            ScanArgs.Builder.matches(keys.redisKeys().prefix() + ":{*}:lim:held").limit(100));
+        ScanIterator.scan(redis.sync(), ScanArgs.Builder.matches(keys.held("*")).limit(100));
     while (mirrors.hasNext()) {
       String key = mirrors.next();
       byNamespace.putIfAbsent(namespaceOf(key), new ArrayList<>());
@@ -124,35 +124,49 @@ public final class SlotReconciler {
   private int wakeHeld() {
     int woken = 0;
     Set<String> seen = new HashSet<>();
+    // Free slots per namespace and key, shared by the key's hold sets of every shard.
+    Map<String, Integer> freeByKey = new HashMap<>();
     ScanIterator<String> sets =
-        ScanIterator.scan(
-            redis.sync(),
-            ScanArgs.Builder.matches(keys.redisKeys().prefix() + ":{*}:lim:*").limit(100));
+        ScanIterator.scan(redis.sync(), ScanArgs.Builder.matches(keys.pattern()).limit(100));
     while (sets.hasNext()) {
-      String set = sets.next();
-      if (!seen.add(set)) {
+      String key = sets.next();
+      if (!seen.add(key)) {
         continue;
       }
-      String namespace = namespaceOf(set);
-      String hold = keys.holdPrefix(namespace);
-      String paused = keys.paused(namespace, "");
-      if (set.startsWith(hold)) {
-        String field = set.substring(hold.length());
+      Optional<LimitKeys.WaitingSet> parsed = keys.parse(key);
+      if (parsed.isEmpty()) {
+        continue;
+      }
+      LimitKeys.WaitingSet set = parsed.get();
+      String namespace = set.namespace();
+      if (!set.paused()) {
+        String field = set.name();
         int nul = field.indexOf('\0');
         if (nul < 0) {
           continue;
         }
-        Room room = room(namespace, field.substring(0, nul), field.substring(nul + 1));
         int free =
-            room.concurrency() == null ? Integer.MAX_VALUE : room.concurrency() - room.held();
+            freeByKey.computeIfAbsent(
+                namespace + '\0' + field,
+                k -> {
+                  Room room = room(namespace, field.substring(0, nul), field.substring(nul + 1));
+                  return room.concurrency() == null
+                      ? Integer.MAX_VALUE
+                      : room.concurrency() - room.held();
+                });
         if (free > 0) {
-          woken += holds.drain(namespace, set, Math.min(free, 10_000));
+          int n = holds.drain(namespace, set.shard(), key, Math.min(free, 10_000));
+          woken += n;
+          if (free != Integer.MAX_VALUE) {
+            freeByKey.put(namespace + '\0' + field, free - n);
+          }
         }
-      } else if (set.startsWith(paused)) {
-        String type = set.substring(paused.length());
-        if (limits.paused(namespace).stream().noneMatch(p -> p.type().equals(type))) {
-          woken += holds.resume(namespace, type);
-        }
+      } else if (limits.paused(namespace).stream().noneMatch(p -> p.type().equals(set.name()))) {
+        int n;
+        do {
+          n = holds.drain(namespace, set.shard(), key, 1_000);
+          woken += n;
+        } while (n == 1_000);
       }
     }
     return woken;

@@ -1,5 +1,6 @@
 package io.punctual.common.limit;
 
+import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScriptOutputType;
 import io.punctual.common.job.Job;
 import io.punctual.common.redis.LuaScript;
@@ -17,12 +18,18 @@ import java.util.UUID;
  * holds. PostgreSQL decides (limit_slots); this only decides when a held job is worth claiming
  * again: when a slot of its key is released ({@link #released}), its type resumed ({@link #drain}),
  * or the reconciler finds a key with free slots. Everything here is rebuilt from PostgreSQL.
+ *
+ * <p>A held job waits in the shard of its queue entry and goes back to that shard's queue (see
+ * {@link LimitKeys}); each script runs on one slot. Parking and the mirror check, and the mirror's
+ * release and the wake-up, are two steps each (the mirror is on the namespace's slot): each step of
+ * one side is ordered so that it sees the other side's first step, so a wake-up is not lost; at
+ * worst a job is woken twice and the claim statement, which holds the limit, parks it again.
  */
 public final class LimitHolds {
   private static final LuaScript HOLD =
       LuaScript.load(LimitHolds.class, "hold.lua", ScriptOutputType.INTEGER);
   private static final LuaScript RELEASE =
-      LuaScript.load(LimitHolds.class, "release.lua", ScriptOutputType.INTEGER);
+      LuaScript.load(LimitHolds.class, "release.lua", ScriptOutputType.MULTI);
   private static final LuaScript TAKEN =
       LuaScript.load(LimitHolds.class, "taken.lua", ScriptOutputType.INTEGER);
   private static final LuaScript DRAIN =
@@ -53,48 +60,48 @@ public final class LimitHolds {
   }
 
   /**
-   * Parks refused jobs of one namespace: NO_SLOT ones in their key's hold set (moved back at once
-   * when the mirror shows a free slot), PAUSED ones in their type's. Returns how many went back.
+   * Parks refused jobs of one namespace, each in the shard of its queue entry: NO_SLOT ones in
+   * their key's hold set (moved back at once when the mirror shows a free slot), PAUSED ones in
+   * their type's. Returns how many went back.
    */
   public int hold(String namespace, List<ClaimOutcome.Refusal> refused) {
-    Map<String, List<ClaimOutcome.Refusal>> bySet = new LinkedHashMap<>();
-    Map<String, String[]> meta = new LinkedHashMap<>();
+    record Set(int shard, String key, String field, int concurrency) {}
+    Map<Set, List<ClaimOutcome.Refusal>> bySet = new LinkedHashMap<>();
     for (ClaimOutcome.Refusal r : refused) {
-      String set;
-      String field;
-      int concurrency;
+      int shard = keys.shardOf(r.job().id());
+      Set set;
       if (r.reason() == ClaimOutcome.Reason.PAUSED) {
-        set = limitKeys.paused(namespace, r.job().type());
-        field = "";
-        concurrency = -1;
+        set = new Set(shard, limitKeys.paused(namespace, shard, r.job().type()), "", -1);
       } else if (r.reason() == ClaimOutcome.Reason.NO_SLOT) {
-        field = LimitKeys.field(r.job().type(), r.key());
-        set = limitKeys.hold(namespace, field);
-        concurrency = r.concurrency() == null ? 0 : r.concurrency();
+        String field = LimitKeys.field(r.job().type(), r.key());
+        int concurrency = r.concurrency() == null ? 0 : r.concurrency();
+        set = new Set(shard, limitKeys.hold(namespace, shard, field), field, concurrency);
       } else {
         continue;
       }
       bySet.computeIfAbsent(set, s -> new ArrayList<>()).add(r);
-      meta.put(set, new String[] {field, Integer.toString(concurrency)});
     }
     int moved = 0;
-    String[] queues = keys.queues(namespace);
     for (var e : bySet.entrySet()) {
-      String[] scriptKeys = new String[3 + queues.length];
-      scriptKeys[0] = e.getKey();
-      scriptKeys[1] = limitKeys.held(namespace);
-      scriptKeys[2] = limitKeys.where(namespace);
-      System.arraycopy(queues, 0, scriptKeys, 3, queues.length);
+      Set set = e.getKey();
       List<String> args = new ArrayList<>();
-      args.add(keys.wakeChannel(namespace));
-      args.add(meta.get(e.getKey())[0]);
-      args.add(meta.get(e.getKey())[1]);
       for (ClaimOutcome.Refusal r : e.getValue()) {
         args.add(r.job().id().toString());
         args.add(score(r.job()));
       }
-      Long n = HOLD.run(connection.sync(), scriptKeys, args.toArray(String[]::new));
-      moved += n.intValue();
+      HOLD.run(
+          connection.sync(),
+          new String[] {set.key(), limitKeys.where(namespace, set.shard())},
+          args.toArray(String[]::new));
+      if (set.concurrency() < 0) {
+        continue;
+      }
+      // Read after the park: a release that decremented the count before this read finds the
+      // count lower here; one that decremented it after finds the parked job (it looks after).
+      long free = set.concurrency() - mirrored(namespace, set.field());
+      if (free > 0) {
+        moved += drain(namespace, set.shard(), set.key(), (int) Math.min(free, 10_000));
+      }
     }
     return moved;
   }
@@ -118,36 +125,71 @@ public final class LimitHolds {
 
   /**
    * Mirrors slots PostgreSQL gave back (call after the commit): for each attempt the mirror knows
-   * as a holder, its key's count goes down and the head of its hold set goes back to its queue.
-   * Returns how many held jobs went back.
+   * as a holder, its key's count goes down, then the best head of the key's hold sets (lowest
+   * priority rank, then earliest due, over all shards) goes back to its own shard's queue. Returns
+   * how many held jobs went back.
    */
   public int released(String namespace, List<Holder> holders) {
     if (holders.isEmpty()) {
       return 0;
     }
-    String[] queues = keys.queues(namespace);
-    String[] scriptKeys = new String[3 + queues.length];
-    scriptKeys[0] = limitKeys.held(namespace);
-    scriptKeys[1] = limitKeys.holders(namespace);
-    scriptKeys[2] = limitKeys.where(namespace);
-    System.arraycopy(queues, 0, scriptKeys, 3, queues.length);
-    List<String> args = new ArrayList<>(2 + holders.size() * 2);
-    args.add(keys.wakeChannel(namespace));
-    args.add(limitKeys.holdPrefix(namespace));
+    List<String> args = new ArrayList<>(holders.size() * 2);
     for (Holder h : holders) {
       args.add(h.jobId().toString());
       args.add(Integer.toString(h.attempt()));
     }
-    Long n = RELEASE.run(connection.sync(), scriptKeys, args.toArray(String[]::new));
-    return n.intValue();
+    List<String> fields =
+        RELEASE.run(
+            connection.sync(),
+            new String[] {limitKeys.held(namespace), limitKeys.holders(namespace)},
+            args.toArray(String[]::new));
+    int moved = 0;
+    for (String field : fields) {
+      moved += wakeOne(namespace, field);
+    }
+    return moved;
   }
 
-  /** Moves up to {@code max} jobs of a hold set back to their queues; returns how many. */
-  public int drain(String namespace, String holdSet, int max) {
-    String[] queues = keys.queues(namespace);
+  /** Moves the best head of a key's hold sets (over all shards) to its queue; 1 if it did. */
+  private int wakeOne(String namespace, String field) {
+    int shards = keys.shards();
+    if (shards == 1) {
+      return drain(namespace, 0, limitKeys.hold(namespace, 0, field), 1);
+    }
+    List<ScoredValue<String>> heads = new ArrayList<>(shards);
+    List<Integer> shardOfHead = new ArrayList<>(shards);
+    for (int shard = 0; shard < shards; shard++) {
+      List<ScoredValue<String>> head =
+          connection.sync().zrangeWithScores(limitKeys.hold(namespace, shard, field), 0, 0);
+      if (!head.isEmpty()) {
+        heads.add(head.get(0));
+        shardOfHead.add(shard);
+      }
+    }
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < heads.size(); i++) {
+      order.add(i);
+    }
+    order.sort((a, b) -> Double.compare(heads.get(a).getScore(), heads.get(b).getScore()));
+    for (int i : order) {
+      int shard = shardOfHead.get(i);
+      // Another releaser may have taken that head meanwhile: then the next best.
+      if (drain(namespace, shard, limitKeys.hold(namespace, shard, field), 1) == 1) {
+        return 1;
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * Moves up to {@code max} jobs of a hold set of shard {@code shard} back to that shard's queues;
+   * returns how many.
+   */
+  public int drain(String namespace, int shard, String holdSet, int max) {
+    String[] queues = keys.queues(namespace, shard);
     String[] scriptKeys = new String[2 + queues.length];
     scriptKeys[0] = holdSet;
-    scriptKeys[1] = limitKeys.where(namespace);
+    scriptKeys[1] = limitKeys.where(namespace, shard);
     System.arraycopy(queues, 0, scriptKeys, 2, queues.length);
     Long n =
         DRAIN.run(
@@ -158,13 +200,34 @@ public final class LimitHolds {
   /** Every job of a paused type back to the queues (after a resume); returns how many. */
   public int resume(String namespace, String type) {
     int moved = 0;
-    while (true) {
-      int n = drain(namespace, limitKeys.paused(namespace, type), 1_000);
-      moved += n;
-      if (n < 1_000) {
-        return moved;
+    for (int shard = 0; shard < keys.shards(); shard++) {
+      while (true) {
+        int n = drain(namespace, shard, limitKeys.paused(namespace, shard, type), 1_000);
+        moved += n;
+        if (n < 1_000) {
+          break;
+        }
       }
     }
+    return moved;
+  }
+
+  /** Jobs of a key waiting for a slot, over all shards. */
+  public long waiting(String namespace, String field) {
+    long n = 0;
+    for (int shard = 0; shard < keys.shards(); shard++) {
+      n += size(limitKeys.hold(namespace, shard, field));
+    }
+    return n;
+  }
+
+  /** Jobs of a paused type waiting for its resume, over all shards. */
+  public long waitingPaused(String namespace, String type) {
+    long n = 0;
+    for (int shard = 0; shard < keys.shards(); shard++) {
+      n += size(limitKeys.paused(namespace, shard, type));
+    }
+    return n;
   }
 
   /** Number of jobs waiting in a hold set. */

@@ -46,8 +46,11 @@ public final class RedisKeys {
     return Math.floorMod(jobId.hashCode(), shards);
   }
 
-  /** The hash tag of a namespace's shard: {@code {ns}} for shard 0, {@code {ns#i}} after. */
-  private static String tag(String namespace, int shard) {
+  /**
+   * The hash tag of a namespace's shard: {@code {ns}} for shard 0, {@code {ns#i}} after. Every key
+   * that a script touches together with a shard's queues carries it.
+   */
+  public static String tag(String namespace, int shard) {
     return shard == 0 ? "{" + namespace + "}" : "{" + namespace + "#" + shard + "}";
   }
 

@@ -1,6 +1,7 @@
 -- Moves up to ARGV[2] heads of a hold set back to their priority queues (a resumed type, or a key
 -- the reconciler found with free slots) and wakes the workers.
--- KEYS[1]: hold set; KEYS[2]: where each held job is; KEYS[3..6]: the namespace's queues.
+-- KEYS[1]: hold set of one queue shard; KEYS[2]: where each held job of that shard is;
+-- KEYS[3..6]: that shard's queues (all on the shard's slot).
 -- ARGV[1]: wake channel; ARGV[2]: how many at most. Returns how many it moved.
 local heads = redis.call('ZPOPMIN', KEYS[1], tonumber(ARGV[2]))
 local soonest = nil

@@ -1,35 +1,13 @@
--- Parks jobs a limit refused in a hold set (out of the priority queues, so they block nothing),
--- then, for a concurrency limit, checks the key's mirror count: if a slot was released between the
--- claim's refusal and now (its release found this set empty), as many heads as there are free
--- slots go back to their queues at once, so no wake-up is lost.
--- KEYS[1]: hold set; KEYS[2]: mirror counts (hash field -> slots held); KEYS[3]: where each held
--- job is (hash id -> hold set); KEYS[4..7]: the namespace's queues, highest priority first.
--- ARGV[1]: wake channel; ARGV[2]: field; ARGV[3]: concurrency ('-1': no check, a paused type);
--- then pairs (member, score); a score is priority rank * 1e13 + due time (ms).
-local hold, held, where = KEYS[1], KEYS[2], KEYS[3]
-for a = 4, #ARGV, 2 do
-  redis.call('ZADD', hold, ARGV[a + 1], ARGV[a])
-  redis.call('HSET', where, ARGV[a], hold)
+-- Parks jobs a limit refused in a hold set of one queue shard (out of the priority queues, so they
+-- block nothing) and records where each waits. The caller then checks the key's mirror count (it
+-- lives in the namespace's slot, not necessarily this one): if a slot was released between the
+-- claim's refusal and this park (its release found no one to wake), it drains as many heads as
+-- there are free slots, so no wake-up is lost.
+-- KEYS[1]: hold set; KEYS[2]: where each held job of the shard is (hash id -> hold set).
+-- ARGV: pairs (member, score); a score is priority rank * 1e13 + due time (ms).
+-- Returns how many it parked.
+for a = 1, #ARGV, 2 do
+  redis.call('ZADD', KEYS[1], ARGV[a + 1], ARGV[a])
+  redis.call('HSET', KEYS[2], ARGV[a], KEYS[1])
 end
-local limit = tonumber(ARGV[3])
-if limit < 0 then
-  return 0
-end
-local free = limit - tonumber(redis.call('HGET', held, ARGV[2]) or '0')
-if free <= 0 then
-  return 0
-end
-local heads = redis.call('ZPOPMIN', hold, free)
-local soonest = nil
-for i = 1, #heads, 2 do
-  local score = tonumber(heads[i + 1])
-  local rank = math.floor(score / 1e13)
-  local due = score - rank * 1e13
-  redis.call('ZADD', KEYS[4 + rank], 'LT', due, heads[i])
-  redis.call('HDEL', where, heads[i])
-  if soonest == nil or due < soonest then soonest = due end
-end
-if soonest ~= nil then
-  redis.call('PUBLISH', ARGV[1], string.format('%.0f', soonest))
-end
-return #heads / 2
+return #ARGV / 2

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lettuce.core.cluster.SlotHash;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.job.JobId;
+import io.punctual.common.limit.LimitKeys;
 import io.punctual.common.redis.RedisKeys;
 import java.time.Instant;
 import java.util.Arrays;
@@ -12,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -98,6 +100,41 @@ class ScriptKeySlotsTest {
       assertThat(keys.queues(ns, 0)).isEqualTo(new RedisKeys("punctual").queues(ns));
       assertThat(keys.parseQueue(keys.queue(ns, io.punctual.common.job.Priority.LOW, 5)))
           .contains(new RedisKeys.QueueKey(ns, io.punctual.common.job.Priority.LOW, 5));
+    }
+  }
+
+  @Test
+  void limitScriptsTouchOneSlotAndHeldJobsWaitOnTheirQueueShardsSlot() {
+    for (int shards : new int[] {1, 3, 6}) {
+      RedisKeys keys = new RedisKeys("punctual", shards);
+      LimitKeys limitKeys = new LimitKeys(keys);
+      for (String ns : NAMESPACES) {
+        String field = LimitKeys.field("t", "k");
+        // taken.lua, release.lua, mirror.lua: the mirror, on the namespace's slot
+        assertThat(slots(limitKeys.held(ns), limitKeys.holders(ns))).hasSize(1);
+        for (int s = 0; s < shards; s++) {
+          // hold.lua: hold set and index; drain.lua: those and the shard's queues;
+          // reconcile.lua: the shard's queues and its index
+          String[] drain =
+              Stream.concat(
+                      Stream.of(
+                          limitKeys.hold(ns, s, field),
+                          limitKeys.paused(ns, s, "t"),
+                          limitKeys.where(ns, s)),
+                      Arrays.stream(keys.queues(ns, s)))
+                  .toArray(String[]::new);
+          assertThat(slots(drain)).as("drain %s#%d", ns, s).hasSize(1);
+          assertThat(limitKeys.parse(limitKeys.hold(ns, s, field)))
+              .contains(new LimitKeys.WaitingSet(ns, s, false, field));
+          assertThat(limitKeys.parse(limitKeys.paused(ns, s, "t")))
+              .contains(new LimitKeys.WaitingSet(ns, s, true, "t"));
+        }
+        assertThat(limitKeys.parse(limitKeys.held(ns))).isEmpty();
+        assertThat(limitKeys.parse(limitKeys.where(ns, 0))).isEmpty();
+        // shard 0 keeps the unsharded layout
+        assertThat(limitKeys.hold(ns, 0, field))
+            .isEqualTo(new LimitKeys(new RedisKeys("punctual")).hold(ns, field));
+      }
     }
   }
 }

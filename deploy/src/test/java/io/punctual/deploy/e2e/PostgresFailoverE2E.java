@@ -46,22 +46,51 @@ class PostgresFailoverE2E {
   private NetworkHarness harness;
   private JobLoad.Round round;
 
+  /** How the primary fails. */
+  enum Fault {
+    /** Every process of the primary killed (SIGKILL). */
+    KILL,
+    /**
+     * The primary cut off the network (from every other host, silently: no reset, no ICMP) and left
+     * running, as a partitioned primary is; never healed (the old primary still believes it is the
+     * primary: it must be fenced before its network comes back, see operations.md).
+     */
+    PARTITION
+  }
+
   @Test
   void acknowledgedJobsSurviveAPromotionOfTheSynchronousStandby() throws Exception {
+    runWith(Fault.KILL);
+  }
+
+  /**
+   * The primary partitioned, not killed: its connections hang (the clients' URL sets {@code
+   * socketTimeout} so they give up), its commits wait for the standby it no longer reaches, and
+   * none of them surfaces, on the new primary or on the old one.
+   */
+  @Test
+  void acknowledgedJobsSurviveAPartitionedPrimaryAndItsUnreplicatedWritesNeverSurface()
+      throws Exception {
+    runWith(Fault.PARTITION);
+  }
+
+  private void runWith(Fault fault) throws Exception {
     harness = NetworkHarness.forTest("PostgresFailoverE2E", "the failover was");
+    report.put("fault", fault);
     try {
-      run();
+      run(fault);
     } catch (Exception | Error e) {
       report.put("the harness stopped", e.toString());
       throw e;
     } finally {
       harness.close();
-      writeReport();
-      NamespacedServers.keepLogs(harness.dir, Path.of("target", "postgres-failover-logs"));
+      writeReport(fault);
+      NamespacedServers.keepLogs(
+          harness.dir, Path.of("target", "postgres-failover-logs-" + fault.name().toLowerCase()));
     }
   }
 
-  private void run() throws Exception {
+  private void run(Fault fault) throws Exception {
     long started = System.nanoTime();
     boolean async = "async".equals(System.getProperty(ASYNC_PROPERTY));
     String mode = async ? "async" : "sync";
@@ -127,7 +156,10 @@ class PostgresFailoverE2E {
             + lab.address("pg1")
             + ":5432,"
             + lab.address("pg2")
-            + ":5432/punctual?targetServerType=primary";
+            + ":5432/punctual?targetServerType=primary"
+            // A partitioned primary answers nothing: without a socket timeout a connection waits
+            // on it as long as TCP retransmits (about 15 minutes).
+            + (fault == Fault.PARTITION ? "&socketTimeout=10&connectTimeout=2" : "");
     report.put("JDBC URL of every process", url);
     harness.migrate(url);
     PunctualProcess apiProcess = harness.startApi(url);
@@ -148,24 +180,32 @@ class PostgresFailoverE2E {
           .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofMillis(100))
           .until(() -> accepted.size() >= 100);
-      // the primary fails: every process of it killed at once
-      PunctualProcess primaryProcess = primary.get(0);
-      primaryProcess.rememberDescendants();
-      List<ProcessHandle> backends = primaryProcess.descendants();
       int acceptedBefore = accepted.size();
-      primaryProcess.kill();
-      backends.forEach(ProcessHandle::destroyForcibly);
+      if (fault == Fault.KILL) {
+        // the primary fails: every process of it killed at once
+        PunctualProcess primaryProcess = primary.get(0);
+        primaryProcess.rememberDescendants();
+        List<ProcessHandle> backends = primaryProcess.descendants();
+        primaryProcess.kill();
+        backends.forEach(ProcessHandle::destroyForcibly);
+      } else {
+        // the primary is cut off from every other host (the test still reaches it over its
+        // socket, off the network)
+        for (String host : List.of("pg2", "redis", "api", "w1", "ctl", "sink")) {
+          lab.cut("pg1", host);
+        }
+      }
       long killed = System.nanoTime();
       // the operator (or the failover manager) promotes the standby
       assertThat(text(pg2, "SELECT pg_promote(true, 60)")).isEqualTo("t");
       double promotedAfter = Timing.seconds(System.nanoTime() - killed);
-      report.put("accepted before the primary was killed", acceptedBefore);
-      report.put("standby promoted, seconds after the kill", promotedAfter);
+      report.put("accepted before the primary failed", acceptedBefore);
+      report.put("standby promoted, seconds after the failure", promotedAfter);
       int acceptedAtKill = accepted.size();
       Double apiBack =
           Timing.awaitSeconds(() -> accepted.size() > acceptedAtKill + 6, Duration.ofSeconds(90));
       report.put(
-          "API accepting again, seconds after the kill",
+          "API accepting again, seconds after the failure",
           apiBack == null ? null : Timing.seconds(System.nanoTime() - killed));
       String promotedAt =
           "to_timestamp("
@@ -184,7 +224,7 @@ class PostgresFailoverE2E {
                       > 0,
               Duration.ofSeconds(90));
       report.put(
-          "worker claiming on the new primary, seconds after the kill",
+          "worker claiming on the new primary, seconds after the failure",
           workerBack == null ? null : Timing.seconds(System.nanoTime() - killed));
       Thread.sleep(2_000); // load on the new primary
     }
@@ -208,7 +248,45 @@ class PostgresFailoverE2E {
         .as("duplicates without an attempt recorded LOST")
         .isEqualTo(outcome.duplicatesExplained());
     assertThat(round.unexpected()).as("answers other than 201, 503 problem+json, none").isEmpty();
+    if (fault == Fault.PARTITION) {
+      oldPrimaryWritesDoNotSurface(pg1, pg2, accepted);
+    }
     report.put("total seconds", Timing.seconds(System.nanoTime() - started));
+  }
+
+  /**
+   * The old primary, still running and cut off: its transactions committed after the cut wait for
+   * the synchronous standby it cannot reach, and are not visible even on it; nothing it has that
+   * the new primary lacks was acknowledged.
+   */
+  private void oldPrimaryWritesDoNotSurface(String pg1, String pg2, Set<UUID> accepted)
+      throws SQLException {
+    long waiting =
+        count(
+            pg1,
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'SyncRep'"
+                + " AND application_name LIKE 'punctual-%'");
+    report.put("old primary: sessions waiting for the synchronous standby", waiting);
+    Set<UUID> onNew = ids(pg2, "SELECT id FROM jobs");
+    Set<UUID> onOld = ids(pg1, "SELECT id FROM jobs");
+    Set<UUID> onlyOnOld = new java.util.HashSet<>(onOld);
+    onlyOnOld.removeAll(onNew);
+    report.put("old primary: jobs visible there and not on the new primary", onlyOnOld.size());
+    assertThat(onlyOnOld).as("jobs written on the old primary after the cut, visible").isEmpty();
+    onlyOnOld.retainAll(accepted);
+    assertThat(onlyOnOld).as("acknowledged jobs only the old primary has").isEmpty();
+  }
+
+  private static Set<UUID> ids(String jdbcUrl, String sql) throws SQLException {
+    Set<UUID> ids = new java.util.HashSet<>();
+    try (Connection c = DriverManager.getConnection(jdbcUrl, "postgres", "");
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      while (rs.next()) {
+        ids.add(rs.getObject(1, UUID.class));
+      }
+    }
+    return ids;
   }
 
   // --- helpers
@@ -225,8 +303,14 @@ class PostgresFailoverE2E {
     return Long.parseLong(text(jdbcUrl, sql));
   }
 
-  private void writeReport() {
-    Path md = Path.of("target", "postgres-failover-report.md").toAbsolutePath();
+  private void writeReport(Fault fault) {
+    Path md =
+        Path.of(
+                "target",
+                fault == Fault.KILL
+                    ? "postgres-failover-report.md"
+                    : "postgres-failover-partition-report.md")
+            .toAbsolutePath();
     StringBuilder text =
         new StringBuilder("# PostgreSQL failover report\n\nRun ")
             .append(Instant.now())
