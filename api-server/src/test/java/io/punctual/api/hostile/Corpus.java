@@ -561,12 +561,14 @@ final class Corpus {
       }
       case NAMESPACE -> {
         fields.put("name", Kind.NAMESPACE_NAME);
+        fields.put("weight", Kind.WEIGHT);
         fields.put("quota", Kind.QUOTA);
         fields.put("quota.submitsPerSecond", Kind.RATE);
         fields.put("quota.burst", Kind.RATE);
         fields.put("quota.maxPending", Kind.COUNT);
         fields.put("quota.maxPayloadBytes", Kind.INTEGER);
       }
+      case WEIGHT -> fields.put("weight", Kind.WEIGHT);
       case QUOTA -> {
         fields.put("submitsPerSecond", Kind.RATE);
         fields.put("burst", Kind.RATE);
@@ -637,6 +639,7 @@ final class Corpus {
         quota(node.putObject("quota"));
       }
       case QUOTA -> quota(node);
+      case WEIGHT -> node.put("weight", 2);
       case BULK_ACTION -> {
         node.put("action", "retry").put("dryRun", true);
         node.putObject("filter").put("status", "FAILED");

@@ -63,7 +63,9 @@ final class Hostile {
     /** A quota's maxPending: 0 to 10^12 (a long). */
     COUNT,
     /** A quota as an object (in a namespace to create). */
-    QUOTA
+    QUOTA,
+    /** A namespace's weight: 1 to 1000. */
+    WEIGHT
   }
 
   private static Value refused(String label, String json) {
@@ -203,6 +205,7 @@ final class Hostile {
           case RATE -> concat(of(Kind.INTEGER, seedJobId), rates());
           case COUNT -> counts();
           case QUOTA -> quotas();
+          case WEIGHT -> weights();
           case TAGS ->
               List.of(
                   refused("string", "\"x\""),
@@ -464,6 +467,26 @@ final class Hostile {
         either("negative-zero", "-0"),
         either("2^31", "2147483648"),
         either("max", "1000000000000"),
+        either("1e1", "1e1"),
+        either("1.0", "1.0"));
+  }
+
+  /** A namespace's weight (1 to 1000). */
+  private static List<Value> weights() {
+    return List.of(
+        refused("string", "\"3\""),
+        refused("fraction", "1.5"),
+        refused("zero", "0"),
+        refused("negative", "-1"),
+        refused("over-max", "1001"),
+        refused("2^31", "2147483648"),
+        refused("2^63", "9223372036854775808"),
+        refused("huge", "1" + "0".repeat(400)),
+        refused("1e400", "1e400"),
+        refused("array", "[3]"),
+        refused("object", "{}"),
+        either("one", "1"),
+        either("max", "1000"),
         either("1e1", "1e1"),
         either("1.0", "1.0"));
   }

@@ -41,7 +41,8 @@ record Route(
     BULK_ACTION,
     ALERT_RULE,
     NAMESPACE,
-    QUOTA
+    QUOTA,
+    WEIGHT
   }
 
   /** What a 2xx answer stores: the ledger reads the ids from the answer's body. */

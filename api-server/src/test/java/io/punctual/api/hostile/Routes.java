@@ -171,6 +171,14 @@ final class Routes {
               BodyKind.QUOTA,
               NO_QUERY,
               Effect.QUOTA),
+          // a weight change is not in the ledger: the corpus checks its refusals, not the weights
+          new Route(
+              "PUT",
+              NAMESPACES + "/{id}/weight",
+              IdKind.NAMESPACE,
+              BodyKind.WEIGHT,
+              NO_QUERY,
+              Effect.NONE),
           new Route(
               "POST",
               NAMESPACES + "/{id}/deactivate",
