@@ -326,13 +326,9 @@ class ClusterStackE2E {
   }
 
   private PunctualProcess start(String name, Map<String, String> extra, String... args) {
-    Map<String, String> all = new HashMap<>(env);
-    all.putAll(extra);
-    String[] withConfig = new String[args.length + 1];
-    System.arraycopy(args, 0, withConfig, 0, args.length);
-    withConfig[args.length] = config.toString();
     PunctualProcess p =
-        PunctualProcess.start(tmp.resolve((++logs) + "-" + name + ".log"), all, withConfig);
+        PunctualProcess.startRole(
+            tmp.resolve((++logs) + "-" + name + ".log"), env, extra, config, args);
     processes.add(p);
     return p;
   }

@@ -50,6 +50,19 @@ final class PunctualProcess implements AutoCloseable {
     return startCommand(log, env, javaCommand(args));
   }
 
+  /**
+   * Starts the jar as {@link #start}, with {@code env} and then {@code extra} as its variables and
+   * {@code config} as the command's last argument: one role of a test's fleet.
+   */
+  static PunctualProcess startRole(
+      Path log, Map<String, String> env, Map<String, String> extra, Path config, String... args) {
+    Map<String, String> all = new java.util.HashMap<>(env);
+    all.putAll(extra);
+    String[] withConfig = java.util.Arrays.copyOf(args, args.length + 1);
+    withConfig[args.length] = config.toString();
+    return start(log, all, withConfig);
+  }
+
   /** {@code java -jar punctual.jar <args>}, the command {@link #start} runs. */
   static List<String> javaCommand(String... args) {
     String jar = System.getProperty("punctual.jar");
