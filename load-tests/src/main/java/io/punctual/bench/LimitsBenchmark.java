@@ -42,6 +42,8 @@ import java.util.function.IntFunction;
  *   <li><b>unrelated</b>: N jobs drained with no limit at all, and with a limit declared on another
  *       type of the same namespace, as alternated pairs (the order swapped every round); the ratio
  *       of each pair and their median;
+ *   <li><b>claim statement</b> ({@link ClaimStatementCost}): the claim statement alone, with and
+ *       without the limit on another type, charged with PostgreSQL's CPU (before the drains);
  *   <li><b>keyed</b>: K jobs spread over 1,000 keys, each key limited to concurrency 1 (the jobs'
  *       concurrencyKey), drained in the same rounds, beside the unlimited figure of the round;
  *   <li><b>rate</b>: one key limited to R starts per second (burst 1) with a backlog deeper than S
@@ -50,8 +52,11 @@ import java.util.function.IntFunction;
  * </ol>
  *
  * <p>Usage: {@code LimitsBenchmark [--jobs N] [--keyed-jobs K] [--keys 1000] [--rounds R] [--rate
- * 50] [--seconds 60] [--skip-keyed] [--skip-rate] [--json FILE]}; defaults 50,000 jobs, 20,000
- * keyed jobs, 5 rounds after a warm-up round that is not counted.
+ * 50] [--seconds 60] [--skip-keyed] [--skip-rate] [--placebo] [--statement-pairs 8]
+ * [--statement-executions 300] [--json FILE]}; defaults 50,000 jobs, 20,000 keyed jobs, 5 rounds
+ * after a warm-up round that is not counted. {@code --placebo} declares no limit on either side of
+ * the unrelated pairs (an A/A run: the harness's own noise); {@code --statement-pairs 0} skips the
+ * statement part.
  */
 public final class LimitsBenchmark {
   private LimitsBenchmark() {}
@@ -67,6 +72,9 @@ public final class LimitsBenchmark {
     int seconds = 60;
     boolean keyed = true;
     boolean rated = true;
+    boolean placebo = false;
+    int statementPairs = 8;
+    int statementExecutions = 300;
     Path json = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -78,11 +86,21 @@ public final class LimitsBenchmark {
         case "--seconds" -> seconds = Integer.parseInt(args[++i]);
         case "--skip-keyed" -> keyed = false;
         case "--skip-rate" -> rated = false;
+        case "--placebo" -> placebo = true;
+        case "--statement-pairs" -> statementPairs = Integer.parseInt(args[++i]);
+        case "--statement-executions" -> statementExecutions = Integer.parseInt(args[++i]);
         case "--json" -> json = Path.of(args[++i]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
-    if (jobs < 1 || keyedJobs < 1 || keys < 1 || rounds < 1 || rate < 1 || seconds < 1) {
+    if (jobs < 1
+        || keyedJobs < 1
+        || keys < 1
+        || rounds < 1
+        || rate < 1
+        || seconds < 1
+        || statementPairs < 0
+        || statementExecutions < 1) {
       throw new IllegalArgumentException("every count must be at least 1");
     }
     ObjectNode out = BenchSupport.header("limits");
@@ -110,7 +128,19 @@ public final class LimitsBenchmark {
               new QueueSettings(),
               Clock.systemUTC(),
               "bench")) {
-        throughput(stores, servers, jobs, keyed ? keyedJobs : 0, keys, rounds, out);
+        if (statementPairs > 0) {
+          prepare(stores, 20_000, i -> BenchSupport.noop(Instant.now(), List.of()));
+          out.set(
+              "claimStatement",
+              ClaimStatementCost.run(
+                  stores,
+                  pg.port(),
+                  statementPairs,
+                  statementExecutions,
+                  limited -> limits(stores, limited ? unrelatedLimit() : null)));
+          limits(stores, null);
+        }
+        throughput(stores, servers, jobs, keyed ? keyedJobs : 0, keys, rounds, placebo, out);
         if (rated) {
           rate(stores, rate, seconds, out);
         }
@@ -122,8 +152,21 @@ public final class LimitsBenchmark {
 
   /** Parts 1 and 2: alternated drains without a limit and with one on another type; keyed. */
   private static void throughput(
-      Stores stores, Servers servers, int jobs, int keyedJobs, int keys, int rounds, ObjectNode out)
+      Stores stores,
+      Servers servers,
+      int jobs,
+      int keyedJobs,
+      int keys,
+      int rounds,
+      boolean placebo,
+      ObjectNode out)
       throws Exception {
+    if (placebo) {
+      System.out.println(
+          "placebo (--placebo): neither side declares a limit; the pairs show the harness's own"
+              + " noise");
+      out.put("placebo", true);
+    }
     System.out.printf(
         Locale.ROOT,
         "throughput: %d jobs per drain, %d rounds after a warm-up%s%n",
@@ -143,7 +186,7 @@ public final class LimitsBenchmark {
       Drain unrelated = null;
       for (int side = 0; side < 2; side++) {
         boolean limited = (side == 0) == limitedFirst;
-        limits(stores, limited ? unrelatedLimit() : null);
+        limits(stores, limited && !placebo ? unrelatedLimit() : null);
         Drain d = drain(stores, servers, jobs, i -> BenchSupport.noop(Instant.now(), List.of()));
         if (limited) {
           unrelated = d;
@@ -367,7 +410,7 @@ public final class LimitsBenchmark {
   }
 
   /** Empties the tables, stores {@code jobs} jobs and hands them to the Redis queue. */
-  private static void prepare(Stores stores, int jobs, IntFunction<NewJob> job) throws Exception {
+  static void prepare(Stores stores, int jobs, IntFunction<NewJob> job) throws Exception {
     try (Connection c = stores.database().dataSource().getConnection();
         Statement s = c.createStatement()) {
       s.execute(
@@ -417,7 +460,7 @@ public final class LimitsBenchmark {
     return d.appCpuUs() + d.postgresCpuUs() + d.redisCpuUs();
   }
 
-  private static double median(List<Double> values) {
+  static double median(List<Double> values) {
     if (values.isEmpty()) {
       return Double.NaN;
     }
