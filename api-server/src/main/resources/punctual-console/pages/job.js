@@ -9,26 +9,54 @@ const RETRYABLE = ['FAILED', 'CANCELLED', 'SKIPPED'];
 
 const CHILDREN_PAGE = 20;
 
-/** The jobs whose parent this job is (GET /jobs/{id}/children), a page at a time. */
-function childList(first) {
-  if (first instanceof Error) return refusal('Children', first);
+/**
+ * The jobs whose parent this job is (GET /jobs/{id}/children), a page at a time. {@code pages} are
+ * the pages already read (a refresh reads as many children as were shown, so that the page's
+ * 5-second refresh does not fold the list back to its first page); {@code shown(n)} is told how
+ * many children the list holds after each page.
+ */
+function childList(pages, shown) {
+  if (pages instanceof Error) return refusal('Children', pages);
+  const parentOf = pages.parentOf;
   const list = h('div', { id: 'job-children' });
   const more = h('div');
+  let count = 0;
   function add(page) {
     (page.items || []).forEach((c) => list.appendChild(h('div', { class: 'child', dataset: { id: c.id } }, jobLink(c.id), ' ', c.type, ' ', statusBadge(c.status))));
+    count += (page.items || []).length;
+    shown(count);
     replace(more, page.nextCursor
       ? h('button', { id: 'job-children-more', onclick: async () => {
         try {
-          add(await get('/jobs/' + enc(first.parentOf) + '/children' + query({ limit: CHILDREN_PAGE, cursor: page.nextCursor })));
+          add(await get('/jobs/' + enc(parentOf) + '/children' + query({ limit: CHILDREN_PAGE, cursor: page.nextCursor })));
         } catch (e) {
           replace(more, refusal('Children', e));
         }
       } }, 'More children')
       : null);
   }
-  add(first);
+  pages.forEach(add);
   if (!list.firstChild) list.appendChild(h('span', { class: 'muted' }, '—'));
   return [list, more];
+}
+
+/**
+ * The first {@code atLeast} children of a job (at least one page): pages of up to 100 (the list
+ * limit every deployment allows is larger), read one after another.
+ */
+async function childPages(id, atLeast) {
+  const pages = [];
+  let read = 0;
+  let cursor;
+  do {
+    const limit = pages.length === 0 ? Math.min(Math.max(CHILDREN_PAGE, atLeast), 100) : Math.min(atLeast - read, 100);
+    const page = await get('/jobs/' + enc(id) + '/children' + query({ limit, cursor }));
+    pages.push(page);
+    read += (page.items || []).length;
+    cursor = page.nextCursor;
+  } while (cursor && read < atLeast);
+  pages.parentOf = id;
+  return pages;
 }
 
 function jobLink(id) {
@@ -39,6 +67,7 @@ export async function render(ctx) {
   const id = ctx.arg;
   const node = h('div', { id: 'job-page' });
   const message = h('div', { id: 'job-message' });
+  let childrenShown = 0;
 
   async function load() {
     const job = await get('/jobs/' + enc(id));
@@ -46,9 +75,8 @@ export async function render(ctx) {
       get('/jobs/' + enc(id) + '/executions').catch((e) => e),
       get('/jobs/' + enc(id) + '/diagnosis').catch((e) => e),
       job.workflowId ? get('/workflows/' + enc(job.workflowId)).catch(() => null) : Promise.resolve(null),
-      get('/jobs/' + enc(id) + '/children' + query({ limit: CHILDREN_PAGE })).catch((e) => e),
+      childPages(id, childrenShown).catch((e) => e),
     ]);
-    if (!(children instanceof Error)) children.parentOf = job.id;
     const final = FINAL.includes(job.status);
     const operate = ctx.can.operate();
     const why = operate ? '' : 'Needs an operator key';
@@ -62,7 +90,7 @@ export async function render(ctx) {
     const links = h('dl', { class: 'links' },
       h('dt', {}, 'Parent'), h('dd', { id: 'job-parent' }, job.parentId ? [jobLink(job.parentId), ' (', job.runCondition || 'on_success', ')'] : '—'),
       h('dt', {}, 'Depends on'), h('dd', {}, (job.dependsOn || []).length ? job.dependsOn.map((d) => h('div', {}, jobLink(d.id), d.required ? ' (required)' : ' (optional)')) : '—'),
-      h('dt', {}, 'Children'), h('dd', {}, childList(children)),
+      h('dt', {}, 'Children'), h('dd', {}, childList(children, (n) => { childrenShown = n; })),
       dependents.length ? [h('dt', {}, 'Dependents'), h('dd', { id: 'job-dependents' }, dependents.map((c) => h('div', {}, jobLink(c.id), ' ', c.ref, ' ', statusBadge(c.status))))] : null,
       h('dt', {}, 'Workflow'), h('dd', {}, job.workflowId ? h('a', { href: '#/workflows/' + enc(job.workflowId), id: 'workflow-link', class: 'mono' }, job.workflowId) : '—'),
       h('dt', {}, 'Schedule'), h('dd', {}, job.scheduleId ? [h('a', { href: '#/schedules/' + enc(job.scheduleId), class: 'mono' }, job.scheduleId), ' occurrence ', fmtTime(job.occurrenceAt)] : '—'));

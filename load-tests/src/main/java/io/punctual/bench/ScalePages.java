@@ -218,6 +218,8 @@ final class ScalePages {
     calls.add(Call.of("job", "/jobs/" + f.failedJob()));
     calls.add(Call.of("job", "/jobs/" + f.failedJob() + "/executions"));
     calls.add(Call.of("job", "/jobs/" + f.failedJob() + "/diagnosis"));
+    // The job page lists children 20 at a time; a job without any probes every daily partition.
+    calls.add(Call.of("job", "/jobs/" + f.failedJob() + "/children?limit=20"));
     calls.add(Call.of("job", "/jobs/" + f.workflowStep()));
     calls.add(Call.of("workflow", "/workflows/" + f.workflowId()));
     calls.add(Call.of("schedules", "/schedules?limit=50"));
@@ -319,7 +321,8 @@ final class ScalePages {
                 List.of(
                     "/jobs/" + f.failedJob(),
                     "/jobs/" + f.failedJob() + "/executions",
-                    "/jobs/" + f.failedJob() + "/diagnosis")),
+                    "/jobs/" + f.failedJob() + "/diagnosis",
+                    "/jobs/" + f.failedJob() + "/children?limit=20")),
             ScaleConsole.fixed(List.of("/jobs?status=FAILED")),
             ScaleConsole.fixed(List.of("/workers?limit=100")),
             ScaleConsole.fixed(List.of("/workflows/" + f.workflowId())),

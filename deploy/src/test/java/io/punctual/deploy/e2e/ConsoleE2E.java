@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
 
 /**
  * The web console ({@code /ui}) in headless Chromium against the dev distribution (API, a worker
@@ -153,6 +154,26 @@ class ConsoleE2E {
     assertThat(browser.find("#job-parent").getText()).contains(parent, "always");
     browser.find("#job-parent a").click();
     assertThat(browser.untilText("#job-id", parent).getText()).isEqualTo(parent);
+  }
+
+  @Test
+  void theChildrenShownStayShownAcrossThePagesRefresh() {
+    String parent = stack.submit("{\"type\":\"noop\",\"delay\":\"PT1H\"}");
+    for (int i = 0; i < 25; i++) {
+      stack.submit("{\"type\":\"noop\",\"parentId\":\"" + parent + "\"}");
+    }
+    browser.signIn(stack.base, stack.adminKey);
+    browser.open(stack.base + "/ui/#/jobs/" + parent);
+    browser.untilText("#job-id", parent);
+    browser.until(d -> d.findElements(By.cssSelector("#job-children .child")).size() == 20);
+    browser.find("#job-children-more").click();
+    browser.until(d -> d.findElements(By.cssSelector("#job-children .child")).size() == 25);
+    assertThat(browser.all("#job-children-more")).isEmpty();
+    // The page refreshes every 5 s by rendering itself anew: wait for one, then count again.
+    WebElement before = browser.find("#job-id");
+    browser.until(ExpectedConditions.stalenessOf(before));
+    browser.untilText("#job-id", parent);
+    assertThat(browser.all("#job-children .child")).hasSize(25);
   }
 
   @Test
