@@ -48,6 +48,31 @@ class JobTransitionsIT {
     assertThat(queries.find("other", job.id())).isEmpty();
   }
 
+  /**
+   * The transaction of a claim, heartbeat or finish plans without nested loops, sequential scans or
+   * JIT, and only that transaction: before PostgreSQL 18 the disabled nested loop of claim.sql
+   * priced its plan past the JIT thresholds, and a server with LLVM compiled it at every claim
+   * (docs/operations.md, "Slow claims on PostgreSQL 15").
+   */
+  @Test
+  void keyLookupTransactionsPlanWithoutNestedLoopsSequentialScansOrJit() {
+    String show =
+        "SELECT current_setting('enable_nestloop') || ' ' || current_setting('enable_seqscan')"
+            + " || ' ' || current_setting('jit')";
+    String outside =
+        stack.database.jdbi().withHandle(h -> h.createQuery(show).mapTo(String.class).one());
+
+    String inside =
+        JobTransitions.byKeys(
+            stack.database.jdbi(), h -> h.createQuery(show).mapTo(String.class).one());
+
+    String after =
+        stack.database.jdbi().withHandle(h -> h.createQuery(show).mapTo(String.class).one());
+
+    assertThat(inside).isEqualTo("off off off");
+    assertThat(after).isEqualTo(outside);
+  }
+
   @Test
   void claimBumpsAttemptAndOpensExecutionOnlyOnce() {
     Job job = submissions.submit(List.of(aJob().runAt(clock.instant()).build())).get(0).job();
