@@ -23,12 +23,13 @@ import org.jdbi.v3.core.Handle;
  * than the few per cent asked about; this isolates the one statement a limit row can change.
  *
  * <p>One connection runs the worker's own claim statement ({@code JobTransitions/claim.sql}, as
- * {@code JobTransitions.claimJudged} binds it) on the same 100 pending jobs many times, each in a
- * transaction rolled back, so every execution claims the same 100 jobs from the same state. After
- * pgjdbc's prepare threshold the server runs its cached plan, as a worker's pooled connection does.
- * Each side of a pair (the order swapped every pair) starts after {@code VACUUM jobs} (the rolled
- * back updates leave dead row versions behind) and is charged with PostgreSQL's CPU (its processes'
- * utime + stime, nothing else running), per execution. The ratio of each pair and their median.
+ * {@code JobTransitions.claimJudged} binds it, after the same transaction settings) on the same 100
+ * pending jobs many times, each in a transaction rolled back, so every execution claims the same
+ * 100 jobs from the same state. After pgjdbc's prepare threshold the server runs its cached plan,
+ * as a worker's pooled connection does. Each side of a pair (the order swapped every pair) starts
+ * after {@code VACUUM jobs} (the rolled back updates leave dead row versions behind) and is charged
+ * with PostgreSQL's CPU (its processes' utime + stime, nothing else running), per execution. The
+ * ratio of each pair and their median.
  */
 final class ClaimStatementCost {
   private ClaimStatementCost() {}
@@ -41,7 +42,8 @@ final class ClaimStatementCost {
   static ObjectNode run(
       Stores stores, int postgresPort, int pairs, int executions, Consumer<Boolean> limit)
       throws Exception {
-    String claim = new SqlFiles(JobTransitions.class).get("claim");
+    SqlFiles sql = new SqlFiles(JobTransitions.class);
+    Statements claim = new Statements(sql.get("keyLookupsOnly"), sql.get("claim"));
     List<UUID> ids =
         stores
             .database()
@@ -118,7 +120,7 @@ final class ClaimStatementCost {
   private static double side(
       Stores stores,
       int postgresPort,
-      String claim,
+      Statements claim,
       List<UUID> ids,
       Instant min,
       Instant max,
@@ -142,12 +144,16 @@ final class ClaimStatementCost {
     }
   }
 
-  private static void execute(Handle h, String claim, UUID[] ids, Instant min, Instant max) {
+  /** The transaction's settings ({@code JobTransitions.byKeys}), then the claim itself. */
+  private record Statements(String settings, String claim) {}
+
+  private static void execute(Handle h, Statements claim, UUID[] ids, Instant min, Instant max) {
     Instant now = Instant.now();
     h.begin();
     try {
+      h.createQuery(claim.settings()).mapTo(String.class).one();
       int rows =
-          h.createQuery(claim)
+          h.createQuery(claim.claim())
               .bind("ids", ids)
               .bind("minScheduled", min)
               .bind("maxScheduled", max)
