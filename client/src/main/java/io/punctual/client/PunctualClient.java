@@ -300,10 +300,24 @@ public final class PunctualClient {
 
   // --- namespaces (changes need an admin key)
 
-  /** Creates a namespace; {@code quota} null for no limit. A name taken already is a 409. */
+  /**
+   * Creates a namespace of weight 1; {@code quota} null for no limit. A name taken already is a
+   * 409.
+   */
   public NamespaceView createNamespace(String name, NamespaceQuota quota) {
     return send(
-        post(apiUrl + "/namespaces", new NewNamespace(name, quota)), type(NamespaceView.class));
+        post(apiUrl + "/namespaces", new NewNamespace(name, quota, null)),
+        type(NamespaceView.class));
+  }
+
+  /**
+   * Creates a namespace of that weight (1 to 1000, else a 422 naming {@code weight}); {@code quota}
+   * null for no limit. A name taken already is a 409.
+   */
+  public NamespaceView createNamespace(String name, NamespaceQuota quota, int weight) {
+    return send(
+        post(apiUrl + "/namespaces", new NewNamespace(name, quota, weight)),
+        type(NamespaceView.class));
   }
 
   /** A namespace with its usage; 404 for a namespace this key may not act in. */
@@ -325,6 +339,18 @@ public final class PunctualClient {
             .PUT(
                 HttpRequest.BodyPublishers.ofByteArray(
                     json(Objects.requireNonNull(quota, "quota")))),
+        type(NamespaceView.class));
+  }
+
+  /**
+   * Sets a namespace's weight, its share of the workers' free slots while other namespaces have due
+   * jobs too: from 1 to 1000, else a 422 naming {@code weight}.
+   */
+  public NamespaceView setNamespaceWeight(String name, int weight) {
+    return send(
+        request(namespaceUrl(name) + "/weight")
+            .header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofByteArray(json(new Weight(weight)))),
         type(NamespaceView.class));
   }
 
@@ -364,7 +390,10 @@ public final class PunctualClient {
     send(request(apiUrl + "/keys/" + encode(id)).DELETE(), null);
   }
 
-  record NewNamespace(String name, NamespaceQuota quota) {}
+  /** A namespace to create; {@code weight} null leaves it out (the server's default, 1). */
+  record NewNamespace(String name, NamespaceQuota quota, Integer weight) {}
+
+  record Weight(int weight) {}
 
   /** The answer to a key's creation: the key and, this once, its secret. */
   record NewKey(

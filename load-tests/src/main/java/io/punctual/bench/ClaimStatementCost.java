@@ -101,7 +101,7 @@ final class ClaimStatementCost {
         r.put("ratio", Math.round(ratio * 1000) / 1000.0);
       }
     }
-    double median = LimitsBenchmark.median(ratios);
+    double median = InProcessDrains.median(ratios);
     System.out.printf(
         Locale.ROOT,
         "claim statement's PostgreSQL CPU, limit on another type / no limit: median %.3f (min"

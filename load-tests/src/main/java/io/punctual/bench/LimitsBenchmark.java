@@ -3,26 +3,16 @@ package io.punctual.bench;
 import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.punctual.bench.InProcessDrains.Pair;
 import io.punctual.bench.ThroughputBenchmark.Drain;
 import io.punctual.bench.ThroughputBenchmark.Servers;
-import io.punctual.bench.ThroughputBenchmark.Usage;
 import io.punctual.common.Stores;
-import io.punctual.common.config.PostgresSettings;
-import io.punctual.common.config.QueueSettings;
-import io.punctual.common.config.RedisSettings;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.limit.Limit;
-import io.punctual.common.queue.QueueEntry;
-import io.punctual.common.store.JobSubmissions;
-import io.punctual.common.store.Migrations;
-import io.punctual.embedded.EmbeddedPostgresServer;
-import io.punctual.embedded.EmbeddedRedisServer;
 import io.punctual.worker.Worker;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,8 +20,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.function.IntFunction;
 
 /**
  * What limits cost and how precise they are, with one in-process {@code Worker} draining no-op jobs
@@ -103,51 +91,38 @@ public final class LimitsBenchmark {
         || statementExecutions < 1) {
       throw new IllegalArgumentException("every count must be at least 1");
     }
-    ObjectNode out = BenchSupport.header("limits");
-    try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(null, true, Map.of());
-        EmbeddedRedisServer redis = EmbeddedRedisServer.start(null)) {
-      pg.createDatabaseIfMissing("punctual");
-      PostgresSettings db = new PostgresSettings(pg.jdbcUrl("punctual"), "postgres", "");
-      Map<String, String> postgres = BenchSupport.postgresSettings(db.url);
-      System.out.printf(
-          Locale.ROOT,
-          "%s, %d cores, JDK %s, load average %s, one in-process Worker%n",
-          BenchSupport.describe(postgres),
-          Runtime.getRuntime().availableProcessors(),
-          Runtime.version(),
-          BenchSupport.loadAverage());
-      try (var ds = BenchSupport.dataSource(db.url, 2)) {
-        Migrations.migrate(ds);
-      }
-      Servers servers =
-          new Servers(pg.port(), BenchSupport.redisPid(redis.url()), pg.jdbcUrl("postgres"));
-      try (Stores stores =
-          new Stores(
-              db,
-              new RedisSettings(redis.url(), "bench"),
-              new QueueSettings(),
-              Clock.systemUTC(),
-              "bench")) {
-        if (statementPairs > 0) {
-          prepare(stores, 20_000, i -> BenchSupport.noop(Instant.now(), List.of()));
-          out.set(
-              "claimStatement",
-              ClaimStatementCost.run(
-                  stores,
-                  pg.port(),
-                  statementPairs,
-                  statementExecutions,
-                  limited -> limits(stores, limited ? unrelatedLimit() : null)));
-          limits(stores, null);
-        }
-        throughput(stores, servers, jobs, keyed ? keyedJobs : 0, keys, rounds, placebo, out);
-        if (rated) {
-          rate(stores, rate, seconds, out);
-        }
-      }
-      BenchSupport.putPostgres(out, postgres);
-    }
-    BenchSupport.writeJson(json, out);
+    int n = jobs;
+    int k = keyed ? keyedJobs : 0;
+    int keyCount = keys;
+    int roundCount = rounds;
+    int perSecond = rate;
+    int window = seconds;
+    boolean withRate = rated;
+    boolean aa = placebo;
+    int pairs = statementPairs;
+    int executions = statementExecutions;
+    InProcessDrains.run(
+        "limits",
+        json,
+        (stores, servers, out) -> {
+          if (pairs > 0) {
+            InProcessDrains.prepare(
+                stores, 20_000, i -> BenchSupport.noop(Instant.now(), List.of()));
+            out.set(
+                "claimStatement",
+                ClaimStatementCost.run(
+                    stores,
+                    servers.postgresPort(),
+                    pairs,
+                    executions,
+                    limited -> limits(stores, limited ? unrelatedLimit() : null)));
+            limits(stores, null);
+          }
+          throughput(stores, servers, n, k, keyCount, roundCount, aa, out);
+          if (withRate) {
+            rate(stores, perSecond, window, out);
+          }
+        });
   }
 
   /** Parts 1 and 2: alternated drains without a limit and with one on another type; keyed. */
@@ -182,18 +157,16 @@ public final class LimitsBenchmark {
     List<Double> cpuRatios = new ArrayList<>();
     for (int round = 0; round <= rounds; round++) {
       boolean limitedFirst = round % 2 == 1;
-      Drain none = null;
-      Drain unrelated = null;
-      for (int side = 0; side < 2; side++) {
-        boolean limited = (side == 0) == limitedFirst;
-        limits(stores, limited && !placebo ? unrelatedLimit() : null);
-        Drain d = drain(stores, servers, jobs, i -> BenchSupport.noop(Instant.now(), List.of()));
-        if (limited) {
-          unrelated = d;
-        } else {
-          none = d;
-        }
-      }
+      Pair pair =
+          InProcessDrains.pair(
+              limitedFirst,
+              limited -> {
+                limits(stores, limited && !placebo ? unrelatedLimit() : null);
+                return InProcessDrains.drain(
+                    stores, servers, jobs, i -> BenchSupport.noop(Instant.now(), List.of()));
+              });
+      Drain none = pair.without();
+      Drain unrelated = pair.with();
       Drain keyedDrain = null;
       if (keyedJobs > 0) {
         limits(
@@ -210,11 +183,12 @@ public final class LimitsBenchmark {
                 null,
                 null));
         Instant now = Instant.now();
-        keyedDrain = drain(stores, servers, keyedJobs, i -> keyedJob(now, "k" + (i % keys)));
+        keyedDrain =
+            InProcessDrains.drain(stores, servers, keyedJobs, i -> keyedJob(now, "k" + (i % keys)));
         limits(stores, null);
       }
-      double ratio = unrelated.perSecond() / none.perSecond();
-      double cpuRatio = cpu(unrelated) / cpu(none);
+      double ratio = pair.ratio();
+      double cpuRatio = pair.cpuRatio();
       System.out.printf(
           Locale.ROOT,
           "%s: no limit %.0f/s, limit on another type %.0f/s (%s first), ratio %.3f, CPU per job"
@@ -259,32 +233,23 @@ public final class LimitsBenchmark {
         }
       }
     }
-    System.out.printf(
-        Locale.ROOT,
-        "limit on another type / no limit: median %.3f (min %.3f, max %.3f, %d pairs)%n",
-        median(ratios),
-        ratios.stream().mapToDouble(d -> d).min().orElse(Double.NaN),
-        ratios.stream().mapToDouble(d -> d).max().orElse(Double.NaN),
-        ratios.size());
-    System.out.printf(
-        Locale.ROOT,
-        "CPU per job (worker + PostgreSQL + Redis), limit on another type / no limit: median %.3f"
-            + " (min %.3f, max %.3f)%n",
-        median(cpuRatios),
-        cpuRatios.stream().mapToDouble(d -> d).min().orElse(Double.NaN),
-        cpuRatios.stream().mapToDouble(d -> d).max().orElse(Double.NaN));
+    System.out.println("limit on another type / no limit: " + InProcessDrains.spread(ratios));
+    System.out.println(
+        "CPU per job (worker + PostgreSQL + Redis), limit on another type / no limit: "
+            + InProcessDrains.spread(cpuRatios));
     out.put("jobs", jobs);
-    out.put("unrelatedCpuRatioMedian", Math.round(median(cpuRatios) * 1000) / 1000.0);
-    out.put("unrelatedRatioMedian", Math.round(median(ratios) * 1000) / 1000.0);
+    out.put(
+        "unrelatedCpuRatioMedian", Math.round(InProcessDrains.median(cpuRatios) * 1000) / 1000.0);
+    out.put("unrelatedRatioMedian", Math.round(InProcessDrains.median(ratios) * 1000) / 1000.0);
     if (!keyedRatios.isEmpty()) {
       System.out.printf(
           Locale.ROOT,
           "%d keys of concurrency 1 / no limit: median %.3f%n",
           keys,
-          median(keyedRatios));
+          InProcessDrains.median(keyedRatios));
       out.put("keyedJobs", keyedJobs);
       out.put("keys", keys);
-      out.put("keyedRatioMedian", Math.round(median(keyedRatios) * 1000) / 1000.0);
+      out.put("keyedRatioMedian", Math.round(InProcessDrains.median(keyedRatios) * 1000) / 1000.0);
     }
   }
 
@@ -304,7 +269,7 @@ public final class LimitsBenchmark {
             null,
             null));
     int backlog = rate * seconds * 3 / 2 + 100;
-    prepare(stores, backlog, i -> BenchSupport.noop(Instant.now(), List.of()));
+    InProcessDrains.prepare(stores, backlog, i -> BenchSupport.noop(Instant.now(), List.of()));
     System.out.printf(
         Locale.ROOT,
         "rate: one key at %d/s (burst 1), %d jobs due now, the worker runs %d s%n",
@@ -407,65 +372,5 @@ public final class LimitsBenchmark {
         n.callback(),
         n.links(),
         key);
-  }
-
-  /** Empties the tables, stores {@code jobs} jobs and hands them to the Redis queue. */
-  static void prepare(Stores stores, int jobs, IntFunction<NewJob> job) throws Exception {
-    try (Connection c = stores.database().dataSource().getConnection();
-        Statement s = c.createStatement()) {
-      s.execute(
-          "TRUNCATE jobs, job_executions, idempotency_keys, limit_slots, limit_keys,"
-              + " limit_reservations");
-    }
-    stores.partitions().ensureAhead();
-    List<NewJob> batch = new ArrayList<>(1_000);
-    for (int i = 0; i < jobs; i++) {
-      batch.add(job.apply(i));
-      if (batch.size() == 1_000 || i == jobs - 1) {
-        List<QueueEntry> entries = new ArrayList<>(batch.size());
-        for (JobSubmissions.Submitted s : stores.submissions().submit(batch)) {
-          entries.add(
-              new QueueEntry(
-                  s.job().id(), s.job().namespace(), s.job().priority(), s.job().runAt()));
-        }
-        stores.queue().enqueue(entries);
-        batch.clear();
-      }
-    }
-  }
-
-  /** One drain of {@code jobs} stored jobs by a fresh in-process worker, as throughput's. */
-  private static Drain drain(Stores stores, Servers servers, int jobs, IntFunction<NewJob> job)
-      throws Exception {
-    prepare(stores, jobs, job);
-    WorkerSettings settings = new WorkerSettings();
-    MetricRegistry metrics = new MetricRegistry();
-    Usage before = servers.usage(ThroughputBenchmark.THIS_JVM);
-    long started = System.nanoTime();
-    try (Worker worker =
-        new Worker(
-            stores, settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()), metrics)) {
-      worker.start();
-      var succeeded = metrics.meter("punctual.worker.succeeded");
-      BenchSupport.waitFor(() -> succeeded.getCount() >= jobs, Duration.ofMinutes(10));
-    }
-    long elapsed = System.nanoTime() - started;
-    Usage after = servers.usage(ThroughputBenchmark.THIS_JVM);
-    ThroughputBenchmark.verify(stores, jobs);
-    return Drain.of(jobs, elapsed / 1e9, before, after);
-  }
-
-  /** CPU per job of a drain: the worker's JVM, PostgreSQL and Redis, in microseconds. */
-  private static double cpu(Drain d) {
-    return d.appCpuUs() + d.postgresCpuUs() + d.redisCpuUs();
-  }
-
-  static double median(List<Double> values) {
-    if (values.isEmpty()) {
-      return Double.NaN;
-    }
-    double[] v = values.stream().mapToDouble(d -> d).sorted().toArray();
-    int n = v.length;
-    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
   }
 }

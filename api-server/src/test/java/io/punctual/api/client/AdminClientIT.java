@@ -43,6 +43,7 @@ class AdminClientIT {
     assertThat(created.active()).isTrue();
     assertThat(created.quota()).isEqualTo(new NamespaceQuota(50, 200, 1000L, 4096));
     assertThat(created.usage()).isNull();
+    assertThat(created.weight()).isEqualTo(1);
 
     PunctualClient billing = admin.withNamespace("client-billing");
     billing.submit(JobRequest.builder("noop").delay(Duration.ofHours(1)).build());
@@ -109,6 +110,79 @@ class AdminClientIT {
               assertThat(e.status()).isEqualTo(422);
               assertThat(e.field()).isEqualTo("burst");
             });
+  }
+
+  @Test
+  void createsANamespaceWithAWeightAndSetsItAgainAsReadsShowIt() {
+    PunctualClient admin = admin();
+    NamespaceView created = admin.createNamespace("client-weighted", null, 3);
+    assertThat(created.weight()).isEqualTo(3);
+    assertThat(created.quota().isUnlimited()).isTrue();
+    assertThat(admin.getNamespace("client-weighted").weight()).isEqualTo(3);
+
+    NamespaceView set = admin.setNamespaceWeight("client-weighted", 1000);
+    assertThat(set.name()).isEqualTo("client-weighted");
+    assertThat(set.weight()).isEqualTo(1000);
+    assertThat(set.usage()).isNull();
+    assertThat(admin.getNamespace("client-weighted").weight()).isEqualTo(1000);
+    List<NamespaceView> listed = new ArrayList<>();
+    NamespacePage page = admin.listNamespaces(20, null);
+    while (true) {
+      listed.addAll(page.items());
+      if (!page.hasMore()) {
+        break;
+      }
+      page = admin.listNamespaces(20, page.nextCursor());
+    }
+    assertThat(listed)
+        .filteredOn(ns -> ns.name().equals("client-weighted"))
+        .singleElement()
+        .extracting(NamespaceView::weight)
+        .isEqualTo(1000);
+    // Setting the weight leaves the quota and the switch as they were.
+    admin.setNamespaceQuota("client-weighted", new NamespaceQuota(null, null, 7L, null));
+    NamespaceView again = admin.setNamespaceWeight("client-weighted", 1);
+    assertThat(again.weight()).isEqualTo(1);
+    assertThat(again.quota()).isEqualTo(new NamespaceQuota(null, null, 7L, null));
+    assertThat(again.active()).isTrue();
+  }
+
+  @Test
+  void refusesAWeightOutOfRangeAnUnknownNamespaceAndAKeyThatIsNotAdmin() {
+    PunctualClient admin = admin();
+    admin.createNamespace("client-weight-refusals", null);
+    for (int weight : new int[] {0, 1001, -1}) {
+      assertThatThrownBy(() -> admin.setNamespaceWeight("client-weight-refusals", weight))
+          .isInstanceOfSatisfying(
+              PunctualApiException.class,
+              e -> {
+                assertThat(e.status()).isEqualTo(422);
+                assertThat(e.field()).isEqualTo("weight");
+              });
+    }
+    assertThatThrownBy(() -> admin.createNamespace("client-weight-bad", null, 0))
+        .isInstanceOfSatisfying(
+            PunctualApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(422);
+              assertThat(e.field()).isEqualTo("weight");
+            });
+    assertThatThrownBy(() -> admin.getNamespace("client-weight-bad"))
+        .isInstanceOfSatisfying(
+            PunctualApiException.class, e -> assertThat(e.status()).isEqualTo(404));
+    assertThatThrownBy(() -> admin.setNamespaceWeight("client-weight-no-such", 2))
+        .isInstanceOfSatisfying(
+            PunctualApiException.class, e -> assertThat(e.status()).isEqualTo(404));
+
+    CreatedKey submitter =
+        admin.createKey(
+            KeyRequest.of("client-weight-submitter", KeyRole.SUBMITTER, "client-weight-refusals"));
+    PunctualClient asSubmitter =
+        PunctualClient.create(FIXTURE.baseUri()).withApiKey(submitter.secret());
+    assertThatThrownBy(() -> asSubmitter.setNamespaceWeight("client-weight-refusals", 2))
+        .isInstanceOfSatisfying(
+            PunctualApiException.class, e -> assertThat(e.status()).isEqualTo(403));
+    assertThat(admin.getNamespace("client-weight-refusals").weight()).isEqualTo(1);
   }
 
   @Test
