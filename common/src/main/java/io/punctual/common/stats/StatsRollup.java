@@ -101,24 +101,29 @@ public final class StatsRollup {
             batch.execute();
           }
           h.createUpdate(SQL.get("advance")).bind("doneUntil", end).execute();
-          Instant before = hour(now.minus(retention));
-          h.createUpdate(SQL.get("expire")).bind("before", before).execute();
-          h.createUpdate(SQL.get("expireHours")).bind("before", before).execute();
-          return new Pass(start, end, rows.size(), fillHours(h, before));
+          return new Pass(start, end, rows.size(), expireAndFillHours(h, now));
         });
   }
 
   /**
-   * Fills the next settled hours of {@code job_stats_hours} (at most {@link #HOURS_PER_PASS}), as
-   * each pass does after its minutes, in a transaction of its own: for a store whose minutes were
-   * written otherwise (the scale benchmark's loader). Empty once the hours are caught up.
+   * Expires and fills the next settled hours of {@code job_stats_hours} (at most {@link
+   * #HOURS_PER_PASS}), as each pass does after its minutes, in a transaction of its own: for a
+   * store whose minutes were written otherwise (the scale benchmark's loader). Empty once the hours
+   * are caught up.
    */
   public Hours fillHours() {
-    Instant before = hour(clock.instant().minus(retention));
-    return jdbi.inTransaction(h -> fillHours(h, before));
+    return jdbi.inTransaction(h -> expireAndFillHours(h, clock.instant()));
   }
 
-  private static Hours fillHours(Handle h, Instant notBefore) {
+  /**
+   * Drops the minutes and hours past retention (before the same whole hour), then fills the next
+   * settled hours from that hour on: so no minute is ever left before the first filled hour, which
+   * the reader would take from the hours (and find missing).
+   */
+  private Hours expireAndFillHours(Handle h, Instant now) {
+    Instant notBefore = hour(now.minus(retention));
+    h.createUpdate(SQL.get("expire")).bind("before", notBefore).execute();
+    h.createUpdate(SQL.get("expireHours")).bind("before", notBefore).execute();
     Instant doneUntil =
         h.createQuery(SQL.get("doneUntil")).mapTo(Instant.class).findOne().orElse(null);
     if (doneUntil == null) {
