@@ -132,6 +132,7 @@ public final class ScaleBenchmark {
         } else {
           out.set("load", load(stores, jobs));
         }
+        out.put("statsHourRows", fillStatsHours(stores));
         out.set("queries", queries(stores));
         if (console) {
           out.set(
@@ -376,6 +377,8 @@ public final class ScaleBenchmark {
       }
       System.out.println("  statistics rollup checked on one hour against StatsRollup: " + ours);
       s.execute("DELETE FROM job_stats_minutes");
+      s.execute("DELETE FROM job_stats_hours");
+      s.execute("UPDATE job_stats_rollup SET hours_until = NULL");
       long rows = 0;
       for (LocalDate d = from;
           d.atStartOfDay(ZoneOffset.UTC).toInstant().isBefore(now);
@@ -387,6 +390,42 @@ public final class ScaleBenchmark {
       s.execute("UPDATE job_stats_rollup SET done_until = " + timestamp(now));
       return rows;
     }
+  }
+
+  /**
+   * Fills job_stats_hours from the loaded minutes as the reaper does on a store migrated with its
+   * minutes already there ({@link StatsRollup#fillHours()}, a day per pass, until a pass has
+   * nothing left to do): after a fresh load, and on a store kept (--store) by a release without the
+   * hours. Nothing to do when they are filled already. Returns the hour rows written.
+   */
+  private static long fillStatsHours(Stores stores) throws Exception {
+    long t0 = System.nanoTime();
+    StatsRollup rollup =
+        new StatsRollup(
+            stores.database().jdbi(),
+            Clock.systemUTC(),
+            Duration.ofMinutes(1),
+            Duration.ofHours(1),
+            Duration.ofDays(DAYS_BACK + DAYS_AHEAD + 10));
+    long rows = 0;
+    int passes = 0;
+    for (StatsRollup.Hours h = rollup.fillHours(); h.filled(); h = rollup.fillHours()) {
+      rows += h.rows();
+      passes++;
+    }
+    if (passes > 0) {
+      try (Connection c = stores.database().dataSource().getConnection();
+          Statement s = c.createStatement()) {
+        s.execute("VACUUM ANALYZE job_stats_hours");
+      }
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "  statistics by hour: %,d rows filled in %d passes of StatsRollup.fillHours (%.0f s)%n",
+        rows,
+        passes,
+        (System.nanoTime() - t0) / 1e9);
+    return rows;
   }
 
   private static String rollupRange(String sql, Instant start, Instant end) {

@@ -4,6 +4,7 @@ import io.punctual.common.sql.SqlFiles;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -12,9 +13,10 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * Reads {@code job_stats_minutes} (kept by {@link StatsRollup}): counts of attempts by outcome and
- * their duration and start-lag percentiles, grouped by type, namespace or hour, and a per-minute
- * series. Rows are read by the primary key (namespace, minute) and merged here.
+ * Reads {@code job_stats_minutes} and {@code job_stats_hours} (kept by {@link StatsRollup}): counts
+ * of attempts by outcome and their duration and start-lag percentiles, grouped by type, namespace
+ * or hour, and a per-minute series. Rows are read by the primary key (namespace, minute or hour)
+ * and merged here; the hours give the same groups as their minutes.
  */
 public final class StatsReader {
   private static final SqlFiles SQL = new SqlFiles(StatsReader.class);
@@ -103,9 +105,13 @@ public final class StatsReader {
   /**
    * The groups of [from, to) for {@code namespaces} (null: every namespace), ordered by key; a
    * group with no attempt is not listed. Rows are per minute, so the range is taken to whole
-   * minutes (a minute is in it when it starts in it). What is read of the blocks of {@link #BLOCK}
-   * that the rollup no longer rewrites is kept ({@link #MAX_BLOCKS} at most): a console polling the
-   * last day reads the minutes at its two ends and the recent ones only.
+   * minutes (a minute is in it when it starts in it). The part the rollup no longer rewrites is
+   * read in units, whole hours where they fit and blocks of {@link #BLOCK} at their sides: an hour
+   * from {@code job_stats_hours} once the rollup has filled it, from its minutes before that, a
+   * block from its minutes; what is read of a unit is kept ({@link #MAX_BLOCKS} units at most). So
+   * a first read of a week reads one row per hour, namespace and type and the minutes of its two
+   * end hours, and a console polling the last day reads the minutes at its two ends and the recent
+   * ones only.
    */
   public List<Group> groups(
       Collection<String> namespaces, Instant from, Instant to, GroupBy groupBy) {
@@ -121,89 +127,128 @@ public final class StatsReader {
             : String.join("\u0000", new java.util.TreeSet<>(namespaces)) + "\u0000";
     jdbi.useHandle(
         h -> {
-          Instant doneUntil =
-              h.createQuery(SQL.get("doneUntil")).mapTo(Instant.class).findOne().orElse(null);
+          Progress progress =
+              h.createQuery(SQL.get("progress"))
+                  .map(
+                      (rs, ctx) ->
+                          new Progress(
+                              rs.getTimestamp("done_until").toInstant(),
+                              rs.getTimestamp("hours_until") == null
+                                  ? null
+                                  : rs.getTimestamp("hours_until").toInstant()))
+                  .findOne()
+                  .orElse(null);
           Instant cacheStart = ceil(start, BLOCK);
           Instant cacheEnd = floor(end, BLOCK);
-          if (doneUntil == null) {
+          if (progress == null) {
             cacheEnd = cacheStart;
-          } else if (cacheEnd.isAfter(floor(doneUntil.minus(FINAL_AFTER), BLOCK))) {
-            cacheEnd = floor(doneUntil.minus(FINAL_AFTER), BLOCK);
+          } else if (cacheEnd.isAfter(floor(progress.doneUntil.minus(FINAL_AFTER), BLOCK))) {
+            cacheEnd = floor(progress.doneUntil.minus(FINAL_AFTER), BLOCK);
           }
+          Sink all = (at, key) -> group(groups, key);
           if (!cacheStart.isBefore(cacheEnd)) {
-            read(h, namespaces, start, end, groupBy, (block, key) -> group(groups, key));
+            read(h, false, namespaces, start, end, groupBy, all);
             return;
           }
           if (start.isBefore(cacheStart)) {
-            read(h, namespaces, start, cacheStart, groupBy, (block, key) -> group(groups, key));
+            read(h, false, namespaces, start, cacheStart, groupBy, all);
           }
           if (cacheEnd.isBefore(end)) {
-            read(h, namespaces, cacheEnd, end, groupBy, (block, key) -> group(groups, key));
+            read(h, false, namespaces, cacheEnd, end, groupBy, all);
           }
-          Instant run = null;
-          for (Instant b = cacheStart; ; b = b.plus(BLOCK)) {
-            Map<String, Frozen> cached = b.isBefore(cacheEnd) ? cached(scope, groupBy, b) : null;
-            if (cached != null || !b.isBefore(cacheEnd)) {
-              if (run != null) { // read the blocks missing from run to b, keep each
-                Map<Instant, Map<String, Group>> read = new TreeMap<>();
-                for (Instant m = run; m.isBefore(b); m = m.plus(BLOCK)) {
-                  read.put(m, new TreeMap<>());
-                }
-                read(h, namespaces, run, b, groupBy, (block, key) -> group(read.get(block), key));
-                read.forEach(
-                    (block, blockGroups) -> {
-                      Map<String, Frozen> frozen = new TreeMap<>();
-                      blockGroups.forEach((k, g) -> frozen.put(k, g.freeze()));
-                      keep(scope, groupBy, block, frozen);
-                      frozen.forEach((k, f) -> group(groups, k).merge(f));
-                    });
-                run = null;
-              }
-              if (cached != null) {
-                cached.forEach((k, f) -> group(groups, k).merge(f));
-              }
-              if (!b.isBefore(cacheEnd)) {
-                break;
-              }
-            } else if (run == null) {
-              run = b;
+          Instant hoursUntil = progress.hoursUntil;
+          List<Unit> missing = new ArrayList<>();
+          for (Instant t = cacheStart; t.isBefore(cacheEnd); ) {
+            boolean hour = floor(t, HOUR).equals(t) && !t.plus(HOUR).isAfter(cacheEnd);
+            Unit unit =
+                hour
+                    ? new Unit(t, HOUR, hoursUntil != null && !t.plus(HOUR).isAfter(hoursUntil))
+                    : new Unit(t, BLOCK, false);
+            Map<String, Frozen> cached = cached(new UnitKey(scope, groupBy, t, unit.length));
+            if (cached != null) {
+              cached.forEach((k, f) -> group(groups, k).merge(f));
+            } else {
+              missing.add(unit);
             }
+            t = t.plus(unit.length);
+          }
+          // The missing units, a statement per run of adjacent ones read from the same table.
+          for (int i = 0; i < missing.size(); ) {
+            int j = i + 1;
+            while (j < missing.size()
+                && missing.get(j).start.equals(missing.get(j - 1).end())
+                && missing.get(j).fromHours == missing.get(i).fromHours) {
+              j++;
+            }
+            TreeMap<Instant, Map<String, Group>> read = new TreeMap<>();
+            for (Unit u : missing.subList(i, j)) {
+              read.put(u.start, new TreeMap<>());
+            }
+            read(
+                h,
+                missing.get(i).fromHours,
+                namespaces,
+                missing.get(i).start,
+                missing.get(j - 1).end(),
+                groupBy,
+                (at, key) -> group(read.floorEntry(at).getValue(), key));
+            for (Unit u : missing.subList(i, j)) {
+              Map<String, Frozen> frozen = new TreeMap<>();
+              read.get(u.start).forEach((k, g) -> frozen.put(k, g.freeze()));
+              keep(new UnitKey(scope, groupBy, u.start, u.length), frozen);
+              frozen.forEach((k, f) -> group(groups, k).merge(f));
+            }
+            i = j;
           }
         });
     return List.copyOf(groups.values());
   }
 
-  /** Where a row of a block goes. */
-  private interface Sink {
-    Group group(Instant block, String key);
+  /** Where the rollup has got (see progress.sql). */
+  private record Progress(Instant doneUntil, Instant hoursUntil) {}
+
+  /** A unit of the settled part of a range: an hour (from the hour table or not) or a block. */
+  private record Unit(Instant start, Duration length, boolean fromHours) {
+    Instant end() {
+      return start.plus(length);
+    }
   }
 
-  /** Reads the rows of [from, to) into the groups {@code sink} gives for their block and key. */
+  /** Where a row goes: the group of its key in the unit its time ({@code at}) falls in. */
+  private interface Sink {
+    Group group(Instant at, String key);
+  }
+
+  /**
+   * Reads the rows of [from, to) (whole hours when {@code hours}, read from job_stats_hours; else
+   * the minutes) into the groups {@code sink} gives for their time and key.
+   */
   private static void read(
       Handle h,
+      boolean hours,
       Collection<String> namespaces,
       Instant from,
       Instant to,
       GroupBy groupBy,
       Sink sink) {
+    String table = hours ? "hours" : "minutes";
     var query =
         namespaces == null
-            ? h.createQuery(SQL.get("minutesAll"))
-            : h.createQuery(SQL.get("minutes"))
-                .bind("namespaces", namespaces.toArray(String[]::new));
+            ? h.createQuery(SQL.get(table + "All"))
+            : h.createQuery(SQL.get(table)).bind("namespaces", namespaces.toArray(String[]::new));
     query
         .bind("from", from)
         .bind("to", to)
         .map(
             (rs, ctx) -> {
-              Instant minute = rs.getTimestamp("minute").toInstant();
+              Instant at = rs.getTimestamp("at").toInstant();
               String key =
                   switch (groupBy) {
                     case TYPE -> rs.getString("type");
                     case NAMESPACE -> rs.getString("namespace");
-                    case HOUR -> minute.truncatedTo(ChronoUnit.HOURS).toString();
+                    case HOUR -> at.truncatedTo(ChronoUnit.HOURS).toString();
                   };
-              Group g = sink.group(floor(minute, BLOCK), key);
+              Group g = sink.group(at, key);
               g.add("STARTED", rs.getLong("started"));
               g.add("SUCCEEDED", rs.getLong("succeeded"));
               g.add("FAILED", rs.getLong("failed"));
@@ -221,8 +266,10 @@ public final class StatsReader {
     return groups.computeIfAbsent(key, Group::new);
   }
 
-  /** The length of a kept block of minutes. */
+  /** The length of a kept block of minutes (beside the whole hours). */
   static final Duration BLOCK = Duration.ofMinutes(10);
+
+  private static final Duration HOUR = Duration.ofHours(1);
 
   /**
    * A block is kept once it ended this long before where the rollup has got: the rollup rewrites
@@ -230,15 +277,15 @@ public final class StatsReader {
    */
   public static final Duration FINAL_AFTER = Duration.ofMinutes(15);
 
-  /** The most blocks kept (least recently used dropped first): a month of 10-minute blocks. */
+  /** The most units kept (least recently used dropped first). */
   static final int MAX_BLOCKS = 4_500;
 
   private static final Duration MINUTE = Duration.ofMinutes(1);
 
-  /** A kept block of one scope (the namespaces asked for) and grouping. */
-  private record BlockKey(String scope, GroupBy groupBy, Instant block) {}
+  /** A kept unit of one scope (the namespaces asked for) and grouping. */
+  private record UnitKey(String scope, GroupBy groupBy, Instant start, Duration length) {}
 
-  /** A group of a kept block: its counts (in {@link #OUTCOMES} order) and stored histograms. */
+  /** A group of a kept unit: its counts (in {@link #OUTCOMES} order) and stored histograms. */
   static final class Frozen {
     private final long[] counts;
     private final int[] duration;
@@ -251,27 +298,27 @@ public final class StatsReader {
     }
   }
 
-  private final Map<BlockKey, Map<String, Frozen>> blocks =
+  private final Map<UnitKey, Map<String, Frozen>> blocks =
       new java.util.LinkedHashMap<>(256, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<BlockKey, Map<String, Frozen>> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<UnitKey, Map<String, Frozen>> eldest) {
           return size() > MAX_BLOCKS;
         }
       };
 
-  private Map<String, Frozen> cached(String scope, GroupBy groupBy, Instant block) {
+  private Map<String, Frozen> cached(UnitKey key) {
     synchronized (blocks) {
-      return blocks.get(new BlockKey(scope, groupBy, block));
+      return blocks.get(key);
     }
   }
 
-  private void keep(String scope, GroupBy groupBy, Instant block, Map<String, Frozen> groups) {
+  private void keep(UnitKey key, Map<String, Frozen> groups) {
     synchronized (blocks) {
-      blocks.put(new BlockKey(scope, groupBy, block), groups);
+      blocks.put(key, groups);
     }
   }
 
-  /** The blocks kept now. */
+  /** The units kept now. */
   int keptBlocks() {
     synchronized (blocks) {
       return blocks.size();

@@ -19,7 +19,14 @@ import org.jdbi.v3.core.statement.PreparedBatch;
  * replaces those minutes' rows. Run by the reaper, off the workers' path: a worker's results write
  * nothing more than before (the BRIN index this reads by is summarized by vacuum, not per insert).
  * An attempt whose record lands more than {@code settle} after its end is not counted; so are the
- * attempts of minutes that fell out of {@code retention}.
+ * attempts of minutes that fell out of {@code retention} (taken to the whole hour before).
+ *
+ * <p>Each pass then fills {@code job_stats_hours} (V21): the hours whose minutes are no longer
+ * rewritten (ended {@link StatsReader#FINAL_AFTER} before where the rollup has got, which is at
+ * least {@code settle}), summed from those minutes, from {@code job_stats_rollup.hours_until} on,
+ * at most {@link #HOURS_PER_PASS} of them per pass: a store migrated with its minutes already there
+ * (or a reaper that was down) gets its hours filled back a day per pass, the oldest within {@code
+ * retention} first.
  */
 public final class StatsRollup {
   private static final SqlFiles SQL = new SqlFiles(StatsRollup.class);
@@ -39,8 +46,23 @@ public final class StatsRollup {
     this.retention = retention;
   }
 
-  /** What one pass did: the minutes [from, to) it computed and how many rows it wrote. */
-  public record Pass(Instant from, Instant to, int rows) {}
+  /** The most hours one pass fills ({@link #fillHours()}). */
+  static final Duration HOURS_PER_PASS = Duration.ofDays(1);
+
+  /**
+   * What one pass did: the minutes [from, to) it computed and how many rows it wrote, and the hours
+   * it filled.
+   */
+  public record Pass(Instant from, Instant to, int rows, Hours hours) {}
+
+  /** The hours [from, to) a pass filled (empty when from equals to) and the rows it wrote. */
+  public record Hours(Instant from, Instant to, int rows) {
+    static final Hours NONE = new Hours(Instant.EPOCH, Instant.EPOCH, 0);
+
+    public boolean filled() {
+      return from.isBefore(to);
+    }
+  }
 
   /** One pass (see the class). */
   public Pass runOnce() {
@@ -79,9 +101,49 @@ public final class StatsRollup {
             batch.execute();
           }
           h.createUpdate(SQL.get("advance")).bind("doneUntil", end).execute();
-          h.createUpdate(SQL.get("expire")).bind("before", now.minus(retention)).execute();
-          return new Pass(start, end, rows.size());
+          return new Pass(start, end, rows.size(), expireAndFillHours(h, now));
         });
+  }
+
+  /**
+   * Expires and fills the next settled hours of {@code job_stats_hours} (at most {@link
+   * #HOURS_PER_PASS}), as each pass does after its minutes, in a transaction of its own: for a
+   * store whose minutes were written otherwise (the scale benchmark's loader). Empty once the hours
+   * are caught up.
+   */
+  public Hours fillHours() {
+    return jdbi.inTransaction(h -> expireAndFillHours(h, clock.instant()));
+  }
+
+  /**
+   * Drops the minutes and hours past retention (before the same whole hour), then fills the next
+   * settled hours from that hour on: so no minute is ever left before the first filled hour, which
+   * the reader would take from the hours (and find missing).
+   */
+  private Hours expireAndFillHours(Handle h, Instant now) {
+    Instant notBefore = hour(now.minus(retention));
+    h.createUpdate(SQL.get("expire")).bind("before", notBefore).execute();
+    h.createUpdate(SQL.get("expireHours")).bind("before", notBefore).execute();
+    Instant doneUntil =
+        h.createQuery(SQL.get("doneUntil")).mapTo(Instant.class).findOne().orElse(null);
+    if (doneUntil == null) {
+      return Hours.NONE;
+    }
+    Instant hoursUntil =
+        h.createQuery(SQL.get("hoursUntil")).mapTo(Instant.class).findOne().orElse(null);
+    Instant from = hoursUntil == null || hoursUntil.isBefore(notBefore) ? notBefore : hoursUntil;
+    Instant settled = hour(doneUntil.minus(StatsReader.FINAL_AFTER));
+    Instant to = from.plus(HOURS_PER_PASS).isBefore(settled) ? from.plus(HOURS_PER_PASS) : settled;
+    if (!from.isBefore(to)) {
+      return new Hours(from, from, 0);
+    }
+    int rows = h.createUpdate(SQL.get("hours")).bind("from", from).bind("to", to).execute();
+    h.createUpdate(SQL.get("advanceHours")).bind("hoursUntil", to).execute();
+    return new Hours(from, to, rows);
+  }
+
+  private static Instant hour(Instant t) {
+    return t.truncatedTo(ChronoUnit.HOURS);
   }
 
   private static Map<Key, Row> compute(Handle h, Instant start, Instant end) {
