@@ -37,30 +37,36 @@ WITH v AS (
        OR (m.event = 'timed_out' AND m.exec_status = 'TIMED_OUT')
        OR (m.event = 'duration_over' AND m.duration_ms > m.threshold_ms)
        OR (m.event = 'attempts_rescued' AND m.exec_status = 'LOST')
-), recoveries AS (
+), recovered AS (
+    -- One success per rule and type, the first by id, before anything is looked up: what decides
+    -- whether a recovery row is due depends on the rule and the type only, so a batch of a hundred
+    -- successes of one type looks at the incidents and the outbox once, not a hundred times.
     SELECT DISTINCT ON (m.rule_id, m.type)
-           m.rule_id, 'type:' || m.type AS subject, m.id AS job_id,
-           jsonb_build_object('jobId', m.id, 'type', m.type, 'attempt', m.attempt,
-                              'scheduleId', m.schedule_id, 'durationMs', m.duration_ms) AS detail,
-           true AS recovery
+           m.rule_id, m.type, m.id, m.attempt, m.schedule_id, m.duration_ms
     FROM matched m
     WHERE m.succeeded
       AND (m.event IN ('job_failed', 'timed_out')
            OR (m.event = 'duration_over' AND m.duration_ms <= m.threshold_ms))
-      AND (EXISTS (SELECT 1 FROM alert_incidents i
-                   WHERE i.rule_id = m.rule_id AND i.subject = 'type:' || m.type)
+    ORDER BY m.rule_id, m.type, m.id
+), recoveries AS (
+    SELECT s.rule_id, 'type:' || s.type AS subject, s.id AS job_id,
+           jsonb_build_object('jobId', s.id, 'type', s.type, 'attempt', s.attempt,
+                              'scheduleId', s.schedule_id, 'durationMs', s.duration_ms) AS detail,
+           true AS recovery
+    FROM recovered s
+    WHERE (EXISTS (SELECT 1 FROM alert_incidents i
+                   WHERE i.rule_id = s.rule_id AND i.subject = 'type:' || s.type)
            OR EXISTS (SELECT 1 FROM alert_events o
-                      WHERE o.rule_id = m.rule_id AND o.subject = 'type:' || m.type
+                      WHERE o.rule_id = s.rule_id AND o.subject = 'type:' || s.type
                         AND o.folded_at IS NULL AND NOT o.recovery))
       -- Not again while a recovery not folded yet follows the last event of the subject.
       AND NOT EXISTS (SELECT 1 FROM alert_events o
-                      WHERE o.rule_id = m.rule_id AND o.subject = 'type:' || m.type
+                      WHERE o.rule_id = s.rule_id AND o.subject = 'type:' || s.type
                         AND o.folded_at IS NULL AND o.recovery
                         AND o.id > COALESCE((SELECT max(x.id) FROM alert_events x
-                                             WHERE x.rule_id = m.rule_id
-                                               AND x.subject = 'type:' || m.type
+                                             WHERE x.rule_id = s.rule_id
+                                               AND x.subject = 'type:' || s.type
                                                AND x.folded_at IS NULL AND NOT x.recovery), 0))
-    ORDER BY m.rule_id, m.type, m.id
 )
 INSERT INTO alert_events (rule_id, subject, job_id, detail, occurred_at, recovery)
 SELECT rule_id, subject, job_id, detail, CAST(:now AS timestamptz), recovery FROM events
