@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +46,13 @@ public final class Alerter implements AutoCloseable {
   private final NoticeSender sender;
   private final Meter sent;
   private final Meter failedAttempts;
+
+  /**
+   * Notices waiting to be sent, as counted at the end of the last pass (-1 before the first): the
+   * gauge reads this, so a scrape never queries PostgreSQL.
+   */
+  private final AtomicLong pending = new AtomicLong(-1);
+
   private ScheduledExecutorService executor;
 
   /**
@@ -73,13 +81,16 @@ public final class Alerter implements AutoCloseable {
     this.sender = new NoticeSender(jdbi, clock, client, http.signingKeys(), settings);
     this.sent = metrics.meter("punctual.alerts.sent");
     this.failedAttempts = metrics.meter("punctual.alerts.failedAttempts");
-    metrics.gauge("punctual.alerts.pending", () -> (Gauge<Long>) sender::pending);
+    metrics.gauge("punctual.alerts.pending", () -> (Gauge<Long>) pending::get);
   }
 
   /** What one pass did. */
   public record Pass(Conditions.Evaluation evaluation, int folded, NoticeSender.Sent sent) {}
 
-  /** Evaluates, folds the outbox, sends what is due. */
+  /**
+   * Evaluates, folds the outbox, sends what is due, then counts the notices still pending (the
+   * {@code punctual.alerts.pending} gauge, at most one pass old).
+   */
   public Pass runOnce() {
     List<AlertRule> all = rules.all();
     Map<UUID, AlertRule> byId = new HashMap<>();
@@ -95,6 +106,7 @@ public final class Alerter implements AutoCloseable {
     NoticeSender.Sent out = sender.runOnce();
     sent.mark(out.sent());
     failedAttempts.mark(out.failed());
+    pending.set(sender.pending());
     return new Pass(evaluation, folded, out);
   }
 

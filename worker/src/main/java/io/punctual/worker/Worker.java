@@ -15,6 +15,7 @@ import io.punctual.worker.handler.registry.JobHandlers;
 import io.punctual.worker.heartbeat.Heartbeater;
 import io.punctual.worker.heartbeat.LeaseKeeper;
 import io.punctual.worker.limit.SlotHolders;
+import io.punctual.worker.metrics.QueueDepths;
 import io.punctual.worker.metrics.WorkerMetrics;
 import io.punctual.worker.run.CompletionDecider;
 import io.punctual.worker.run.JobExecutor;
@@ -54,6 +55,11 @@ public final class Worker implements AutoCloseable {
   private final ScheduledExecutorService heartbeats;
   private final ScheduledExecutorService leaseRenewals;
   private final ScheduledExecutorService promoting;
+
+  /** Reads the queue depths the gauges show, every {@link QueueDepths#INTERVAL}. */
+  private final ScheduledExecutorService depthReading;
+
+  private final QueueDepths queueDepths;
   private final ClaimLoop claimLoop;
   private final Heartbeater heartbeater;
   private final LeaseKeeper leaseKeeper;
@@ -93,6 +99,8 @@ public final class Worker implements AutoCloseable {
     this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("punctual-heartbeat"));
     this.leaseRenewals = Executors.newSingleThreadScheduledExecutor(daemon("punctual-leases"));
     this.promoting = Executors.newSingleThreadScheduledExecutor(daemon("punctual-promoter"));
+    this.depthReading = Executors.newSingleThreadScheduledExecutor(daemon("punctual-queue-depth"));
+    this.queueDepths = new QueueDepths(stores.queue(), settings.namespaces, stores.clock());
     JobExecutor executor =
         new JobExecutor(
             handlers,
@@ -167,7 +175,7 @@ public final class Worker implements AutoCloseable {
     if (!state.compareAndSet(NEW, STARTED)) {
       throw new IllegalStateException("worker already started or closed");
     }
-    metrics.registerGauges(running::size, stores.queue(), settings.namespaces, stores.clock());
+    metrics.registerGauges(running::size, queueDepths);
     metrics.registerQueueRebuilds(promoter::rebuilds);
     metrics.registerLockNodesWaiting(stores.redlock()::nodesWaitingOutRestart);
     register();
@@ -178,6 +186,7 @@ public final class Worker implements AutoCloseable {
     every(heartbeats, this::beat, beat, beat);
     every(leaseRenewals, this::renewLeases, beat, beat);
     every(promoting, this::promote, 0, stores.queueSettings().promoterInterval.toNanos());
+    every(depthReading, queueDepths::runOnce, 0, QueueDepths.INTERVAL.toNanos());
     log.info(
         "worker started worker={} namespaces={} concurrency={} handlers: {}",
         settings.workerId,
@@ -290,6 +299,7 @@ public final class Worker implements AutoCloseable {
       shutdown(heartbeats);
       shutdown(leaseRenewals);
       shutdown(promoting);
+      shutdown(depthReading);
       shutdown(timeouts);
     }
     if (previous != STARTED) {
@@ -302,6 +312,7 @@ public final class Worker implements AutoCloseable {
     awaitHandlers();
     shutdown(heartbeats);
     shutdown(promoting);
+    shutdown(depthReading);
     shutdown(timeouts);
     completions.close();
     // Only now: leases of results still being written stay renewed until they are.

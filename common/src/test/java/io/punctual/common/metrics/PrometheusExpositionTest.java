@@ -15,7 +15,7 @@ class PrometheusExpositionTest {
     // "duplicate metric name" and /prometheus answered 500.
     MetricRegistry metrics = new MetricRegistry();
     metrics.timer("io.punctual.api.jobs.JobsResource.submit").update(Duration.ofMillis(3));
-    metrics.timer("io.punctual.api.jobs.JobsResource.submit.total");
+    metrics.timer("io.punctual.api.jobs.JobsResource.submit.total").update(Duration.ofMillis(3));
     metrics.meter("punctual.reaper.rescued").mark();
 
     List<String> names =
@@ -38,8 +38,10 @@ class PrometheusExpositionTest {
   void theTimersOfJerseysFiltersAreLeftOutOfTheScrape() {
     MetricRegistry metrics = new MetricRegistry();
     metrics.timer("io.punctual.api.jobs.JobsResource.list").update(Duration.ofMillis(3));
-    metrics.timer("io.punctual.api.jobs.JobsResource.list.request.filtering");
-    metrics.timer("io.punctual.api.jobs.JobsResource.list.response.filtering");
+    metrics.timer("io.punctual.api.jobs.JobsResource.list.request.filtering").update(Duration.ZERO);
+    metrics
+        .timer("io.punctual.api.jobs.JobsResource.list.response.filtering")
+        .update(Duration.ZERO);
 
     List<String> names =
         PrometheusExposition.registry(metrics, MetricLabels.DEFAULTS).scrape().stream()
@@ -48,5 +50,28 @@ class PrometheusExpositionTest {
 
     assertThat(names).contains("io_punctual_api_jobs_JobsResource_list");
     assertThat(names).noneMatch(n -> n.contains("filtering"));
+  }
+
+  @Test
+  void aTimerOrHistogramJoinsTheScrapeAtItsFirstValue() {
+    MetricRegistry metrics = new MetricRegistry();
+    var registry = PrometheusExposition.registry(metrics, MetricLabels.DEFAULTS);
+    metrics.timer("io.punctual.api.jobs.JobsResource.cancel");
+    metrics.histogram("punctual.worker.claimBatch");
+    metrics.meter("punctual.reaper.rescued");
+    metrics.counter("punctual.planner.misfires");
+
+    assertThat(names(registry))
+        .contains("punctual_reaper_rescued", "punctual_planner_misfires")
+        .doesNotContain("io_punctual_api_jobs_JobsResource_cancel", "punctual_worker_claimBatch");
+
+    metrics.timer("io.punctual.api.jobs.JobsResource.cancel").update(Duration.ofMillis(2));
+    metrics.histogram("punctual.worker.claimBatch").update(5);
+    assertThat(names(registry))
+        .contains("io_punctual_api_jobs_JobsResource_cancel", "punctual_worker_claimBatch");
+  }
+
+  private static List<String> names(io.prometheus.metrics.model.registry.PrometheusRegistry r) {
+    return r.scrape().stream().map(s -> s.getMetadata().getPrometheusName()).toList();
   }
 }

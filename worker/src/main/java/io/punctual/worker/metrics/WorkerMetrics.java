@@ -1,18 +1,13 @@
 package io.punctual.worker.metrics;
 
-import com.codahale.metrics.CachedGauge;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.Histogram;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
-import io.punctual.common.job.Priority;
 import io.punctual.common.metrics.JobMetrics;
-import io.punctual.common.queue.ReadyQueue;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
@@ -67,30 +62,18 @@ public final class WorkerMetrics implements AutoCloseable {
   }
 
   /**
-   * Registers the running gauge and the queue size gauges of {@code namespaces}: Dropwizard's
-   * {@code punctual.queue.<ns>.<priority>.size} and the labelled {@code punctual_queue_due_jobs}
-   * and {@code punctual_queue_future_jobs} (read from Redis at most once a second).
+   * Registers the running gauge and the queue size gauges of {@code depths}: Dropwizard's {@code
+   * punctual.queue.<ns>.<priority>.size} and the labelled {@code punctual_queue_due_jobs} and
+   * {@code punctual_queue_future_jobs}, all read from what {@link QueueDepths#runOnce()} last kept
+   * (no Redis call on a scrape).
    */
-  public void registerGauges(
-      IntSupplier running, ReadyQueue queue, List<String> namespaces, Clock clock) {
+  public void registerGauges(IntSupplier running, QueueDepths depths) {
     register(PREFIX + "running", (Gauge<Integer>) running::getAsInt);
-    for (String ns : namespaces) {
-      for (Priority p : Priority.values()) {
-        QueueReading reading = new QueueReading(queue, ns, p, clock);
-        queueDepths.add(jobs.queueDepth(ns, p, reading::due, reading::future));
-        register(
-            "punctual.queue." + ns + "." + p.wireName() + ".size",
-            new CachedGauge<Long>(1, TimeUnit.SECONDS) {
-              @Override
-              protected Long loadValue() {
-                try {
-                  return queue.size(ns, p);
-                } catch (RuntimeException e) {
-                  return -1L;
-                }
-              }
-            });
-      }
+    for (QueueDepths.Reading r : depths.readings()) {
+      queueDepths.add(jobs.queueDepth(r.namespace(), r.priority(), r::due, r::future));
+      register(
+          "punctual.queue." + r.namespace() + "." + r.priority().wireName() + ".size",
+          (Gauge<Long>) r::size);
     }
   }
 

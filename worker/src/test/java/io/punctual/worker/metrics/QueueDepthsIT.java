@@ -1,0 +1,128 @@
+package io.punctual.worker.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.codahale.metrics.MetricRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.punctual.common.Stores;
+import io.punctual.common.config.QueueSettings;
+import io.punctual.common.job.Priority;
+import io.punctual.common.metrics.MetricLabels;
+import io.punctual.common.metrics.PrometheusExposition;
+import io.punctual.common.queue.QueueEntry;
+import io.punctual.testing.TestClock;
+import io.punctual.testing.TestStores;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The queue depth gauges on real Redis: a scrape reads what {@link QueueDepths#runOnce()} kept and
+ * makes no Redis call (before, each scrape more than a second after the last read Redis twice per
+ * namespace and priority on the scrape's thread).
+ */
+class QueueDepthsIT {
+  private final TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
+  private final TestStores servers = TestStores.get();
+  private final Stores stores =
+      new Stores(servers.newDatabase(), servers.newRedis(), new QueueSettings(), clock, "t");
+  private final MetricRegistry metrics = new MetricRegistry();
+  private final WorkerMetrics worker = new WorkerMetrics(metrics);
+
+  @AfterEach
+  void close() {
+    worker.close();
+    stores.close();
+  }
+
+  @Test
+  void scrapesReadTheKeptDepthsAndMakeNoRedisCall() {
+    PrometheusRegistry registry = PrometheusExposition.registry(metrics, MetricLabels.DEFAULTS);
+    QueueDepths depths = new QueueDepths(stores.queue(), List.of("default", "etl"), clock);
+    worker.registerGauges(() -> 0, depths);
+    enqueue("default", Priority.HIGH, 3, Duration.ZERO);
+    enqueue("default", Priority.HIGH, 2, Duration.ofMinutes(5));
+    enqueue("etl", Priority.LOW, 4, Duration.ZERO);
+    assertThat(value(registry, "punctual_queue_due_jobs", "default", "high"))
+        .as("before the first pass")
+        .isEqualTo(-1);
+
+    depths.runOnce();
+    long before = queueReads();
+    for (int i = 0; i < 20; i++) {
+      assertThat(value(registry, "punctual_queue_due_jobs", "default", "high")).isEqualTo(3);
+      assertThat(value(registry, "punctual_queue_future_jobs", "default", "high")).isEqualTo(2);
+      assertThat(value(registry, "punctual_queue_due_jobs", "etl", "low")).isEqualTo(4);
+      assertThat(value(registry, "punctual_queue_due_jobs", "etl", "normal")).isZero();
+      assertThat(metrics.getGauges().get("punctual.queue.default.high.size").getValue())
+          .isEqualTo(5L);
+    }
+    assertThat(queueReads() - before).as("ZCOUNT and ZCARD calls during 20 scrapes").isZero();
+
+    // What the next pass finds: a job added, the future ones come due.
+    enqueue("default", Priority.HIGH, 1, Duration.ZERO);
+    assertThat(value(registry, "punctual_queue_due_jobs", "default", "high")).isEqualTo(3);
+    clock.advance(Duration.ofMinutes(6));
+    depths.runOnce();
+    assertThat(value(registry, "punctual_queue_due_jobs", "default", "high")).isEqualTo(6);
+    assertThat(value(registry, "punctual_queue_future_jobs", "default", "high")).isZero();
+  }
+
+  @Test
+  void aPassWhileRedisIsClosedShowsMinusOne() {
+    QueueDepths depths = new QueueDepths(stores.queue(), List.of("default"), clock);
+    worker.registerGauges(() -> 0, depths);
+    enqueue("default", Priority.NORMAL, 2, Duration.ZERO);
+    depths.runOnce();
+    assertThat(depths.readings()).extracting(QueueDepths.Reading::size).contains(2L);
+    stores.close();
+    depths.runOnce();
+    assertThat(depths.readings()).extracting(QueueDepths.Reading::due).containsOnly(-1L);
+    assertThat(metrics.getGauges().get("punctual.queue.default.normal.size").getValue())
+        .isEqualTo(-1L);
+  }
+
+  private void enqueue(String namespace, Priority priority, int count, Duration in) {
+    List<QueueEntry> entries =
+        java.util.stream.IntStream.range(0, count)
+            .mapToObj(
+                i ->
+                    new QueueEntry(
+                        UUID.randomUUID(), namespace, priority, clock.instant().plus(in)))
+            .toList();
+    stores.queue().enqueue(entries);
+  }
+
+  /** ZCOUNT and ZCARD calls the Redis server has answered so far (its command statistics). */
+  private long queueReads() {
+    String info = stores.redis().sync().info("commandstats");
+    long n = 0;
+    for (String line : info.split("\r?\n")) {
+      if (line.startsWith("cmdstat_zcount:") || line.startsWith("cmdstat_zcard:")) {
+        String calls = line.substring(line.indexOf("calls=") + 6);
+        n += Long.parseLong(calls.substring(0, calls.indexOf(',')));
+      }
+    }
+    return n;
+  }
+
+  private static double value(
+      PrometheusRegistry registry, String name, String namespace, String priority) {
+    return registry.scrape(name::equals).stream()
+        .map(s -> (GaugeSnapshot) s)
+        .flatMap(s -> s.getDataPoints().stream())
+        .filter(
+            p ->
+                namespace.equals(p.getLabels().get("namespace"))
+                    && priority.equals(p.getLabels().get("priority")))
+        .findFirst()
+        .orElseThrow(
+            () -> new AssertionError(name + " has no series " + namespace + "/" + priority))
+        .getValue();
+  }
+}
