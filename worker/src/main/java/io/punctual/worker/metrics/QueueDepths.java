@@ -14,20 +14,31 @@ import java.util.List;
  * and kept: the gauges read the kept values, so a scrape makes no Redis call and its readings are
  * at most one interval (plus one pass) old. -1 before the first pass, and after a pass in which
  * Redis did not answer for that queue.
+ *
+ * <p>Read only while someone looks: after the first pass, a pass reads Redis only if a gauge was
+ * read in the last {@link #IDLE_AFTER} (any scrape interval is shorter), so a fleet nobody scrapes
+ * makes no Redis calls for its gauges (two per namespace, priority and shard a second per worker
+ * otherwise). The first scrape after such a pause shows the values of the last pass before it; the
+ * pass after that scrape (within a second) reads them anew.
  */
 public final class QueueDepths {
   public static final Duration INTERVAL = Duration.ofSeconds(1);
 
+  /** How long after the last read of a gauge passes go on reading Redis. */
+  public static final Duration IDLE_AFTER = Duration.ofMinutes(5);
+
   private final ReadyQueue queue;
   private final Clock clock;
   private final List<Reading> readings = new ArrayList<>();
+  private volatile Instant lastAsked;
+  private volatile boolean passed;
 
   public QueueDepths(ReadyQueue queue, List<String> namespaces, Clock clock) {
     this.queue = queue;
     this.clock = clock;
     for (String ns : namespaces) {
       for (Priority p : Priority.values()) {
-        readings.add(new Reading(ns, p));
+        readings.add(new Reading(this, ns, p));
       }
     }
   }
@@ -37,9 +48,17 @@ public final class QueueDepths {
     return readings;
   }
 
-  /** Reads every queue's sizes once (two Redis calls per queue and shard). */
-  public void runOnce() {
+  /**
+   * Reads every queue's sizes once (two Redis calls per queue and shard): the first time, and then
+   * while a gauge was read in the last {@link #IDLE_AFTER}. Returns whether it read.
+   */
+  public boolean runOnce() {
     Instant now = clock.instant();
+    Instant asked = lastAsked;
+    if (passed && (asked == null || asked.isBefore(now.minus(IDLE_AFTER)))) {
+      return false;
+    }
+    passed = true;
     for (Reading r : readings) {
       long[] value;
       try {
@@ -51,15 +70,22 @@ public final class QueueDepths {
       }
       r.value = value;
     }
+    return true;
+  }
+
+  private void asked() {
+    lastAsked = clock.instant();
   }
 
   /** One namespace and priority: its last reading. */
   public static final class Reading {
+    private final QueueDepths owner;
     private final String namespace;
     private final Priority priority;
     private volatile long[] value = {-1, -1};
 
-    Reading(String namespace, Priority priority) {
+    Reading(QueueDepths owner, String namespace, Priority priority) {
+      this.owner = owner;
       this.namespace = namespace;
       this.priority = priority;
     }
@@ -74,16 +100,19 @@ public final class QueueDepths {
 
     /** Jobs due now, as last read. */
     public long due() {
+      owner.asked();
       return value[0];
     }
 
     /** Jobs due later (within the promotion horizon), as last read. */
     public long future() {
+      owner.asked();
       return value[1];
     }
 
     /** All queued jobs, as last read; -1 when that reading failed. */
     public long size() {
+      owner.asked();
       long[] v = value;
       return v[0] < 0 ? -1 : v[0] + v[1];
     }

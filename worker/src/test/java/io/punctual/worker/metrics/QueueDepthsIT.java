@@ -68,9 +68,35 @@ class QueueDepthsIT {
     enqueue("default", Priority.HIGH, 1, Duration.ZERO);
     assertThat(value(registry, "punctual_queue_due_jobs", "default", "high")).isEqualTo(3);
     clock.advance(Duration.ofMinutes(6));
-    depths.runOnce();
+    assertThat(value(registry, "punctual_queue_due_jobs", "default", "high"))
+        .as("a scrape shows the last pass's values")
+        .isEqualTo(3);
+    assertThat(depths.runOnce()).isTrue();
     assertThat(value(registry, "punctual_queue_due_jobs", "default", "high")).isEqualTo(6);
     assertThat(value(registry, "punctual_queue_future_jobs", "default", "high")).isZero();
+  }
+
+  @Test
+  void passesStopReadingRedisWhileNobodyReadsTheGaugesAndResumeAfterARead() {
+    PrometheusRegistry registry = PrometheusExposition.registry(metrics, MetricLabels.DEFAULTS);
+    QueueDepths depths = new QueueDepths(stores.queue(), List.of("default"), clock);
+    worker.registerGauges(() -> 0, depths);
+    enqueue("default", Priority.HIGH, 2, Duration.ZERO);
+    assertThat(depths.runOnce()).as("the first pass reads, asked or not").isTrue();
+    clock.advance(QueueDepths.IDLE_AFTER.plusSeconds(1));
+    long before = queueReads();
+    assertThat(depths.runOnce()).as("nobody read a gauge since the first pass").isFalse();
+    assertThat(queueReads() - before).as("ZCOUNT and ZCARD calls of an idle pass").isZero();
+
+    enqueue("default", Priority.HIGH, 1, Duration.ZERO);
+    assertThat(value(registry, "punctual_queue_due_jobs", "default", "high"))
+        .as("the first scrape after the pause: the last pass's value")
+        .isEqualTo(2);
+    assertThat(depths.runOnce()).isTrue();
+    assertThat(queueReads() - before).as("the pass after a scrape reads Redis").isPositive();
+    assertThat(value(registry, "punctual_queue_due_jobs", "default", "high")).isEqualTo(3);
+    clock.advance(QueueDepths.IDLE_AFTER.minusSeconds(1));
+    assertThat(depths.runOnce()).as("a scrape less than IDLE_AFTER ago").isTrue();
   }
 
   @Test
@@ -81,6 +107,7 @@ class QueueDepthsIT {
     depths.runOnce();
     assertThat(depths.readings()).extracting(QueueDepths.Reading::size).contains(2L);
     stores.close();
+    assertThat(depths.readings()).extracting(QueueDepths.Reading::size).contains(2L);
     depths.runOnce();
     assertThat(depths.readings()).extracting(QueueDepths.Reading::due).containsOnly(-1L);
     assertThat(metrics.getGauges().get("punctual.queue.default.normal.size").getValue())
