@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -72,9 +73,14 @@ final class HeadlessChromium implements AutoCloseable {
     return driver.findElements(By.cssSelector(css));
   }
 
-  /** Waits (at most 30 s) for {@code condition} to give something other than null or false. */
+  /**
+   * Waits (at most 30 s) for {@code condition} to give something other than null or false. An
+   * element the page replaced between being found and being read (it re-renders on its polls) is
+   * read again at the next try, not a failure.
+   */
   <T> T until(ExpectedCondition<T> condition) {
     return new WebDriverWait(driver, Duration.ofSeconds(30), Duration.ofMillis(100))
+        .ignoring(StaleElementReferenceException.class)
         .until(condition);
   }
 
