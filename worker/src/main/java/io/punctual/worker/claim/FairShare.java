@@ -88,6 +88,9 @@ final class FairShare {
    */
   int[] plan(List<String> order, int free) {
     int[] shares = new int[order.size()];
+    if (order.isEmpty()) {
+      return shares; // every namespace of the worker is deactivated or over its quota: no share
+    }
     if (order.size() == 1) {
       shares[0] = free;
       return shares;

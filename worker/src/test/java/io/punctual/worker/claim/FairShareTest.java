@@ -34,6 +34,15 @@ class FairShareTest {
   }
 
   @Test
+  void aPassWithNoClaimableNamespacePlansNothing() {
+    // Every namespace of the worker deactivated: the claim loop's pass has nothing to share (this
+    // was a NullPointerException in the claim loop, retried every few milliseconds).
+    assertThat(fair.order(List.of())).isEmpty();
+    assertThat(fair.plan(List.of(), 64)).isEmpty();
+    assertThat(pass(new HashMap<>(Map.of("a", 3L)), 64)).containsEntry("a", 3);
+  }
+
+  @Test
   void aNamespaceWithNothingDueTakesNothingAndLeavesEverySlotToTheOthers() {
     Map<String, Long> due = new HashMap<>(Map.of("a", 1_000_000L, "b", 0L));
     // The first pass knows nothing yet: b's half goes unused (the loop claims again at once, as
