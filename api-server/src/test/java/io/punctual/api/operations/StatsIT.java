@@ -13,6 +13,7 @@ import io.punctual.common.job.JobState;
 import io.punctual.common.stats.StatsReader;
 import io.punctual.common.stats.StatsReader.GroupBy;
 import io.punctual.common.stats.StatsRollup;
+import io.punctual.testing.StatsGroups;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -190,14 +191,16 @@ class StatsIT {
     Instant from = old.minus(Duration.ofMinutes(25)).plusSeconds(30);
     Instant to = old.plus(Duration.ofMinutes(17));
     // minutes old-24 .. old+16: 41 of them
-    assertThat(started(reader.groups(ns, from, to, GroupBy.TYPE))).isEqualTo(41);
-    assertThat(started(reader.groups(ns, from, to, GroupBy.TYPE))).isEqualTo(41);
+    assertThat(StatsGroups.started(reader.groups(ns, from, to, GroupBy.TYPE))).isEqualTo(41);
+    assertThat(StatsGroups.started(reader.groups(ns, from, to, GroupBy.TYPE))).isEqualTo(41);
     for (GroupBy by : GroupBy.values()) {
       Instant f = old.minus(Duration.ofMinutes(43)).plusMillis(1);
       Instant t = old.plus(Duration.ofMinutes(51)).plusSeconds(7);
-      assertThat(json(reader.groups(ns, f, t, by)))
+      assertThat(StatsGroups.text(reader.groups(ns, f, t, by)))
           .as(by.name())
-          .isEqualTo(json(new StatsReader(FIXTURE.stack.database.jdbi()).groups(ns, f, t, by)));
+          .isEqualTo(
+              StatsGroups.text(
+                  new StatsReader(FIXTURE.stack.database.jdbi()).groups(ns, f, t, by)));
     }
 
     FIXTURE
@@ -211,28 +214,11 @@ class StatsIT {
                             + " AND minute = :old")
                     .bind("old", old)
                     .execute());
-    assertThat(started(reader.groups(ns, from, to, GroupBy.TYPE))).isEqualTo(41);
+    assertThat(StatsGroups.started(reader.groups(ns, from, to, GroupBy.TYPE))).isEqualTo(41);
     assertThat(
-            started(
+            StatsGroups.started(
                 new StatsReader(FIXTURE.stack.database.jdbi()).groups(ns, from, to, GroupBy.TYPE)))
         .isEqualTo(140);
-  }
-
-  private static long started(List<StatsReader.Group> groups) {
-    return groups.stream().mapToLong(g -> g.counts().get("STARTED")).sum();
-  }
-
-  private static String json(List<StatsReader.Group> groups) {
-    StringBuilder b = new StringBuilder();
-    for (StatsReader.Group g : groups) {
-      b.append(g.key())
-          .append(g.counts())
-          .append(g.duration())
-          .append(g.startLag())
-          .append(g.successRate())
-          .append('\n');
-    }
-    return b.toString();
   }
 
   @Test

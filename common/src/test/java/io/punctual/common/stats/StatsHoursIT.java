@@ -3,6 +3,7 @@ package io.punctual.common.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.punctual.common.stats.StatsReader.GroupBy;
+import io.punctual.testing.StatsGroups;
 import io.punctual.testing.TestStack;
 import java.time.Clock;
 import java.time.Duration;
@@ -126,7 +127,7 @@ class StatsHoursIT {
     Instant until = hoursUntil();
     jdbi.useHandle(h -> h.execute("UPDATE job_stats_rollup SET hours_until = NULL"));
     try {
-      return json(new StatsReader(jdbi).groups(namespaces, from, to, by));
+      return StatsGroups.text(new StatsReader(jdbi).groups(namespaces, from, to, by));
     } finally {
       jdbi.useHandle(
           h ->
@@ -164,20 +165,23 @@ class StatsHoursIT {
       for (GroupBy by : GroupBy.values()) {
         String expected = fromMinutes(namespaces, from, to, by);
         String range = from + " .. " + to + " " + namespaces + " " + by;
-        assertThat(json(new StatsReader(jdbi).groups(namespaces, from, to, by)))
+        assertThat(StatsGroups.text(new StatsReader(jdbi).groups(namespaces, from, to, by)))
             .as(range)
             .isEqualTo(expected);
-        assertThat(json(warm.groups(namespaces, from, to, by))).as(range).isEqualTo(expected);
+        assertThat(StatsGroups.text(warm.groups(namespaces, from, to, by)))
+            .as(range)
+            .isEqualTo(expected);
       }
     }
     // Reads of everything, and of a long range that the warm reader has mostly kept.
     for (GroupBy by : GroupBy.values()) {
       Instant from = first.minus(Duration.ofDays(1));
       Instant to = last.plus(Duration.ofDays(1));
-      assertThat(json(new StatsReader(jdbi).groups(null, from, to, by)))
+      assertThat(StatsGroups.text(new StatsReader(jdbi).groups(null, from, to, by)))
           .isEqualTo(fromMinutes(null, from, to, by))
           .contains("STARTED");
-      assertThat(json(warm.groups(null, from, to, by))).isEqualTo(fromMinutes(null, from, to, by));
+      assertThat(StatsGroups.text(warm.groups(null, from, to, by)))
+          .isEqualTo(fromMinutes(null, from, to, by));
     }
     assertThat(fillAll(rollup(now, Duration.ofDays(5)))).isEmpty();
   }
@@ -189,10 +193,10 @@ class StatsHoursIT {
     Instant hour = first.plus(Duration.ofDays(1)).truncatedTo(ChronoUnit.HOURS);
     List<String> ns = List.of("h-a");
     long whole =
-        started(
+        StatsGroups.started(
             new StatsReader(jdbi).groups(ns, hour, hour.plus(Duration.ofHours(1)), GroupBy.TYPE));
     long part =
-        started(
+        StatsGroups.started(
             new StatsReader(jdbi)
                 .groups(ns, hour, hour.plus(Duration.ofMinutes(59)), GroupBy.TYPE));
 
@@ -206,12 +210,12 @@ class StatsHoursIT {
                 .bind("m", hour.plus(Duration.ofMinutes(5)))
                 .execute());
     assertThat(
-            started(
+            StatsGroups.started(
                 new StatsReader(jdbi)
                     .groups(ns, hour, hour.plus(Duration.ofHours(1)), GroupBy.TYPE)))
         .isEqualTo(whole);
     assertThat(
-            started(
+            StatsGroups.started(
                 new StatsReader(jdbi)
                     .groups(ns, hour, hour.plus(Duration.ofMinutes(59)), GroupBy.TYPE)))
         .isEqualTo(part + 1000);
@@ -244,25 +248,8 @@ class StatsHoursIT {
     for (GroupBy by : GroupBy.values()) {
       Instant from = first.minus(Duration.ofDays(1));
       Instant to = last.plus(Duration.ofDays(1));
-      assertThat(json(new StatsReader(jdbi).groups(null, from, to, by)))
+      assertThat(StatsGroups.text(new StatsReader(jdbi).groups(null, from, to, by)))
           .isEqualTo(fromMinutes(null, from, to, by));
     }
-  }
-
-  private static long started(List<StatsReader.Group> groups) {
-    return groups.stream().mapToLong(g -> g.counts().get("STARTED")).sum();
-  }
-
-  private static String json(List<StatsReader.Group> groups) {
-    StringBuilder b = new StringBuilder();
-    for (StatsReader.Group g : groups) {
-      b.append(g.key())
-          .append(g.counts())
-          .append(g.duration())
-          .append(g.startLag())
-          .append(g.successRate())
-          .append('\n');
-    }
-    return b.toString();
   }
 }
