@@ -134,6 +134,26 @@ public final class WorkerHarness implements AutoCloseable {
     return stores.queries().executions(job.namespace(), job.id());
   }
 
+  /** The most executions of {@code jobs} that overlapped in time (from their rows). */
+  public int mostOverlapping(List<Job> jobs) {
+    List<long[]> events = new ArrayList<>();
+    for (Job job : jobs) {
+      for (Execution e : executions(job)) {
+        events.add(new long[] {e.startedAt().toEpochMilli() * 2 + 1, 1});
+        events.add(new long[] {e.finishedAt().toEpochMilli() * 2, -1});
+      }
+    }
+    // An end and a start in the same millisecond: the end first (they did not overlap).
+    events.sort((a, b) -> Long.compare(a[0], b[0]));
+    int now = 0;
+    int most = 0;
+    for (long[] e : events) {
+      now += (int) e[1];
+      most = Math.max(most, now);
+    }
+    return most;
+  }
+
   public long count(String sql) {
     return stores.database().jdbi().withHandle(h -> h.createQuery(sql).mapTo(Long.class).one());
   }

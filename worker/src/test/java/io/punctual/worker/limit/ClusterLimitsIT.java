@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
 import io.punctual.common.job.Completion;
-import io.punctual.common.job.Execution;
 import io.punctual.common.job.ExecutionStatus;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
@@ -257,7 +256,7 @@ class ClusterLimitsIT {
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(200))
         .until(() -> harness.count("SELECT count(*) FROM jobs WHERE status <> 'SUCCEEDED'") == 0);
-    assertThat(mostOverlapping(harness, jobs)).isLessThanOrEqualTo(CONCURRENCY);
+    assertThat(harness.mostOverlapping(jobs)).isLessThanOrEqualTo(CONCURRENCY);
     assertThat(most.get()).isLessThanOrEqualTo(CONCURRENCY);
     assertThat(misplaced).as("entries seen outside their shard").isEmpty();
     assertThat(heldIn).as("shards whose hold set held jobs").hasSize(SHARDS);
@@ -343,24 +342,5 @@ class ClusterLimitsIT {
         null,
         null,
         null);
-  }
-
-  /** The most executions of {@code jobs} that overlapped in time (from their rows). */
-  private static int mostOverlapping(WorkerHarness harness, List<Job> jobs) {
-    List<long[]> events = new ArrayList<>();
-    for (Job job : jobs) {
-      for (Execution e : harness.executions(job)) {
-        events.add(new long[] {e.startedAt().toEpochMilli() * 2 + 1, 1});
-        events.add(new long[] {e.finishedAt().toEpochMilli() * 2, -1});
-      }
-    }
-    events.sort((x, y) -> Long.compare(x[0], y[0]));
-    int running = 0;
-    int most = 0;
-    for (long[] e : events) {
-      running += (int) e[1];
-      most = Math.max(most, running);
-    }
-    return most;
   }
 }

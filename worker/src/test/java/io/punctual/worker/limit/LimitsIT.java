@@ -4,7 +4,6 @@ import static io.punctual.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.punctual.common.job.Execution;
 import io.punctual.common.job.Job;
 import io.punctual.common.job.JobState;
 import io.punctual.common.json.Json;
@@ -83,26 +82,6 @@ class LimitsIT {
     return harness.submit(jobs);
   }
 
-  /** The most executions of {@code jobs} that overlapped in time (from their rows). */
-  private int mostOverlapping(List<Job> jobs) {
-    List<long[]> events = new ArrayList<>();
-    for (Job job : jobs) {
-      for (Execution e : harness.executions(job)) {
-        events.add(new long[] {e.startedAt().toEpochMilli() * 2 + 1, 1});
-        events.add(new long[] {e.finishedAt().toEpochMilli() * 2, -1});
-      }
-    }
-    // An end and a start in the same millisecond: the end first (they did not overlap).
-    events.sort((a, b) -> Long.compare(a[0], b[0]));
-    int now = 0;
-    int most = 0;
-    for (long[] e : events) {
-      now += (int) e[1];
-      most = Math.max(most, now);
-    }
-    return most;
-  }
-
   @Test
   void twoWorkersRunAtMostConcurrencyPerKeyAndUnlimitedJobsPassTheQueue() {
     limit("slow", "customerId", 2, null, false);
@@ -136,8 +115,8 @@ class LimitsIT {
     for (Job j : other) {
       harness.awaitState(j, JobState.SUCCEEDED, Duration.ofSeconds(10));
     }
-    assertThat(mostOverlapping(saturated)).isLessThanOrEqualTo(2);
-    assertThat(mostOverlapping(other)).isLessThanOrEqualTo(2);
+    assertThat(harness.mostOverlapping(saturated)).isLessThanOrEqualTo(2);
+    assertThat(harness.mostOverlapping(other)).isLessThanOrEqualTo(2);
     // Key b did not wait for key a: its 4 jobs ran beside a's.
     assertThat(slow.most.get()).isGreaterThan(2);
     assertThat(harness.count("SELECT count(*) FROM limit_slots")).isZero();
