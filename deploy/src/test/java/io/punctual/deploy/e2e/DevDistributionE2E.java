@@ -49,6 +49,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the other commands against the stores it started, an orderly stop, a restart that finds the data,
  * and a restart after SIGKILL that cleans up the servers the killed run left behind.
  */
+// The longest suites start first, so the short ones fill in beside them (deploy/pom.xml).
+@Order(4)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 3, unit = TimeUnit.MINUTES)

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -36,6 +37,8 @@ import org.junit.jupiter.api.Timeout;
  * -Dpunctual.faults.netns=skip} (docs/operations.md, "Network faults"). The set-up it shares with
  * {@link PostgresFailoverE2E} is {@link NetworkHarness}'s.
  */
+// The longest suites start first, so the short ones fill in beside them (deploy/pom.xml).
+@Order(1)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class NetworkFaultsE2E {
   private static final Duration HOLD = Duration.ofSeconds(6);

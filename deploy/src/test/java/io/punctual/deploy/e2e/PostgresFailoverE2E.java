@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,6 +35,8 @@ import org.junit.jupiter.api.Timeout;
  * <p>Needs root and iproute2, as {@link NetworkFaultsE2E} (same opt-out, same {@link
  * NetworkHarness}).
  */
+// The longest suites start first, so the short ones fill in beside them (deploy/pom.xml).
+@Order(2)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class PostgresFailoverE2E {
   /**
