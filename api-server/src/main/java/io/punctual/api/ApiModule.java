@@ -57,6 +57,7 @@ import io.punctual.api.problem.WebApplicationExceptionMapper;
 import io.punctual.api.queues.QueueDepthResource;
 import io.punctual.api.schedules.SchedulesResource;
 import io.punctual.api.stats.StatsResource;
+import io.punctual.api.stats.StatsWarmup;
 import io.punctual.api.workers.WorkersResource;
 import io.punctual.api.workflows.WorkflowsResource;
 import io.punctual.common.Stores;
@@ -260,7 +261,9 @@ public final class ApiModule {
             stores.queries(),
             new Diagnoser(
                 stores.queries(), stores.workers(), stores.namespaces(), holds, stores.clock())));
-    jersey.register(new StatsResource(new StatsReader(stores.database().jdbi()), stores.clock()));
+    StatsReader stats = new StatsReader(stores.database().jdbi());
+    jersey.register(new StatsResource(stats, stores.clock()));
+    env.lifecycle().manage(new StatsWarmup(stats, stores.clock(), settings.statsWarmup));
   }
 
   /** Stops {@code managed} with the server; it was started already. */

@@ -93,6 +93,13 @@ public final class ApiSettings implements ValidatedSettings {
   @JsonProperty public Duration bulkStaleAfter = Duration.ofMinutes(1);
 
   /**
+   * How far back the API reads the statistics of every namespace as it starts (StatsWarmup), so
+   * that the console's overview and every-namespace ranges within it answer from kept hours on
+   * their first call; zero turns it off. At most 31 days (the longest range of {@code /stats}).
+   */
+  @JsonProperty public Duration statsWarmup = Duration.ofDays(7);
+
+  /**
    * What a {@code callback.url} may name: not read from the {@code api} section but from {@code
    * worker.http.allow} of the same configuration (the launcher links the two), so that the API
    * refuses at submission exactly the literal addresses the workers would refuse to call.
@@ -159,5 +166,10 @@ public final class ApiSettings implements ValidatedSettings {
     errors.require(
         bulkStaleAfter != null && bulkStaleAfter.toMillis() >= 2,
         "api.bulkStaleAfter must be at least 2 ms");
+    errors.require(
+        statsWarmup != null
+            && !statsWarmup.isNegative()
+            && statsWarmup.compareTo(Duration.ofDays(31)) <= 0,
+        "api.statsWarmup must be between 0 and 31 days");
   }
 }

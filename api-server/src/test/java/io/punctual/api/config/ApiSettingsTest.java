@@ -28,6 +28,7 @@ class ApiSettingsTest {
     assertThat(s.submitGroupConcurrency).isEqualTo(1);
     assertThat(s.defaultNamespace).isEqualTo("default");
     assertThat(s.bulkStaleAfter).isEqualTo(Duration.ofMinutes(1));
+    assertThat(s.statsWarmup).isEqualTo(Duration.ofDays(7));
     s.validate();
   }
 
@@ -66,6 +67,12 @@ class ApiSettingsTest {
     ApiSettings noStale = new ApiSettings();
     noStale.bulkStaleAfter = Duration.ZERO;
     assertThatThrownBy(noStale::validate).hasMessageContaining("api.bulkStaleAfter");
+    ApiSettings longWarmup = new ApiSettings();
+    longWarmup.statsWarmup = Duration.ofDays(32);
+    assertThatThrownBy(longWarmup::validate).hasMessageContaining("api.statsWarmup");
+    ApiSettings noWarmup = new ApiSettings();
+    noWarmup.statsWarmup = Duration.ZERO;
+    noWarmup.validate();
     assertThatThrownBy(() -> new ApiSettings().setDefaultPriorityName("urgent"))
         .isInstanceOf(IllegalArgumentException.class);
   }
