@@ -144,7 +144,8 @@ class ComposeRehearsalE2E {
     handlers = Files.createDirectories(tmp.resolve("handlers"));
 
     Map<String, String> pg = compose.get("postgres").environment();
-    Map<String, String> hosts = prepareServers(pg);
+    Map<String, String> hosts =
+        prepareServers(pg, serverSettings(compose.get("postgres").command()));
 
     // 1. migrate, once, exits 0
     Service migrate = only(compose, "migrate");
@@ -254,14 +255,35 @@ class ComposeRehearsalE2E {
   }
 
   /**
+   * The {@code -c name=value} pairs of the postgres service's command ({@code postgres -c
+   * shared_preload_libraries=pg_prewarm}); the command must start the server itself.
+   */
+  static Map<String, String> serverSettings(List<String> command) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    if (command == null || command.isEmpty()) {
+      return settings;
+    }
+    assertThat(command.get(0)).as("the postgres service's command").isEqualTo("postgres");
+    for (int i = 1; i < command.size(); i++) {
+      assertThat(command.get(i)).as("postgres service argument %d", i).isEqualTo("-c");
+      String[] kv = command.get(++i).split("=", 2);
+      assertThat(kv).as("a -c setting is name=value").hasSize(2);
+      settings.put(kv[0], kv[1]);
+    }
+    return settings;
+  }
+
+  /**
    * PostgreSQL as the postgres image would set it up from the compose file (its user, owner of its
    * database, with its password) and Redis: embedded servers of this test's own; or, when {@code
    * PUNCTUAL_TEST_DATABASE_URL} and {@code PUNCTUAL_TEST_REDIS_URL} name servers (as for the
    * integration tests, e.g. a local PostgreSQL 15 and Redis 7), a role and a database named for
-   * this run there and a Redis key prefix of its own, all removed at the end. Returns what to
-   * replace in the services' environment.
+   * this run there and a Redis key prefix of its own, all removed at the end. The embedded
+   * PostgreSQL runs with the service's {@code -c} settings ({@code settings}); a named server is
+   * used as it is. Returns what to replace in the services' environment.
    */
-  private Map<String, String> prepareServers(Map<String, String> pg) throws Exception {
+  private Map<String, String> prepareServers(Map<String, String> pg, Map<String, String> settings)
+      throws Exception {
     String sharedPg = System.getenv("PUNCTUAL_TEST_DATABASE_URL");
     String sharedRedis = System.getenv("PUNCTUAL_TEST_REDIS_URL");
     database = pg.get("POSTGRES_DB");
@@ -282,7 +304,8 @@ class ComposeRehearsalE2E {
       redisUrl = sharedRedis;
       keyPrefix = tag;
     } else {
-      postgres = EmbeddedPostgresServer.start(tmp.resolve("pg"), false);
+      // With the server settings the compose file gives its postgres service.
+      postgres = EmbeddedPostgresServer.start(tmp.resolve("pg"), false, settings);
       adminUrl = postgres.jdbcUrl("postgres");
       pgHostPort = "127.0.0.1:" + postgres.port();
       redis = EmbeddedRedisServer.start(null);
@@ -293,6 +316,14 @@ class ComposeRehearsalE2E {
       s.execute(
           "CREATE ROLE \"" + role + "\" LOGIN PASSWORD '" + pg.get("POSTGRES_PASSWORD") + "'");
       s.execute("CREATE DATABASE \"" + database + "\" OWNER \"" + role + "\"");
+      if (postgres != null) {
+        for (Map.Entry<String, String> setting : settings.entrySet()) {
+          try (var rs = s.executeQuery("SELECT current_setting('" + setting.getKey() + "')")) {
+            rs.next();
+            assertThat(rs.getString(1)).as(setting.getKey()).isEqualTo(setting.getValue());
+          }
+        }
+      }
     }
     URI redisUri = URI.create(redisUrl);
     Map<String, String> replace = new LinkedHashMap<>();

@@ -198,6 +198,9 @@ class DeployFilesTest {
         .hasSizeGreaterThanOrEqualTo(32);
     assertThat(strings(at(services.get("postgres").raw(), "healthcheck", "test")))
         .contains("pg_isready");
+    // autoprewarm: the console's first calls after a restart do not wait on the disk
+    assertThat(services.get("postgres").command())
+        .containsSubsequence("postgres", "-c", "shared_preload_libraries=pg_prewarm");
     assertThat(strings(at(services.get("redis").raw(), "healthcheck", "test")))
         .contains("redis-cli", "ping");
     // compose stops a container after 10 s unless told otherwise: the workers' handlers need
