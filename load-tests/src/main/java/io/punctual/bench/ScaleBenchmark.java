@@ -378,7 +378,9 @@ public final class ScaleBenchmark {
       System.out.println("  statistics rollup checked on one hour against StatsRollup: " + ours);
       s.execute("DELETE FROM job_stats_minutes");
       s.execute("DELETE FROM job_stats_hours");
-      s.execute("UPDATE job_stats_rollup SET hours_until = NULL");
+      s.execute("DELETE FROM job_stats_days");
+      s.execute(
+          "UPDATE job_stats_rollup SET hours_until = NULL, days_from = NULL, days_until = NULL");
       long rows = 0;
       for (LocalDate d = from;
           d.atStartOfDay(ZoneOffset.UTC).toInstant().isBefore(now);
@@ -408,21 +410,26 @@ public final class ScaleBenchmark {
             Duration.ofHours(1),
             Duration.ofDays(DAYS_BACK + DAYS_AHEAD + 10));
     long rows = 0;
+    long dayRows = 0;
     int passes = 0;
     for (StatsRollup.Hours h = rollup.fillHours(); h.filled(); h = rollup.fillHours()) {
       rows += h.rows();
+      dayRows += h.dayRows();
       passes++;
     }
     if (passes > 0) {
       try (Connection c = stores.database().dataSource().getConnection();
           Statement s = c.createStatement()) {
         s.execute("VACUUM ANALYZE job_stats_hours");
+        s.execute("VACUUM ANALYZE job_stats_days");
       }
     }
     System.out.printf(
         Locale.ROOT,
-        "  statistics by hour: %,d rows filled in %d passes of StatsRollup.fillHours (%.0f s)%n",
+        "  statistics by hour and day: %,d hour rows and %,d day rows filled in %d passes of"
+            + " StatsRollup.fillHours (%.0f s)%n",
         rows,
+        dayRows,
         passes,
         (System.nanoTime() - t0) / 1e9);
     return rows;

@@ -262,11 +262,14 @@ final class ScalePages {
     return ScaleConsole.enc(s);
   }
 
-  /** Statistics with each groupBy over a day and over a week, for one tenant and for every one. */
+  /**
+   * Statistics with each groupBy over a day, a week and 31 days (the longest range), for one tenant
+   * and for every one.
+   */
   private static List<Call> statsCalls() {
     List<Call> calls = new ArrayList<>();
     for (String by : List.of("type", "namespace", "hour")) {
-      for (Duration d : List.of(Duration.ofDays(1), Duration.ofDays(7))) {
+      for (Duration d : List.of(Duration.ofDays(1), Duration.ofDays(7), Duration.ofDays(31))) {
         String days = d.toDays() + " d";
         calls.add(
             new Call(

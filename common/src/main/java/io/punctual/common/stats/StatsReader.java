@@ -13,10 +13,10 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * Reads {@code job_stats_minutes} and {@code job_stats_hours} (kept by {@link StatsRollup}): counts
- * of attempts by outcome and their duration and start-lag percentiles, grouped by type, namespace
- * or hour, and a per-minute series. Rows are read by the primary key (namespace, minute or hour)
- * and merged here; the hours give the same groups as their minutes.
+ * Reads {@code job_stats_minutes}, {@code job_stats_hours} and {@code job_stats_days} (kept by
+ * {@link StatsRollup}): counts of attempts by outcome and their duration and start-lag percentiles,
+ * grouped by type, namespace or hour, and a per-minute series. Rows are read by the primary key
+ * (namespace, minute or hour) and merged here; the hours give the same groups as their minutes.
  */
 public final class StatsReader {
   private static final SqlFiles SQL = new SqlFiles(StatsReader.class);
@@ -106,12 +106,13 @@ public final class StatsReader {
    * The groups of [from, to) for {@code namespaces} (null: every namespace), ordered by key; a
    * group with no attempt is not listed. Rows are per minute, so the range is taken to whole
    * minutes (a minute is in it when it starts in it). The part the rollup no longer rewrites is
-   * read in units, whole hours where they fit and blocks of {@link #BLOCK} at their sides: an hour
-   * from {@code job_stats_hours} once the rollup has filled it, from its minutes before that, a
-   * block from its minutes; what is read of a unit is kept ({@link #MAX_BLOCKS} units at most). So
-   * a first read of a week reads one row per hour, namespace and type and the minutes of its two
-   * end hours, and a console polling the last day reads the minutes at its two ends and the recent
-   * ones only.
+   * read in units, whole UTC days where they fit (from {@code job_stats_days} once the rollup has
+   * filled them; not for {@link GroupBy#HOUR}), whole hours where they fit and blocks of {@link
+   * #BLOCK} at their sides: an hour from {@code job_stats_hours} once the rollup has filled it,
+   * from its minutes before that, a block from its minutes; what is read of a unit is kept ({@link
+   * #MAX_BLOCKS} units at most). So a first read of a month reads one row per day, namespace and
+   * type for its whole days, hours at its two ends and the minutes of its two end hours, and a
+   * console polling the last day reads the minutes at its two ends and the recent ones only.
    */
   public List<Group> groups(
       Collection<String> namespaces, Instant from, Instant to, GroupBy groupBy) {
@@ -133,9 +134,9 @@ public final class StatsReader {
                       (rs, ctx) ->
                           new Progress(
                               rs.getTimestamp("done_until").toInstant(),
-                              rs.getTimestamp("hours_until") == null
-                                  ? null
-                                  : rs.getTimestamp("hours_until").toInstant()))
+                              instant(rs.getTimestamp("hours_until")),
+                              instant(rs.getTimestamp("days_from")),
+                              instant(rs.getTimestamp("days_until"))))
                   .findOne()
                   .orElse(null);
           Instant cacheStart = ceil(start, BLOCK);
@@ -147,23 +148,42 @@ public final class StatsReader {
           }
           Sink all = (at, key) -> group(groups, key);
           if (!cacheStart.isBefore(cacheEnd)) {
-            read(h, false, namespaces, start, end, groupBy, all);
+            read(h, Source.MINUTES, namespaces, start, end, groupBy, all);
             return;
           }
           if (start.isBefore(cacheStart)) {
-            read(h, false, namespaces, start, cacheStart, groupBy, all);
+            read(h, Source.MINUTES, namespaces, start, cacheStart, groupBy, all);
           }
           if (cacheEnd.isBefore(end)) {
-            read(h, false, namespaces, cacheEnd, end, groupBy, all);
+            read(h, Source.MINUTES, namespaces, cacheEnd, end, groupBy, all);
           }
           Instant hoursUntil = progress.hoursUntil;
+          Instant daysFrom = progress.daysFrom;
+          Instant daysUntil = progress.daysUntil;
           List<Unit> missing = new ArrayList<>();
           for (Instant t = cacheStart; t.isBefore(cacheEnd); ) {
+            // A whole UTC day from job_stats_days once filled (not for groupBy=hour: a day row
+            // has no hours), else a whole hour (from job_stats_hours once filled), else a block.
+            boolean day =
+                groupBy != GroupBy.HOUR
+                    && floor(t, DAY).equals(t)
+                    && !t.plus(DAY).isAfter(cacheEnd)
+                    && daysFrom != null
+                    && daysUntil != null
+                    && !t.isBefore(daysFrom)
+                    && !t.plus(DAY).isAfter(daysUntil);
             boolean hour = floor(t, HOUR).equals(t) && !t.plus(HOUR).isAfter(cacheEnd);
             Unit unit =
-                hour
-                    ? new Unit(t, HOUR, hoursUntil != null && !t.plus(HOUR).isAfter(hoursUntil))
-                    : new Unit(t, BLOCK, false);
+                day
+                    ? new Unit(t, DAY, Source.DAYS)
+                    : hour
+                        ? new Unit(
+                            t,
+                            HOUR,
+                            hoursUntil != null && !t.plus(HOUR).isAfter(hoursUntil)
+                                ? Source.HOURS
+                                : Source.MINUTES)
+                        : new Unit(t, BLOCK, Source.MINUTES);
             Map<String, Frozen> cached = cached(new UnitKey(scope, groupBy, t, unit.length));
             if (cached != null) {
               cached.forEach((k, f) -> group(groups, k).merge(f));
@@ -177,7 +197,7 @@ public final class StatsReader {
             int j = i + 1;
             while (j < missing.size()
                 && missing.get(j).start.equals(missing.get(j - 1).end())
-                && missing.get(j).fromHours == missing.get(i).fromHours) {
+                && missing.get(j).source == missing.get(i).source) {
               j++;
             }
             TreeMap<Instant, Map<String, Group>> read = new TreeMap<>();
@@ -186,7 +206,7 @@ public final class StatsReader {
             }
             read(
                 h,
-                missing.get(i).fromHours,
+                missing.get(i).source,
                 namespaces,
                 missing.get(i).start,
                 missing.get(j - 1).end(),
@@ -205,10 +225,28 @@ public final class StatsReader {
   }
 
   /** Where the rollup has got (see progress.sql). */
-  private record Progress(Instant doneUntil, Instant hoursUntil) {}
+  private record Progress(
+      Instant doneUntil, Instant hoursUntil, Instant daysFrom, Instant daysUntil) {}
 
-  /** A unit of the settled part of a range: an hour (from the hour table or not) or a block. */
-  private record Unit(Instant start, Duration length, boolean fromHours) {
+  private static Instant instant(java.sql.Timestamp t) {
+    return t == null ? null : t.toInstant();
+  }
+
+  /** The table a unit is read from. */
+  private enum Source {
+    MINUTES("minutes"),
+    HOURS("hours"),
+    DAYS("days");
+
+    final String table;
+
+    Source(String table) {
+      this.table = table;
+    }
+  }
+
+  /** A unit of the settled part of a range: a day, an hour or a block, and where it is read. */
+  private record Unit(Instant start, Duration length, Source source) {
     Instant end() {
       return start.plus(length);
     }
@@ -220,18 +258,18 @@ public final class StatsReader {
   }
 
   /**
-   * Reads the rows of [from, to) (whole hours when {@code hours}, read from job_stats_hours; else
-   * the minutes) into the groups {@code sink} gives for their time and key.
+   * Reads the rows of [from, to) from {@code source} (whole days or hours from job_stats_days or
+   * job_stats_hours; else the minutes) into the groups {@code sink} gives for their time and key.
    */
   private static void read(
       Handle h,
-      boolean hours,
+      Source source,
       Collection<String> namespaces,
       Instant from,
       Instant to,
       GroupBy groupBy,
       Sink sink) {
-    String table = hours ? "hours" : "minutes";
+    String table = source.table;
     var query =
         namespaces == null
             ? h.createQuery(SQL.get(table + "All"))
@@ -270,6 +308,8 @@ public final class StatsReader {
   static final Duration BLOCK = Duration.ofMinutes(10);
 
   private static final Duration HOUR = Duration.ofHours(1);
+
+  private static final Duration DAY = Duration.ofDays(1);
 
   /**
    * A block is kept once it ended this long before where the rollup has got: the rollup rewrites

@@ -26,7 +26,9 @@ import org.jdbi.v3.core.statement.PreparedBatch;
  * least {@code settle}), summed from those minutes, from {@code job_stats_rollup.hours_until} on,
  * at most {@link #HOURS_PER_PASS} of them per pass: a store migrated with its minutes already there
  * (or a reaper that was down) gets its hours filled back a day per pass, the oldest within {@code
- * retention} first.
+ * retention} first. Then {@code job_stats_days} (V22): each whole UTC day whose hours are all
+ * filled, summed from those hours, from {@code job_stats_rollup.days_until} on, at most {@link
+ * #DAYS_PER_PASS} per pass.
  */
 public final class StatsRollup {
   private static final SqlFiles SQL = new SqlFiles(StatsRollup.class);
@@ -55,12 +57,27 @@ public final class StatsRollup {
    */
   public record Pass(Instant from, Instant to, int rows, Hours hours) {}
 
-  /** The hours [from, to) a pass filled (empty when from equals to) and the rows it wrote. */
-  public record Hours(Instant from, Instant to, int rows) {
-    static final Hours NONE = new Hours(Instant.EPOCH, Instant.EPOCH, 0);
+  /** The most days one pass fills from the hours. */
+  static final Duration DAYS_PER_PASS = Duration.ofDays(7);
 
+  /**
+   * The hours [from, to) a pass filled (empty when from equals to) and the rows it wrote, and the
+   * whole days it filled from the hours ({@code days} rows, {@code daysTo} the end of the last).
+   */
+  public record Hours(Instant from, Instant to, int rows, int dayRows, int daysFilled) {
+    static final Hours NONE = new Hours(Instant.EPOCH, Instant.EPOCH, 0, 0, 0);
+
+    Hours(Instant from, Instant to, int rows) {
+      this(from, to, rows, 0, 0);
+    }
+
+    /** Whether the pass filled any hour or day (a caller catching up calls again while so). */
     public boolean filled() {
-      return from.isBefore(to);
+      return from.isBefore(to) || daysFilled > 0;
+    }
+
+    Hours withDays(int dayRows, int daysFilled) {
+      return new Hours(from, to, rows, dayRows, daysFilled);
     }
   }
 
@@ -107,23 +124,68 @@ public final class StatsRollup {
 
   /**
    * Expires and fills the next settled hours of {@code job_stats_hours} (at most {@link
-   * #HOURS_PER_PASS}), as each pass does after its minutes, in a transaction of its own: for a
-   * store whose minutes were written otherwise (the scale benchmark's loader). Empty once the hours
-   * are caught up.
+   * #HOURS_PER_PASS}) and then the next whole days of {@code job_stats_days} from the hours (at
+   * most {@link #DAYS_PER_PASS}), as each pass does after its minutes, in a transaction of its own:
+   * for a store whose minutes were written otherwise (the scale benchmark's loader). Empty once the
+   * hours and days are caught up.
    */
   public Hours fillHours() {
     return jdbi.inTransaction(h -> expireAndFillHours(h, clock.instant()));
   }
 
   /**
-   * Drops the minutes and hours past retention (before the same whole hour), then fills the next
-   * settled hours from that hour on: so no minute is ever left before the first filled hour, which
-   * the reader would take from the hours (and find missing).
+   * Drops the minutes, hours and days past retention (before the same whole hour; a day that starts
+   * before it), then fills the next settled hours from that hour on, then the whole days those
+   * hours complete: so no minute is ever left before the first filled hour, which the reader would
+   * take from the hours (and find missing).
    */
   private Hours expireAndFillHours(Handle h, Instant now) {
     Instant notBefore = hour(now.minus(retention));
     h.createUpdate(SQL.get("expire")).bind("before", notBefore).execute();
     h.createUpdate(SQL.get("expireHours")).bind("before", notBefore).execute();
+    h.createUpdate(SQL.get("expireDays")).bind("before", notBefore).execute();
+    h.createUpdate(SQL.get("daysFrom")).bind("daysFrom", firstWholeDay(notBefore)).execute();
+    return fillDays(h, notBefore, fillHours(h, notBefore));
+  }
+
+  /**
+   * Fills the next whole UTC days of {@code job_stats_days} from the hours (at most {@link
+   * #DAYS_PER_PASS}): a day once all of its hours are filled and none has been expired (it starts
+   * at or after {@code notBefore}).
+   */
+  private Hours fillDays(Handle h, Instant notBefore, Hours hours) {
+    Instant hoursUntil =
+        h.createQuery(SQL.get("hoursUntil")).mapTo(Instant.class).findOne().orElse(null);
+    if (hoursUntil == null) {
+      return hours;
+    }
+    Instant daysUntil =
+        h.createQuery(SQL.get("daysUntil")).mapTo(Instant.class).findOne().orElse(null);
+    Instant first = firstWholeDay(notBefore);
+    Instant from = daysUntil == null || daysUntil.isBefore(first) ? first : daysUntil;
+    Instant filled = day(hoursUntil);
+    Instant to = from.plus(DAYS_PER_PASS).isBefore(filled) ? from.plus(DAYS_PER_PASS) : filled;
+    if (!from.isBefore(to)) {
+      return hours;
+    }
+    int rows = h.createUpdate(SQL.get("days")).bind("from", from).bind("to", to).execute();
+    h.createUpdate(SQL.get("advanceDays")).bind("daysUntil", to).execute();
+    return hours.withDays(rows, (int) Duration.between(from, to).toDays());
+  }
+
+  private static final Duration DAY = Duration.ofDays(1);
+
+  /** The first UTC day that starts at or after {@code t}. */
+  private static Instant firstWholeDay(Instant t) {
+    return day(t).equals(t) ? t : day(t).plus(DAY);
+  }
+
+  /** The UTC day {@code t} falls in. */
+  private static Instant day(Instant t) {
+    return t.truncatedTo(ChronoUnit.DAYS);
+  }
+
+  private Hours fillHours(Handle h, Instant notBefore) {
     Instant doneUntil =
         h.createQuery(SQL.get("doneUntil")).mapTo(Instant.class).findOne().orElse(null);
     if (doneUntil == null) {

@@ -122,17 +122,32 @@ class StatsHoursIT {
                 .orElse(null));
   }
 
-  /** A read of the minutes only: a reader with nothing kept while no hour is marked filled. */
+  private Instant daysUntil() {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery("SELECT days_until FROM job_stats_rollup WHERE id = 1")
+                .mapTo(Instant.class)
+                .findOne()
+                .orElse(null));
+  }
+
+  /**
+   * A read of the minutes only: a reader with nothing kept while no hour and no day is marked
+   * filled.
+   */
   private String fromMinutes(List<String> namespaces, Instant from, Instant to, GroupBy by) {
     Instant until = hoursUntil();
-    jdbi.useHandle(h -> h.execute("UPDATE job_stats_rollup SET hours_until = NULL"));
+    Instant days = daysUntil();
+    jdbi.useHandle(
+        h -> h.execute("UPDATE job_stats_rollup SET hours_until = NULL, days_until = NULL"));
     try {
       return StatsGroups.text(new StatsReader(jdbi).groups(namespaces, from, to, by));
     } finally {
       jdbi.useHandle(
           h ->
-              h.createUpdate("UPDATE job_stats_rollup SET hours_until = :u")
+              h.createUpdate("UPDATE job_stats_rollup SET hours_until = :u, days_until = :d")
                   .bind("u", until)
+                  .bind("d", days)
                   .execute());
     }
   }
@@ -154,6 +169,12 @@ class StatsHoursIT {
         jdbi.withHandle(
             h -> h.createQuery("SELECT count(*) FROM job_stats_hours").mapTo(Long.class).one());
     assertThat(hourRows).isEqualTo(73L * NAMESPACES.size() * TYPES.size());
+    // The whole UTC days those hours complete, summed from them: 03-10, 03-11 and 03-12.
+    assertThat(daysUntil()).isEqualTo(settled.truncatedTo(ChronoUnit.DAYS));
+    long dayRows =
+        jdbi.withHandle(
+            h -> h.createQuery("SELECT count(*) FROM job_stats_days").mapTo(Long.class).one());
+    assertThat(dayRows).isEqualTo(3L * NAMESPACES.size() * TYPES.size());
 
     StatsReader warm = new StatsReader(jdbi);
     long span = Duration.between(first, last).plusHours(2).toMillis();

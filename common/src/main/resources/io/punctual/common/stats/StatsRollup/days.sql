@@ -1,0 +1,46 @@
+-- The filled hours of [:from, :to) (whole UTC days) summed per day, namespace and type into
+-- job_stats_days, as hours.sql sums minutes into hours (the alias "hour" below is the day). Another
+-- reaper may have written a day meanwhile: the same hours give the same sums.
+INSERT INTO job_stats_days (day, namespace, type, started, succeeded, failed, timed_out,
+                             cancelled, lost, duration_ms, start_lag_ms)
+WITH m AS MATERIALIZED (
+    SELECT date_trunc('day', hour, 'UTC') AS hour, namespace, type, started, succeeded, failed,
+           timed_out, cancelled, lost, duration_ms, start_lag_ms
+    FROM job_stats_hours
+    WHERE hour >= :from AND hour < :to
+), k AS (
+    SELECT hour, namespace, type, sum(started) AS started, sum(succeeded) AS succeeded,
+           sum(failed) AS failed, sum(timed_out) AS timed_out, sum(cancelled) AS cancelled,
+           sum(lost) AS lost
+    FROM m GROUP BY 1, 2, 3
+), b AS (
+    SELECT m.hour, m.namespace, m.type, u.kind, u.i, CAST(sum(u.n) AS bigint) AS n
+    FROM m
+    CROSS JOIN LATERAL (
+        SELECT 'duration' AS kind, d.i, d.n
+        FROM unnest(m.duration_ms) WITH ORDINALITY d(n, i) WHERE d.n <> 0
+        UNION ALL
+        SELECT 'lag', l.i, l.n
+        FROM unnest(m.start_lag_ms) WITH ORDINALITY l(n, i) WHERE l.n <> 0
+    ) u
+    GROUP BY 1, 2, 3, 4, 5
+), hist AS (
+    SELECT t.hour, t.namespace, t.type, t.kind,
+           array_agg(coalesce(b.n, 0) ORDER BY g.i) AS counts
+    FROM (SELECT hour, namespace, type, kind, max(i) AS top FROM b GROUP BY 1, 2, 3, 4) t
+    CROSS JOIN LATERAL generate_series(1, t.top) g(i)
+    LEFT JOIN b ON b.hour = t.hour AND b.namespace = t.namespace AND b.type = t.type
+               AND b.kind = t.kind AND b.i = g.i
+    GROUP BY 1, 2, 3, 4
+)
+SELECT k.hour, k.namespace, k.type, k.started, k.succeeded, k.failed, k.timed_out, k.cancelled,
+       k.lost, coalesce(d.counts, '{}'), coalesce(l.counts, '{}')
+FROM k
+LEFT JOIN hist d ON d.hour = k.hour AND d.namespace = k.namespace AND d.type = k.type
+                AND d.kind = 'duration'
+LEFT JOIN hist l ON l.hour = k.hour AND l.namespace = k.namespace AND l.type = k.type
+                AND l.kind = 'lag'
+ON CONFLICT (namespace, day, type) DO UPDATE
+SET started = EXCLUDED.started, succeeded = EXCLUDED.succeeded, failed = EXCLUDED.failed,
+    timed_out = EXCLUDED.timed_out, cancelled = EXCLUDED.cancelled, lost = EXCLUDED.lost,
+    duration_ms = EXCLUDED.duration_ms, start_lag_ms = EXCLUDED.start_lag_ms
