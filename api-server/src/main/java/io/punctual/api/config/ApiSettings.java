@@ -97,7 +97,7 @@ public final class ApiSettings implements ValidatedSettings {
    * that the console's overview and every-namespace ranges within it answer from kept hours on
    * their first call; zero turns it off. At most 31 days (the longest range of {@code /stats}).
    */
-  @JsonProperty public Duration statsWarmup = Duration.ofDays(7);
+  @JsonProperty public Duration statsWarmup = Duration.ofDays(31);
 
   /**
    * What a {@code callback.url} may name: not read from the {@code api} section but from {@code

@@ -28,7 +28,7 @@ class ApiSettingsTest {
     assertThat(s.submitGroupConcurrency).isEqualTo(1);
     assertThat(s.defaultNamespace).isEqualTo("default");
     assertThat(s.bulkStaleAfter).isEqualTo(Duration.ofMinutes(1));
-    assertThat(s.statsWarmup).isEqualTo(Duration.ofDays(7));
+    assertThat(s.statsWarmup).isEqualTo(Duration.ofDays(31));
     s.validate();
   }
 
