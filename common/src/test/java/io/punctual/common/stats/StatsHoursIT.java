@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.punctual.common.stats.StatsReader.GroupBy;
 import io.punctual.testing.StatsGroups;
 import io.punctual.testing.TestStack;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +17,7 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Random;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
@@ -205,6 +211,116 @@ class StatsHoursIT {
           .isEqualTo(fromMinutes(null, from, to, by));
     }
     assertThat(fillAll(rollup(now, Duration.ofDays(5)))).isEmpty();
+  }
+
+  /**
+   * A reaper whose sessions run in a zone half an hour off UTC (the driver sends the JVM's zone)
+   * still writes whole UTC hours and days: the reader asks for those, so an hour keyed at :30 would
+   * be read as missing.
+   */
+  @Test
+  void hoursAndDaysAreWholeUtcOnesWhateverTheSessionsTimeZone() {
+    Jdbi kolkata =
+        Jdbi.create(
+            () -> {
+              Connection c =
+                  DriverManager.getConnection(
+                      stack.postgres.url, stack.postgres.user, stack.postgres.password);
+              try (Statement st = c.createStatement()) {
+                st.execute("SET TIME ZONE 'Asia/Kolkata'");
+              }
+              return c;
+            });
+    Instant now = last.plus(Duration.ofHours(1));
+    StatsRollup rollup =
+        new StatsRollup(
+            kolkata,
+            Clock.fixed(now, ZoneOffset.UTC),
+            Duration.ofMinutes(2),
+            Duration.ofHours(1),
+            Duration.ofDays(5));
+    while (rollup.fillHours().filled()) {
+      // a day of hours per pass, then the days
+    }
+    long offHour =
+        jdbi.withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT count(*) FROM job_stats_hours"
+                            + " WHERE hour <> date_trunc('hour', hour, 'UTC')")
+                    .mapTo(Long.class)
+                    .one());
+    long offDay =
+        jdbi.withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT count(*) FROM job_stats_days"
+                            + " WHERE day <> date_trunc('day', day, 'UTC')")
+                    .mapTo(Long.class)
+                    .one());
+    assertThat(offHour).as("hour rows not on a UTC hour").isZero();
+    assertThat(offDay).as("day rows not on a UTC day").isZero();
+    for (GroupBy by : GroupBy.values()) {
+      Instant from = first.minus(Duration.ofDays(1));
+      Instant to = last.plus(Duration.ofDays(1));
+      assertThat(StatsGroups.text(new StatsReader(jdbi).groups(null, from, to, by)))
+          .isEqualTo(fromMinutes(null, from, to, by));
+    }
+  }
+
+  /**
+   * V23 on a store whose hours a reaper in such a zone keyed at :30 (as V21's rollup did): those
+   * rows and the days go, the hours and days are filled again, and reads match the minutes; run on
+   * a store without such rows it changes nothing.
+   */
+  @Test
+  void v23RefillsHoursKeyedOffTheUtcHour() throws Exception {
+    Instant now = last.plus(Duration.ofHours(1));
+    fillAll(rollup(now, Duration.ofDays(5)));
+    Instant filled = hoursUntil();
+    runV23();
+    assertThat(hoursUntil()).as("a store on whole hours is not touched").isEqualTo(filled);
+
+    jdbi.useHandle(
+        h -> h.execute("UPDATE job_stats_hours SET hour = hour - interval '30 minutes'"));
+    runV23();
+    long left =
+        jdbi.withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT (SELECT count(*) FROM job_stats_hours)"
+                            + " + (SELECT count(*) FROM job_stats_days)")
+                    .mapTo(Long.class)
+                    .one());
+    assertThat(left).as("hour rows off the hour and the days summed from them").isZero();
+    assertThat(hoursUntil()).isNull();
+    assertThat(daysUntil()).isNull();
+
+    fillAll(rollup(now, Duration.ofDays(5)));
+    assertThat(hoursUntil()).isEqualTo(filled);
+    for (GroupBy by : GroupBy.values()) {
+      Instant from = first.minus(Duration.ofDays(1));
+      Instant to = last.plus(Duration.ofDays(1));
+      assertThat(StatsGroups.text(new StatsReader(jdbi).groups(null, from, to, by)))
+          .isEqualTo(fromMinutes(null, from, to, by));
+    }
+  }
+
+  private void runV23() throws Exception {
+    String v23;
+    try (InputStream in =
+        Objects.requireNonNull(
+            getClass()
+                .getResourceAsStream("/db/migration/V23__job_stats_hours_on_utc_hours.sql"))) {
+      v23 = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    String script = v23;
+    jdbi.useHandle(
+        h -> {
+          try (Statement statement = h.getConnection().createStatement()) {
+            statement.execute(script);
+          }
+        });
   }
 
   @Test

@@ -3,11 +3,12 @@
 -- merges them) and stored as the minutes are, a dense array up to its last non-empty bucket. The
 -- non-empty buckets are taken apart first (a minute's array is mostly zeros), then each hour's
 -- array is laid out again. Another reaper may have written an hour meanwhile: the same minutes
--- give the same sums.
+-- give the same sums. Hours are UTC hours whatever the session's time zone (a zone half an hour
+-- off UTC would otherwise key them at :30, where the reader does not look).
 INSERT INTO job_stats_hours (hour, namespace, type, started, succeeded, failed, timed_out,
                              cancelled, lost, duration_ms, start_lag_ms)
 WITH m AS MATERIALIZED (
-    SELECT date_trunc('hour', minute) AS hour, namespace, type, started, succeeded, failed,
+    SELECT date_trunc('hour', minute, 'UTC') AS hour, namespace, type, started, succeeded, failed,
            timed_out, cancelled, lost, duration_ms, start_lag_ms
     FROM job_stats_minutes
     WHERE minute >= :from AND minute < :to
