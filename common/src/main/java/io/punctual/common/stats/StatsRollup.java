@@ -168,12 +168,20 @@ public final class StatsRollup {
     if (!from.isBefore(to)) {
       return hours;
     }
-    int rows = h.createUpdate(SQL.get("days")).bind("from", from).bind("to", to).execute();
+    int rows = h.createUpdate(sumUp("day", "hour")).bind("from", from).bind("to", to).execute();
     h.createUpdate(SQL.get("advanceDays")).bind("daysUntil", to).execute();
     return hours.withDays(rows, (int) Duration.between(from, to).toDays());
   }
 
   private static final Duration DAY = Duration.ofDays(1);
+
+  /**
+   * sumUp.sql summing the rows of {@code job_stats_<source>s} into {@code job_stats_<unit>s} (one
+   * statement for both levels, so that they cannot drift apart).
+   */
+  private static String sumUp(String unit, String source) {
+    return SQL.get("sumUp").replace("{unit}", unit).replace("{source}", source);
+  }
 
   /** The first UTC day that starts at or after {@code t}. */
   private static Instant firstWholeDay(Instant t) {
@@ -199,7 +207,7 @@ public final class StatsRollup {
     if (!from.isBefore(to)) {
       return new Hours(from, from, 0);
     }
-    int rows = h.createUpdate(SQL.get("hours")).bind("from", from).bind("to", to).execute();
+    int rows = h.createUpdate(sumUp("hour", "minute")).bind("from", from).bind("to", to).execute();
     h.createUpdate(SQL.get("advanceHours")).bind("hoursUntil", to).execute();
     return new Hours(from, to, rows);
   }
