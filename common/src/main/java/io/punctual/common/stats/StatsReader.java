@@ -1,6 +1,7 @@
 package io.punctual.common.stats;
 
 import io.punctual.common.sql.SqlFiles;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -16,7 +17,8 @@ import org.jdbi.v3.core.Jdbi;
  * Reads {@code job_stats_minutes}, {@code job_stats_hours} and {@code job_stats_days} (kept by
  * {@link StatsRollup}): counts of attempts by outcome and their duration and start-lag percentiles,
  * grouped by type, namespace or hour, and a per-minute series. Rows are read by the primary key
- * (namespace, minute or hour) and merged here; the hours give the same groups as their minutes.
+ * (namespace, minute, hour or day) and merged here; the hours and days give the same groups as
+ * their minutes.
  */
 public final class StatsReader {
   private static final SqlFiles SQL = new SqlFiles(StatsReader.class);
@@ -157,33 +159,9 @@ public final class StatsReader {
           if (cacheEnd.isBefore(end)) {
             read(h, Source.MINUTES, namespaces, cacheEnd, end, groupBy, all);
           }
-          Instant hoursUntil = progress.hoursUntil;
-          Instant daysFrom = progress.daysFrom;
-          Instant daysUntil = progress.daysUntil;
           List<Unit> missing = new ArrayList<>();
           for (Instant t = cacheStart; t.isBefore(cacheEnd); ) {
-            // A whole UTC day from job_stats_days once filled (not for groupBy=hour: a day row
-            // has no hours), else a whole hour (from job_stats_hours once filled), else a block.
-            boolean day =
-                groupBy != GroupBy.HOUR
-                    && floor(t, DAY).equals(t)
-                    && !t.plus(DAY).isAfter(cacheEnd)
-                    && daysFrom != null
-                    && daysUntil != null
-                    && !t.isBefore(daysFrom)
-                    && !t.plus(DAY).isAfter(daysUntil);
-            boolean hour = floor(t, HOUR).equals(t) && !t.plus(HOUR).isAfter(cacheEnd);
-            Unit unit =
-                day
-                    ? new Unit(t, DAY, Source.DAYS)
-                    : hour
-                        ? new Unit(
-                            t,
-                            HOUR,
-                            hoursUntil != null && !t.plus(HOUR).isAfter(hoursUntil)
-                                ? Source.HOURS
-                                : Source.MINUTES)
-                        : new Unit(t, BLOCK, Source.MINUTES);
+            Unit unit = progress.unitAt(t, cacheEnd, groupBy);
             Map<String, Frozen> cached = cached(new UnitKey(scope, groupBy, t, unit.length));
             if (cached != null) {
               cached.forEach((k, f) -> group(groups, k).merge(f));
@@ -226,22 +204,49 @@ public final class StatsReader {
 
   /** Where the rollup has got (see progress.sql). */
   private record Progress(
-      Instant doneUntil, Instant hoursUntil, Instant daysFrom, Instant daysUntil) {}
+      Instant doneUntil, Instant hoursUntil, Instant daysFrom, Instant daysUntil) {
 
-  private static Instant instant(java.sql.Timestamp t) {
+    /**
+     * The unit of the settled part that starts at {@code t} (before {@code end}): a whole UTC day
+     * from job_stats_days once filled (not for groupBy=hour: a day row has no hours), else a whole
+     * hour (from job_stats_hours once filled, else from its minutes), else a block of minutes.
+     */
+    Unit unitAt(Instant t, Instant end, GroupBy groupBy) {
+      if (groupBy != GroupBy.HOUR
+          && fits(t, DAY, end)
+          && daysFrom != null
+          && daysUntil != null
+          && !t.isBefore(daysFrom)
+          && !t.plus(DAY).isAfter(daysUntil)) {
+        return new Unit(t, DAY, Source.DAYS);
+      }
+      if (fits(t, HOUR, end)) {
+        boolean filled = hoursUntil != null && !t.plus(HOUR).isAfter(hoursUntil);
+        return new Unit(t, HOUR, filled ? Source.HOURS : Source.MINUTES);
+      }
+      return new Unit(t, BLOCK, Source.MINUTES);
+    }
+
+    /** Whether a whole {@code unit} starts at {@code t} and ends by {@code end}. */
+    private static boolean fits(Instant t, Duration unit, Instant end) {
+      return floor(t, unit).equals(t) && !t.plus(unit).isAfter(end);
+    }
+  }
+
+  private static Instant instant(Timestamp t) {
     return t == null ? null : t.toInstant();
   }
 
-  /** The table a unit is read from. */
+  /** The table a unit is read from: {@code job_stats_<unit>s}. */
   private enum Source {
-    MINUTES("minutes"),
-    HOURS("hours"),
-    DAYS("days");
+    MINUTES("minute"),
+    HOURS("hour"),
+    DAYS("day");
 
-    final String table;
+    final String unit;
 
-    Source(String table) {
-      this.table = table;
+    Source(String unit) {
+      this.unit = unit;
     }
   }
 
@@ -269,11 +274,11 @@ public final class StatsReader {
       Instant to,
       GroupBy groupBy,
       Sink sink) {
-    String table = source.table;
     var query =
         namespaces == null
-            ? h.createQuery(SQL.get(table + "All"))
-            : h.createQuery(SQL.get(table)).bind("namespaces", namespaces.toArray(String[]::new));
+            ? h.createQuery(SQL.get("rowsAll").replace("{unit}", source.unit))
+            : h.createQuery(SQL.get("rows").replace("{unit}", source.unit))
+                .bind("namespaces", namespaces.toArray(String[]::new));
     query
         .bind("from", from)
         .bind("to", to)

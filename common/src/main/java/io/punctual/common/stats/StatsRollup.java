@@ -62,7 +62,7 @@ public final class StatsRollup {
 
   /**
    * The hours [from, to) a pass filled (empty when from equals to) and the rows it wrote, and the
-   * whole days it filled from the hours ({@code days} rows, {@code daysTo} the end of the last).
+   * whole days it filled from the hours: {@code daysFilled} days, {@code dayRows} rows written.
    */
   public record Hours(Instant from, Instant to, int rows, int dayRows, int daysFilled) {
     static final Hours NONE = new Hours(Instant.EPOCH, Instant.EPOCH, 0, 0, 0);

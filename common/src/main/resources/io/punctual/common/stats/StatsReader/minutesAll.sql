@@ -1,7 +1,0 @@
--- The rolled-up minutes of every namespace in [:from, :to) (a key of "*" asking by namespace): a
--- statement of its own, so that the primary key (namespace, minute, type) serves it by a skip scan
--- over the namespaces instead of a scan of the whole table.
-SELECT minute AS at, namespace, type, started, succeeded, failed, timed_out, cancelled, lost,
-       CAST(duration_ms AS text) AS duration_ms, CAST(start_lag_ms AS text) AS start_lag_ms
-FROM job_stats_minutes
-WHERE minute >= :from AND minute < :to
