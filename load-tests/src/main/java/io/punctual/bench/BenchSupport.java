@@ -3,12 +3,15 @@ package io.punctual.bench;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.punctual.common.Stores;
 import io.punctual.common.job.Backoff;
 import io.punctual.common.job.NewJob;
 import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
+import io.punctual.common.queue.QueueEntry;
 import io.punctual.common.redis.RedisConnection;
 import io.punctual.common.redis.RedisConnector;
+import io.punctual.common.store.JobSubmissions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,9 +19,12 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 /** What the benchmarks share: connections, waiting, the server's settings, a no-op job. */
 final class BenchSupport {
@@ -228,6 +234,29 @@ final class BenchSupport {
         "",
         tags,
         null);
+  }
+
+  /**
+   * Stores {@code jobs} jobs ({@code job} makes the i-th) through the real submit path, 1,000 per
+   * transaction, and hands each batch's queue entries to {@code batchStored} (the Redis queue's
+   * enqueue, or a list to enqueue later).
+   */
+  static void storeInBatches(
+      Stores stores, int jobs, IntFunction<NewJob> job, Consumer<List<QueueEntry>> batchStored) {
+    List<NewJob> batch = new ArrayList<>(1_000);
+    for (int i = 0; i < jobs; i++) {
+      batch.add(job.apply(i));
+      if (batch.size() == 1_000 || i == jobs - 1) {
+        List<QueueEntry> entries = new ArrayList<>(batch.size());
+        for (JobSubmissions.Submitted s : stores.submissions().submit(batch)) {
+          entries.add(
+              new QueueEntry(
+                  s.job().id(), s.job().namespace(), s.job().priority(), s.job().runAt()));
+        }
+        batchStored.accept(entries);
+        batch.clear();
+      }
+    }
   }
 
   /** db-scheduler's table and indexes, as its documentation gives them for PostgreSQL, fresh. */

@@ -10,8 +10,6 @@ import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
 import io.punctual.common.job.NewJob;
-import io.punctual.common.queue.QueueEntry;
-import io.punctual.common.store.JobSubmissions;
 import io.punctual.common.store.Migrations;
 import io.punctual.embedded.EmbeddedPostgresServer;
 import io.punctual.embedded.EmbeddedRedisServer;
@@ -23,7 +21,6 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -121,20 +118,7 @@ final class InProcessDrains {
               + " limit_reservations, alert_events, alert_incidents");
     }
     stores.partitions().ensureAhead();
-    List<NewJob> batch = new ArrayList<>(1_000);
-    for (int i = 0; i < jobs; i++) {
-      batch.add(job.apply(i));
-      if (batch.size() == 1_000 || i == jobs - 1) {
-        List<QueueEntry> entries = new ArrayList<>(batch.size());
-        for (JobSubmissions.Submitted s : stores.submissions().submit(batch)) {
-          entries.add(
-              new QueueEntry(
-                  s.job().id(), s.job().namespace(), s.job().priority(), s.job().runAt()));
-        }
-        stores.queue().enqueue(entries);
-        batch.clear();
-      }
-    }
+    BenchSupport.storeInBatches(stores, jobs, job, stores.queue()::enqueue);
   }
 
   /** One drain of {@code jobs} stored jobs that all succeed, as throughput's. */

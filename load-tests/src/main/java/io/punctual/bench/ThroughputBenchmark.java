@@ -11,9 +11,7 @@ import io.punctual.common.Stores;
 import io.punctual.common.config.PostgresSettings;
 import io.punctual.common.config.QueueSettings;
 import io.punctual.common.config.RedisSettings;
-import io.punctual.common.job.NewJob;
 import io.punctual.common.queue.QueueEntry;
-import io.punctual.common.store.JobSubmissions;
 import io.punctual.common.store.Migrations;
 import io.punctual.embedded.EmbeddedPostgresServer;
 import io.punctual.embedded.EmbeddedRedisServer;
@@ -293,20 +291,8 @@ public final class ThroughputBenchmark {
         new Stores(db, redisSettings, new QueueSettings(), Clock.systemUTC(), "bench")) {
       stores.partitions().ensureAhead();
       Instant now = Instant.now();
-      List<NewJob> batch = new ArrayList<>(1_000);
-      for (int i = 0; i < jobs; i++) {
-        batch.add(BenchSupport.noop(now, List.of()));
-        if (batch.size() == 1_000 || i == jobs - 1) {
-          List<QueueEntry> entries = new ArrayList<>(batch.size());
-          for (JobSubmissions.Submitted s : stores.submissions().submit(batch)) {
-            entries.add(
-                new QueueEntry(
-                    s.job().id(), s.job().namespace(), s.job().priority(), s.job().runAt()));
-          }
-          stores.queue().enqueue(entries);
-          batch.clear();
-        }
-      }
+      BenchSupport.storeInBatches(
+          stores, jobs, i -> BenchSupport.noop(now, List.of()), stores.queue()::enqueue);
       WorkerSettings settings = new WorkerSettings();
       if (System.getProperty("bench.concurrency") != null) {
         settings.concurrency = Integer.getInteger("bench.concurrency");
@@ -365,18 +351,8 @@ public final class ThroughputBenchmark {
       stores.partitions().ensureAhead();
       Instant now = Instant.now();
       List<QueueEntry> entries = new ArrayList<>(jobs);
-      List<NewJob> batch = new ArrayList<>(1_000);
-      for (int i = 0; i < jobs; i++) {
-        batch.add(BenchSupport.noop(now, List.of()));
-        if (batch.size() == 1_000 || i == jobs - 1) {
-          for (JobSubmissions.Submitted s : stores.submissions().submit(batch)) {
-            entries.add(
-                new QueueEntry(
-                    s.job().id(), s.job().namespace(), s.job().priority(), s.job().runAt()));
-          }
-          batch.clear();
-        }
-      }
+      BenchSupport.storeInBatches(
+          stores, jobs, i -> BenchSupport.noop(now, List.of()), entries::addAll);
       List<PunctualProcesses.Role> workers = processes.workers();
       List<Long> pids = workers.stream().map(PunctualProcesses.Role::pid).toList();
       long before = PunctualProcesses.meterCount(workers, "punctual.worker.succeeded");
