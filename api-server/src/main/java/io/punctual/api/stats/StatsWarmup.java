@@ -67,8 +67,8 @@ public final class StatsWarmup implements Managed {
     Instant now = clock.instant();
     try {
       int groups = reader.groups(null, now.minus(range), now, GroupBy.NAMESPACE).size();
-      // The overview's own two ranges: their edges are minutes, not the week's hours, and the
-      // blocks of ten minutes read there are kept as well.
+      // The overview's own two ranges: their edges are minutes that the range above read as
+      // whole days and hours, and the blocks of ten minutes read there are kept as well.
       for (Duration overview : OVERVIEW) {
         if (overview.compareTo(range) <= 0) {
           reader.groups(null, now.minus(overview), now, GroupBy.NAMESPACE);
