@@ -107,12 +107,13 @@ class ClusterWorkerIT {
       entries.add(
           new io.punctual.common.queue.QueueEntry(j.id(), j.namespace(), j.priority(), j.runAt()));
     }
-    for (int attempt = 0; ; attempt++) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
       try {
         harness.stores.queue().enqueue(entries);
         return;
       } catch (RuntimeException e) {
-        if (attempt > 50) {
+        if (System.nanoTime() > deadline) {
           throw e;
         }
         try {
