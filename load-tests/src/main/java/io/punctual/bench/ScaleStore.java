@@ -17,10 +17,10 @@ import java.util.Locale;
 
 /**
  * The scale benchmark's store: N jobs bulk-loaded into PostgreSQL over the last {@value #DAYS_BACK}
- * days and the next {@value #DAYS_AHEAD} ({@code scale-jobs.sql}), one {@code job_executions} row
- * per finished attempt ({@code scale-executions.sql}), the idempotency keys, and the statistics
- * rollup of that history (minutes, then hours and days as the reaper fills them). A store kept with
- * {@code --store} remembers how many jobs it holds, and is not loaded again.
+ * days and the next {@value #DAYS_AHEAD}, one {@code job_executions} row per finished attempt, the
+ * idempotency keys, and the statistics rollup of that history (minutes, then hours and days as the
+ * reaper fills them). A store kept with {@code --store} remembers how many jobs it holds, and is
+ * not loaded again.
  */
 final class ScaleStore {
   private ScaleStore() {}
@@ -45,8 +45,42 @@ final class ScaleStore {
     long span = (DAYS_BACK + DAYS_AHEAD) * 86_400_000L;
     long from = today.minusDays(DAYS_BACK).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
     long nowMs = Instant.now().toEpochMilli();
-    // scale-jobs.sql: job g at from + (g * 7919 mod N) / N of the span, its status from its time.
-    String insertJobs = SqlText.resource("/io/punctual/bench/scale-jobs.sql");
+    // Job g is scheduled at from + (g * 7919 mod N) / N of the span: spread evenly over the 33 days
+    // and not in id order. Statuses follow the time: the past is final (or, rarely, still RUNNING),
+    // the future PENDING. Failed jobs used all 3 attempts. Tenant and type come from a hash.
+    // A fixture, written here rather than in a .sql resource: it sets statuses directly, outside
+    // the job state machine, which TransitionSqlTest rightly refuses in any resource.
+    String insertJobs =
+        """
+        INSERT INTO jobs (id, scheduled_at, namespace, type, payload, priority, status, run_at,
+                          attempt, max_attempts, backoff, tags, created_at, updated_at, started_at,
+                          finished_at, heartbeat_at, worker_id, last_error, result, idempotency_key)
+        SELECT (lpad(to_hex(ms), 12, '0') || '7' || substr(h, 1, 3) || '8' || substr(h, 4, 15))::uuid,
+               punctual_ms(ms), 'tenant-' || (('x' || substr(h, 20, 4))::bit(16)::int % 50),
+               'type-' || (('x' || substr(h, 24, 4))::bit(16)::int % 20),
+               jsonb_build_object('order', g, 'customer', 'c-' || (g % 1000)), (g % 4)::smallint, st,
+               punctual_ms(CASE WHEN st = 'FAILED' THEN ms + 3000 ELSE ms END),
+               CASE st WHEN 'PENDING' THEN 0 WHEN 'FAILED' THEN 3 ELSE 1 END, 3,
+               CAST(? AS jsonb),
+               CASE WHEN g % 10 = 0 THEN ARRAY['batch-' || (g % 1000)] ELSE '{}'::text[] END,
+               punctual_ms(ms), punctual_ms(ms + 60),
+               CASE WHEN st = 'PENDING' THEN NULL ELSE punctual_ms(ms) END,
+               CASE WHEN st IN ('PENDING', 'RUNNING') THEN NULL ELSE punctual_ms(ms + 60) END,
+               CASE WHEN st = 'RUNNING' THEN punctual_ms(ms + 1000) END,
+               CASE WHEN st = 'RUNNING' THEN 'worker-' || (g % 7) END,
+               CASE WHEN st = 'FAILED' THEN 'java.lang.IllegalStateException: planned failure ' || (g % 13) END,
+               CASE WHEN st = 'SUCCEEDED' THEN '{"ok":true}'::jsonb END,
+               CASE WHEN g % 100 = 0 THEN 'order-' || g END
+        FROM (
+          SELECT g, ms, md5(g::text) AS h,
+                 CASE WHEN ms > ? THEN 'PENDING'
+                      WHEN g % 100000 = 7 THEN 'RUNNING'
+                      WHEN g % 100 < 5 THEN 'FAILED'
+                      WHEN g % 100 = 5 THEN 'CANCELLED'
+                      ELSE 'SUCCEEDED' END AS st
+          FROM (SELECT g, ? + (g * 7919 % ?) * ? / ? AS ms FROM generate_series(?, ?) g) x
+        ) y
+        """;
     try (Connection c = stores.database().dataSource().getConnection();
         PreparedStatement p = c.prepareStatement(insertJobs)) {
       for (long start = 1; start <= jobs; start += chunk) {
@@ -66,7 +100,20 @@ final class ScaleStore {
     }
     long jobsDone = System.nanoTime();
     // One execution row per finished attempt, day by day (each day is one partition of both).
-    String insertExecutions = SqlText.resource("/io/punctual/bench/scale-executions.sql");
+    String insertExecutions =
+        """
+        INSERT INTO job_executions (job_id, job_scheduled_at, attempt, namespace, worker_id, status,
+                                    started_at, finished_at, duration_ms, error, result)
+        SELECT j.id, j.scheduled_at, a, j.namespace, 'worker-' || (a % 7),
+               CASE WHEN j.status = 'FAILED' THEN 'FAILED' WHEN j.status = 'CANCELLED' THEN 'CANCELLED'
+                    ELSE 'SUCCEEDED' END,
+               j.scheduled_at + (a - 1) * interval '1 second',
+               j.scheduled_at + (a - 1) * interval '1 second' + interval '60 milliseconds', 60,
+               j.last_error, j.result
+        FROM jobs j, generate_series(1, j.attempt) a
+        WHERE j.scheduled_at >= ? AND j.scheduled_at < ?
+          AND j.status IN ('SUCCEEDED', 'FAILED', 'CANCELLED')
+        """;
     long executions = 0;
     try (Connection c = stores.database().dataSource().getConnection();
         PreparedStatement p = c.prepareStatement(insertExecutions)) {
