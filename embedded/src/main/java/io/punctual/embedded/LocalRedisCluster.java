@@ -164,17 +164,8 @@ public final class LocalRedisCluster implements AutoCloseable {
    * replica, a coordinated failover: no write is lost) and waits until every live node agrees.
    */
   public int failover(int masterPort) {
-    String masterId = nodeId(masterPort);
-    int replica = -1;
-    for (String line : liveNodesLines()) {
-      String[] f = line.split(" ", -1);
-      if (f[2].contains("slave") && f[3].equals(masterId)) {
-        replica = portOf(f[1]);
-      }
-    }
-    if (replica < 0) {
-      throw new IllegalStateException("master " + masterPort + " has no replica");
-    }
+    List<Integer> replicas = replicasOf(masterPort);
+    int replica = replicas.get(replicas.size() - 1);
     cli(replica, "cluster", "failover");
     int promoted = replica;
     waitFor(
@@ -200,17 +191,7 @@ public final class LocalRedisCluster implements AutoCloseable {
    * failover had begun.
    */
   public void killMaster(int port) {
-    String masterId = nodeId(port);
-    List<Integer> replicas = new ArrayList<>();
-    for (String line : liveNodesLines()) {
-      String[] f = line.split(" ", -1);
-      if (f[2].contains("slave") && f[3].equals(masterId)) {
-        replicas.add(portOf(f[1]));
-      }
-    }
-    if (replicas.isEmpty()) {
-      throw new IllegalStateException("master " + port + " has no replica");
-    }
+    List<Integer> replicas = replicasOf(port);
     // a replica that has not finished its first sync refuses to be elected (its data counts as too
     // old), so the kill waits for one whose link to the master is up
     waitFor(
@@ -231,6 +212,22 @@ public final class LocalRedisCluster implements AutoCloseable {
         Duration.ofSeconds(60),
         "a replica of " + port + " " + replicas + " to be elected master");
     waitForClusterOk();
+  }
+
+  /** The ports of the replicas of the master on {@code masterPort}; fails when it has none. */
+  private List<Integer> replicasOf(int masterPort) {
+    String masterId = nodeId(masterPort);
+    List<Integer> replicas = new ArrayList<>();
+    for (String line : liveNodesLines()) {
+      String[] f = line.split(" ", -1);
+      if (f[2].contains("slave") && f[3].equals(masterId)) {
+        replicas.add(portOf(f[1]));
+      }
+    }
+    if (replicas.isEmpty()) {
+      throw new IllegalStateException("master " + masterPort + " has no replica");
+    }
+    return replicas;
   }
 
   /**
