@@ -107,22 +107,15 @@ class ClusterWorkerIT {
       entries.add(
           new io.punctual.common.queue.QueueEntry(j.id(), j.namespace(), j.priority(), j.runAt()));
     }
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (true) {
-      try {
-        harness.stores.queue().enqueue(entries);
-        return;
-      } catch (RuntimeException e) {
-        if (System.nanoTime() > deadline) {
-          throw e;
-        }
-        try {
-          Thread.sleep(200);
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-          throw e;
-        }
-      }
-    }
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(200))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              harness.stores.queue().enqueue(entries);
+              return true;
+            });
   }
 }
