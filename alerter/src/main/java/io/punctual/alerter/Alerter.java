@@ -7,10 +7,10 @@ import io.punctual.alerter.config.AlerterSettings;
 import io.punctual.alerter.evaluate.Conditions;
 import io.punctual.alerter.incident.Incidents;
 import io.punctual.alerter.send.NoticeSender;
-import io.punctual.common.alert.AlertRule;
-import io.punctual.common.alert.AlertRules;
-import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.http.CallbackClient;
+import io.punctual.outbound.GuardedHttpClient;
+import io.punctual.outbound.config.HttpSettings;
+import io.punctual.store.alert.AlertRule;
+import io.punctual.store.alert.AlertRules;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.HashMap;
@@ -42,7 +42,7 @@ public final class Alerter implements AutoCloseable {
   private final AlerterSettings settings;
   private final Incidents incidents;
   private final Conditions conditions;
-  private final CallbackClient client;
+  private final GuardedHttpClient client;
   private final NoticeSender sender;
   private final Meter sent;
   private final Meter failedAttempts;
@@ -60,11 +60,7 @@ public final class Alerter implements AutoCloseable {
    * alert notices share.
    */
   public Alerter(
-      Jdbi jdbi,
-      Clock clock,
-      AlerterSettings settings,
-      WorkerSettings.Http http,
-      MetricRegistry metrics) {
+      Jdbi jdbi, Clock clock, AlerterSettings settings, HttpSettings http, MetricRegistry metrics) {
     settings.validate();
     this.rules = new AlertRules(jdbi, clock);
     this.clock = clock;
@@ -72,7 +68,7 @@ public final class Alerter implements AutoCloseable {
     this.incidents = new Incidents(jdbi, clock);
     this.conditions = new Conditions(jdbi, clock, incidents, settings);
     this.client =
-        new CallbackClient(
+        new GuardedHttpClient(
             http.outboundPolicy(),
             settings.connectTimeout,
             settings.requestTimeout,

@@ -3,17 +3,18 @@ package io.punctual.alerter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.punctual.common.alert.AlertDelivery;
-import io.punctual.common.alert.AlertEvent;
-import io.punctual.common.alert.AlertRule;
-import io.punctual.common.config.QueueSettings;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
 import io.punctual.common.json.Json;
 import io.punctual.common.random.PerThreadRandom;
-import io.punctual.common.store.JobTransitions;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.outbound.config.HttpSettings;
+import io.punctual.queue.config.QueueSettings;
 import io.punctual.reaper.ReaperSettings;
 import io.punctual.reaper.Rescuer;
+import io.punctual.store.JobTransitions;
+import io.punctual.store.alert.AlertDelivery;
+import io.punctual.store.alert.AlertEvent;
+import io.punctual.store.alert.AlertRule;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,7 +102,7 @@ class AlertDeliveryIT {
       }
       if (second == 90) {
         // finishes normally while the receiver is down
-        f.end(fine, JobState.SUCCEEDED, io.punctual.common.job.ExecutionStatus.SUCCEEDED, 5, null);
+        f.end(fine, JobState.SUCCEEDED, io.punctual.model.ExecutionStatus.SUCCEEDED, 5, null);
       }
       f.clock.advance(Duration.ofSeconds(15));
     }
@@ -228,8 +229,7 @@ class AlertDeliveryIT {
                 AlertRule.Channel.WEBHOOK,
                 f.receiver.url("/x").replace("127.0.0.1", "localhost"),
                 Duration.ZERO));
-    io.punctual.worker.config.WorkerSettings.Http closed =
-        new io.punctual.worker.config.WorkerSettings.Http();
+    HttpSettings closed = new HttpSettings();
     closed.signingSecrets = List.of(AlertFixture.SECRET);
     f.fail("report");
     try (Alerter guarded =

@@ -5,15 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.alerter.Receiver.Received;
-import io.punctual.common.alert.AlertDelivery;
-import io.punctual.common.alert.AlertEvent;
-import io.punctual.common.alert.AlertRule;
-import io.punctual.common.job.ExecutionStatus;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
 import io.punctual.common.json.Json;
-import io.punctual.common.registry.WorkerRegistry;
-import io.punctual.worker.handler.http.WebhookSignature;
+import io.punctual.model.ExecutionStatus;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.outbound.signing.WebhookSignature;
+import io.punctual.store.alert.AlertDelivery;
+import io.punctual.store.alert.AlertEvent;
+import io.punctual.store.alert.AlertRule;
+import io.punctual.store.registry.WorkerRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -364,7 +364,7 @@ class AlertEventsIT {
     Job due =
         f.stores
             .submissions()
-            .submit(List.of(io.punctual.testing.Jobs.aJob().runAt(f.clock.instant()).build()))
+            .submit(List.of(io.punctual.store.testing.Jobs.aJob().runAt(f.clock.instant()).build()))
             .get(0)
             .job();
     f.alerter.runOnce();
@@ -397,7 +397,7 @@ class AlertEventsIT {
 
   @Test
   void aFireTimeThePlannerRecordedAsMissedFiresOncePerSchedule() {
-    UUID schedule = io.punctual.common.job.JobId.forScheduledTime(f.clock.instant());
+    UUID schedule = io.punctual.model.JobId.forScheduledTime(f.clock.instant());
     f.stores
         .database()
         .jdbi()

@@ -2,20 +2,21 @@ package io.punctual.alerter;
 
 import com.codahale.metrics.MetricRegistry;
 import io.punctual.alerter.config.AlerterSettings;
-import io.punctual.common.Stores;
-import io.punctual.common.alert.AlertEvent;
-import io.punctual.common.alert.AlertRule;
-import io.punctual.common.alert.AlertRules;
-import io.punctual.common.config.QueueSettings;
-import io.punctual.common.job.Completion;
-import io.punctual.common.job.ExecutionStatus;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
-import io.punctual.common.store.JobSubmissions.Submitted;
-import io.punctual.testing.Jobs;
-import io.punctual.testing.TestClock;
-import io.punctual.testing.TestStores;
-import io.punctual.worker.config.WorkerSettings;
+import io.punctual.model.Completion;
+import io.punctual.model.ExecutionStatus;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.outbound.config.HttpSettings;
+import io.punctual.queue.Stores;
+import io.punctual.queue.config.QueueSettings;
+import io.punctual.queue.testing.TestRedis;
+import io.punctual.store.JobSubmissions.Submitted;
+import io.punctual.store.alert.AlertEvent;
+import io.punctual.store.alert.AlertRule;
+import io.punctual.store.alert.AlertRules;
+import io.punctual.store.testing.Jobs;
+import io.punctual.store.testing.TestClock;
+import io.punctual.store.testing.TestStores;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -30,13 +31,14 @@ final class AlertFixture implements AutoCloseable {
   final Stores stores;
   final AlertRules rules;
   final AlerterSettings settings = new AlerterSettings();
-  final WorkerSettings.Http http = new WorkerSettings.Http();
+  final HttpSettings http = new HttpSettings();
   final Receiver receiver = new Receiver();
   final Alerter alerter;
 
   AlertFixture() {
     TestStores servers = TestStores.get();
-    stores = new Stores(servers.newDatabase(), servers.newRedis(), new QueueSettings(), clock, "t");
+    stores =
+        new Stores(servers.newDatabase(), TestRedis.newRedis(), new QueueSettings(), clock, "t");
     stores.partitions().ensureAhead();
     rules = new AlertRules(stores.database().jdbi(), clock);
     http.allow = List.of("127.0.0.1/32"); // the receiver listens on loopback: tests only

@@ -55,19 +55,20 @@ import io.punctual.api.problem.ThrowableMapper;
 import io.punctual.api.problem.ViolationExceptionMapper;
 import io.punctual.api.problem.WebApplicationExceptionMapper;
 import io.punctual.api.queues.QueueDepthResource;
+import io.punctual.api.schedules.ScheduleRequestParser;
 import io.punctual.api.schedules.SchedulesResource;
 import io.punctual.api.stats.StatsResource;
 import io.punctual.api.stats.StatsWarmup;
 import io.punctual.api.workers.WorkersResource;
 import io.punctual.api.workflows.WorkflowsResource;
-import io.punctual.common.Stores;
-import io.punctual.common.alert.AlertRules;
 import io.punctual.common.json.Json;
-import io.punctual.common.stats.StatsReader;
-import io.punctual.common.store.AuditStore;
-import io.punctual.schedule.request.ScheduleRequestParser;
+import io.punctual.queue.Stores;
+import io.punctual.schedule.ScheduleDefinition;
 import io.punctual.schedule.store.ScheduleDefinitions;
 import io.punctual.schedule.store.ScheduleJobs;
+import io.punctual.store.AuditStore;
+import io.punctual.store.alert.AlertRules;
+import io.punctual.store.stats.StatsReader;
 import jakarta.servlet.DispatcherType;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import java.time.Duration;
@@ -89,7 +90,7 @@ public final class ApiModule {
   /** The API with schedules' smallest {@code every} at its default, PT1S. */
   public static void register(
       Environment env, Stores stores, ApiSettings settings, AuthSettings auth) {
-    register(env, stores, settings, auth, ScheduleRequestParser.DEFAULT_MIN_INTERVAL);
+    register(env, stores, settings, auth, ScheduleDefinition.DEFAULT_MIN_INTERVAL);
   }
 
   /**

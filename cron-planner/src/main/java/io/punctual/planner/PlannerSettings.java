@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.common.config.SettingsErrors;
 import io.punctual.common.config.ValidatedSettings;
-import io.punctual.schedule.request.ScheduleRequestParser;
+import io.punctual.schedule.ScheduleDefinition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +29,7 @@ public class PlannerSettings implements ValidatedSettings {
   @JsonProperty public int batchSize = 500;
 
   /** Smallest {@code every} a schedule may have. */
-  @JsonProperty public Duration minInterval = ScheduleRequestParser.DEFAULT_MIN_INTERVAL;
+  @JsonProperty public Duration minInterval = ScheduleDefinition.DEFAULT_MIN_INTERVAL;
 
   /**
    * How long every planner must have been silent (all down, or PostgreSQL away) for an outage: fire

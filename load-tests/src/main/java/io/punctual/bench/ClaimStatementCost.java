@@ -2,11 +2,11 @@ package io.punctual.bench;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.common.Stores;
-import io.punctual.common.job.JobId;
 import io.punctual.common.json.Json;
-import io.punctual.common.sql.SqlFiles;
-import io.punctual.common.store.JobTransitions;
+import io.punctual.model.JobId;
+import io.punctual.queue.Stores;
+import io.punctual.store.JobTransitions;
+import io.punctual.store.sql.SqlFiles;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Instant;

@@ -1,8 +1,8 @@
 package io.punctual.bench;
 
 import io.lettuce.core.RedisClient;
-import io.punctual.common.redis.RedisKeys;
 import io.punctual.embedded.EmbeddedRedisServer;
+import io.punctual.queue.redis.RedisKeys;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

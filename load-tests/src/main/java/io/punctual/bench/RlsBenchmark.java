@@ -2,8 +2,8 @@ package io.punctual.bench;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.common.store.Migrations;
 import io.punctual.embedded.EmbeddedPostgresServer;
+import io.punctual.store.Migrations;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

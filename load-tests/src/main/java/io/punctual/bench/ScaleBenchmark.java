@@ -1,13 +1,13 @@
 package io.punctual.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.common.Stores;
-import io.punctual.common.config.PostgresSettings;
-import io.punctual.common.config.QueueSettings;
-import io.punctual.common.config.RedisSettings;
-import io.punctual.common.store.Migrations;
 import io.punctual.embedded.EmbeddedPostgresServer;
 import io.punctual.embedded.EmbeddedRedisServer;
+import io.punctual.queue.Stores;
+import io.punctual.queue.config.QueueSettings;
+import io.punctual.queue.config.RedisSettings;
+import io.punctual.store.Migrations;
+import io.punctual.store.config.PostgresSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -30,7 +30,7 @@ import java.util.Map;
  *   <li>{@link ScalePages}: the operations console on the loaded store over HTTP: every page's REST
  *       calls, the Prometheus scrape, ten polling tabs and the CPU they cost PostgreSQL;
  *   <li>{@link ScaleRedisMemory}: the Redis memory one queued job costs, through the real {@link
- *       io.punctual.common.queue.ReadyQueue}.
+ *       io.punctual.queue.ReadyQueue}.
  * </ol>
  *
  * <p>Usage: {@code ScaleBenchmark [--jobs N] [--queued M] [--json FILE] [--store DIR] [--reps R]

@@ -3,12 +3,12 @@ package io.punctual.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.common.Stores;
-import io.punctual.common.job.JobState;
 import io.punctual.common.json.Json;
-import io.punctual.common.stats.StatsReader;
-import io.punctual.common.store.JobQueries;
-import io.punctual.common.store.JobQueries.JobQuery;
+import io.punctual.model.JobState;
+import io.punctual.queue.Stores;
+import io.punctual.store.JobQueries;
+import io.punctual.store.JobQueries.JobQuery;
+import io.punctual.store.stats.StatsReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -196,7 +196,7 @@ final class ScaleQueries {
    * server plans it for a prepared statement's first executions (a custom plan).
    */
   private static String listExplain(JobQuery q) throws Exception {
-    String sql = SqlText.resource("/io/punctual/common/store/JobQueries/list.sql");
+    String sql = SqlText.resource("/io/punctual/store/JobQueries/list.sql");
     Instant from = q.from() == null ? Instant.EPOCH : q.from();
     Instant to = q.to() == null ? Instant.ofEpochMilli((1L << 48) - 1) : q.to();
     return sql.replaceAll("(?m)^--.*\\n", "")

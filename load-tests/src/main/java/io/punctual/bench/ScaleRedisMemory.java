@@ -1,14 +1,14 @@
 package io.punctual.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.common.config.QueueSettings;
-import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
-import io.punctual.common.queue.QueueEntry;
-import io.punctual.common.queue.ReadyQueue;
-import io.punctual.common.redis.RedisConnection;
-import io.punctual.common.redis.RedisConnector;
-import io.punctual.common.redis.RedisKeys;
+import io.punctual.model.Priority;
+import io.punctual.model.QueueEntry;
+import io.punctual.queue.ReadyQueue;
+import io.punctual.queue.config.QueueSettings;
+import io.punctual.queue.redis.RedisConnection;
+import io.punctual.queue.redis.RedisConnector;
+import io.punctual.queue.redis.RedisKeys;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,7 +39,7 @@ final class ScaleRedisMemory {
         Instant runAt = base.plusMillis(i / 10);
         batch.add(
             new QueueEntry(
-                io.punctual.common.job.JobId.forScheduledTime(runAt),
+                io.punctual.model.JobId.forScheduledTime(runAt),
                 "default",
                 priorities[i % priorities.length],
                 runAt));

@@ -1,9 +1,9 @@
 package io.punctual.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.common.Stores;
 import io.punctual.common.json.Json;
-import io.punctual.common.stats.StatsRollup;
+import io.punctual.queue.Stores;
+import io.punctual.store.stats.StatsRollup;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -85,7 +85,7 @@ final class ScaleStore {
         PreparedStatement p = c.prepareStatement(insertJobs)) {
       for (long start = 1; start <= jobs; start += chunk) {
         long end = Math.min(jobs, start + chunk - 1);
-        p.setString(1, Json.write(io.punctual.common.job.Backoff.DEFAULT));
+        p.setString(1, Json.write(io.punctual.model.Backoff.DEFAULT));
         p.setLong(2, nowMs);
         p.setLong(3, from);
         p.setLong(4, jobs);
@@ -213,7 +213,7 @@ final class ScaleStore {
    * StatsRollup.runOnce writes for it: the same rows, or the benchmark stops. Returns the rows.
    */
   private static long rollup(Stores stores, LocalDate from) throws Exception {
-    String rollupSql = SqlText.resource("/io/punctual/common/stats/StatsRollup/rollup.sql");
+    String rollupSql = SqlText.resource("/io/punctual/store/stats/StatsRollup/rollup.sql");
     String load =
         SqlText.resource("/io/punctual/bench/scale-rollup.sql")
             .replace("/*rollup*/", rollupSql.strip());

@@ -1,8 +1,8 @@
 package io.punctual.reaper;
 
-import io.punctual.common.registry.WorkerRegistry;
-import io.punctual.common.sql.SqlFiles;
-import io.punctual.common.store.PartitionManager;
+import io.punctual.store.PartitionManager;
+import io.punctual.store.registry.WorkerRegistry;
+import io.punctual.store.sql.SqlFiles;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.ZoneOffset;

@@ -2,10 +2,10 @@ package io.punctual.reaper;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.punctual.common.config.AuditSettings;
 import io.punctual.common.config.SettingsErrors;
 import io.punctual.common.config.ValidatedSettings;
-import io.punctual.common.stats.StatsReader;
+import io.punctual.store.config.AuditSettings;
+import io.punctual.store.stats.StatsReader;
 import java.time.Duration;
 
 /**

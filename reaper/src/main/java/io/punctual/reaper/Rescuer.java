@@ -1,16 +1,16 @@
 package io.punctual.reaper;
 
-import io.punctual.common.config.QueueSettings;
-import io.punctual.common.job.Backoff;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
-import io.punctual.common.lease.Redlock;
-import io.punctual.common.limit.LimitHolds;
-import io.punctual.common.queue.QueueEntry;
-import io.punctual.common.queue.ReadyQueue;
-import io.punctual.common.store.JobQueries;
-import io.punctual.common.store.JobTransitions;
-import io.punctual.common.store.JobTransitions.Rescue;
+import io.punctual.model.Backoff;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.model.QueueEntry;
+import io.punctual.queue.ReadyQueue;
+import io.punctual.queue.config.QueueSettings;
+import io.punctual.queue.lease.Redlock;
+import io.punctual.queue.limit.LimitHolds;
+import io.punctual.store.JobQueries;
+import io.punctual.store.JobTransitions;
+import io.punctual.store.JobTransitions.Rescue;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;

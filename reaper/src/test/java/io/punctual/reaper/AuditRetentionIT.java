@@ -2,9 +2,9 @@ package io.punctual.reaper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.punctual.common.store.AuditStore;
-import io.punctual.common.store.AuditStore.Entry;
-import io.punctual.common.store.AuditStore.Query;
+import io.punctual.store.AuditStore;
+import io.punctual.store.AuditStore.Entry;
+import io.punctual.store.AuditStore.Query;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;

@@ -1,14 +1,14 @@
 package io.punctual.reaper;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.punctual.common.config.RedisSettings;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.NewJob;
-import io.punctual.common.job.Priority;
 import io.punctual.embedded.LocalRedisCluster;
-import io.punctual.testing.TestStores;
+import io.punctual.model.Job;
+import io.punctual.model.NewJob;
+import io.punctual.model.Priority;
+import io.punctual.queue.config.RedisSettings;
+import io.punctual.queue.testing.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -39,7 +39,7 @@ class ClusterReconcileIT {
   }
 
   private static RedisSettings sharded(int shards) {
-    RedisSettings settings = TestStores.get().newRedis();
+    RedisSettings settings = TestRedis.newRedis();
     settings.cluster = cluster.seeds();
     settings.queueShards = shards;
     return settings;

@@ -1,17 +1,17 @@
 package io.punctual.reaper;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.punctual.common.job.Completion;
-import io.punctual.common.job.ExecutionStatus;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
 import io.punctual.common.json.Json;
-import io.punctual.common.limit.ClaimOutcome;
-import io.punctual.common.limit.Limit;
-import io.punctual.common.limit.LimitKeys;
-import io.punctual.common.store.JobTransitions;
+import io.punctual.model.Completion;
+import io.punctual.model.ExecutionStatus;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.queue.limit.LimitKeys;
+import io.punctual.store.JobTransitions;
+import io.punctual.store.limit.ClaimOutcome;
+import io.punctual.store.limit.Limit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

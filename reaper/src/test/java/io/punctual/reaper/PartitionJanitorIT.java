@@ -1,19 +1,19 @@
 package io.punctual.reaper;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.punctual.common.Stores;
-import io.punctual.common.config.QueueSettings;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobId;
-import io.punctual.common.job.JobState;
-import io.punctual.common.job.RunCondition;
-import io.punctual.common.job.Upstream;
-import io.punctual.common.registry.WorkerRegistry.Registration;
-import io.punctual.common.store.WorkflowStore;
-import io.punctual.testing.TestStores;
+import io.punctual.model.Job;
+import io.punctual.model.JobId;
+import io.punctual.model.JobState;
+import io.punctual.model.RunCondition;
+import io.punctual.model.Upstream;
+import io.punctual.queue.Stores;
+import io.punctual.queue.config.QueueSettings;
+import io.punctual.queue.testing.TestRedis;
+import io.punctual.store.WorkflowStore;
+import io.punctual.store.registry.WorkerRegistry.Registration;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -69,8 +69,7 @@ class PartitionJanitorIT {
     f.stores.transitions().cancel("default", old.id());
     // Another reaper (its own process, its own cache of known days) drops the day.
     try (Stores other =
-        new Stores(
-            f.postgres, TestStores.get().newRedis(), new QueueSettings(), f.clock, "other")) {
+        new Stores(f.postgres, TestRedis.newRedis(), new QueueSettings(), f.clock, "other")) {
       f.janitor(other).runOnce();
     }
     assertThat(exists("jobs_p" + day(100))).isFalse();

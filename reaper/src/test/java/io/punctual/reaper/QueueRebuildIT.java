@@ -1,17 +1,17 @@
 package io.punctual.reaper;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.punctual.common.Stores;
-import io.punctual.common.config.QueueSettings;
-import io.punctual.common.config.RedisSettings;
-import io.punctual.common.job.NewJob;
-import io.punctual.common.job.Priority;
-import io.punctual.common.queue.Promoter;
 import io.punctual.embedded.EmbeddedRedisServer;
-import io.punctual.testing.TestClock;
-import io.punctual.testing.TestStores;
+import io.punctual.model.NewJob;
+import io.punctual.model.Priority;
+import io.punctual.queue.Promoter;
+import io.punctual.queue.Stores;
+import io.punctual.queue.config.QueueSettings;
+import io.punctual.queue.config.RedisSettings;
+import io.punctual.store.testing.TestClock;
+import io.punctual.store.testing.TestStores;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -1,14 +1,15 @@
 package io.punctual.reaper;
 
-import io.punctual.common.Stores;
-import io.punctual.common.config.PostgresSettings;
-import io.punctual.common.config.QueueSettings;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.NewJob;
-import io.punctual.common.queue.QueueEntry;
-import io.punctual.common.store.JobSubmissions.Submitted;
-import io.punctual.testing.TestClock;
-import io.punctual.testing.TestStores;
+import io.punctual.model.Job;
+import io.punctual.model.NewJob;
+import io.punctual.model.QueueEntry;
+import io.punctual.queue.Stores;
+import io.punctual.queue.config.QueueSettings;
+import io.punctual.queue.testing.TestRedis;
+import io.punctual.store.JobSubmissions.Submitted;
+import io.punctual.store.config.PostgresSettings;
+import io.punctual.store.testing.TestClock;
+import io.punctual.store.testing.TestStores;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -23,11 +24,11 @@ final class ReaperFixture implements AutoCloseable {
   final Stores stores;
 
   ReaperFixture() {
-    this(TestStores.get().newRedis());
+    this(TestRedis.newRedis());
   }
 
   /** On the given Redis (a cluster's, sharded, for instance). */
-  ReaperFixture(io.punctual.common.config.RedisSettings redis) {
+  ReaperFixture(io.punctual.queue.config.RedisSettings redis) {
     TestStores servers = TestStores.get();
     settings.rescueAfter = Duration.ofSeconds(60);
     settings.reconcileAfter = Duration.ofSeconds(10);

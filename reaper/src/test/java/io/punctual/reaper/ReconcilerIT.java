@@ -1,10 +1,10 @@
 package io.punctual.reaper;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.punctual.common.job.Job;
-import io.punctual.common.job.Priority;
+import io.punctual.model.Job;
+import io.punctual.model.Priority;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

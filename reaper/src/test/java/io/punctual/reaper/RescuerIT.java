@@ -1,18 +1,18 @@
 package io.punctual.reaper;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.punctual.common.config.PostgresSettings;
-import io.punctual.common.job.Backoff;
-import io.punctual.common.job.Completion;
-import io.punctual.common.job.Execution;
-import io.punctual.common.job.ExecutionStatus;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
-import io.punctual.common.job.NewJob;
-import io.punctual.common.store.Database;
+import io.punctual.model.Backoff;
+import io.punctual.model.Completion;
+import io.punctual.model.Execution;
+import io.punctual.model.ExecutionStatus;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.model.NewJob;
+import io.punctual.store.Database;
+import io.punctual.store.config.PostgresSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -169,14 +169,14 @@ class RescuerIT {
     // The reaper read the attempt as stale; then the worker reported in before the update ran.
     f.stores
         .transitions()
-        .heartbeat(List.of(new io.punctual.common.store.JobTransitions.Attempt(running.id(), 1)));
+        .heartbeat(List.of(new io.punctual.store.JobTransitions.Attempt(running.id(), 1)));
 
     Set<UUID> rescued =
         f.stores
             .transitions()
             .rescue(
                 List.of(
-                    new io.punctual.common.store.JobTransitions.Rescue(
+                    new io.punctual.store.JobTransitions.Rescue(
                         running.id(), 1, JobState.PENDING, f.clock.instant(), "lost")),
                 f.clock.instant().minus(f.settings.rescueAfter))
             .applied();

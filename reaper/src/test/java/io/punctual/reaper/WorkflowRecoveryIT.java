@@ -1,16 +1,16 @@
 package io.punctual.reaper;
 
-import static io.punctual.common.job.RunCondition.ALWAYS;
-import static io.punctual.common.job.RunCondition.ON_SUCCESS;
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.model.RunCondition.ALWAYS;
+import static io.punctual.model.RunCondition.ON_SUCCESS;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.punctual.common.job.Backoff;
-import io.punctual.common.job.Completion;
-import io.punctual.common.job.ExecutionStatus;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
-import io.punctual.common.job.Upstream;
+import io.punctual.model.Backoff;
+import io.punctual.model.Completion;
+import io.punctual.model.ExecutionStatus;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.model.Upstream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;

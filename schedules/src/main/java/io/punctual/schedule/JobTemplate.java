@@ -1,10 +1,10 @@
 package io.punctual.schedule;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.punctual.common.job.Backoff;
-import io.punctual.common.job.JobLinks;
-import io.punctual.common.job.NewJob;
-import io.punctual.common.job.Priority;
+import io.punctual.model.Backoff;
+import io.punctual.model.JobLinks;
+import io.punctual.model.NewJob;
+import io.punctual.model.Priority;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

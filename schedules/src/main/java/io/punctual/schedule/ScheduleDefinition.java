@@ -31,6 +31,9 @@ public record ScheduleDefinition(
     OverlapPolicy overlap,
     JobTemplate job) {
 
+  /** The default of {@code planner.minInterval}, the smallest {@code every} a schedule may have. */
+  public static final Duration DEFAULT_MIN_INTERVAL = Duration.ofSeconds(1);
+
   public ScheduleDefinition {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(zone, "zone");

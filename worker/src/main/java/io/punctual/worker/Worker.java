@@ -1,13 +1,16 @@
 package io.punctual.worker;
 
 import com.codahale.metrics.MetricRegistry;
-import io.punctual.common.Stores;
-import io.punctual.common.namespace.ClaimableNamespaces;
-import io.punctual.common.queue.Promoter;
-import io.punctual.common.queue.WakeListener;
 import io.punctual.common.random.PerThreadRandom;
-import io.punctual.common.registry.WorkerRegistry;
+import io.punctual.queue.Promoter;
+import io.punctual.queue.Stores;
+import io.punctual.queue.WakeListener;
+import io.punctual.store.namespace.ClaimableNamespaces;
+import io.punctual.store.registry.WorkerRegistry;
 import io.punctual.worker.claim.ClaimLoop;
+import io.punctual.worker.claim.ClaimSources;
+import io.punctual.worker.claim.HandlerSlots;
+import io.punctual.worker.claim.NamespaceShares;
 import io.punctual.worker.claim.Waiter;
 import io.punctual.worker.complete.CompletionBatcher;
 import io.punctual.worker.config.WorkerSettings;
@@ -117,19 +120,18 @@ public final class Worker implements AutoCloseable {
         new ClaimableNamespaces(stores.namespaces(), stores.clock(), settings.namespaceRefresh);
     this.claimLoop =
         new ClaimLoop(
-            stores.clock(),
-            stores.queries(),
-            stores.transitions(),
-            stores.redlock(),
-            stores.queue(),
-            settings,
+            new ClaimSources(
+                stores.clock(),
+                stores.queue(),
+                stores.redlock(),
+                stores.queries(),
+                stores.transitions(),
+                limits),
+            new HandlerSlots(slots, executor::start),
+            new NamespaceShares(claimable::isActive, claimable::weight),
             waiter,
-            slots,
-            executor::start,
-            this.metrics,
-            claimable::isActive,
-            claimable::weight,
-            limits);
+            settings,
+            this.metrics);
     this.leaseKeeper =
         new LeaseKeeper(
             stores.redlock(),

@@ -1,12 +1,12 @@
 package io.punctual.worker;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.punctual.common.job.Backoff;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
 import io.punctual.common.json.Json;
+import io.punctual.model.Backoff;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
 import io.punctual.worker.CallbackServer.Response;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;

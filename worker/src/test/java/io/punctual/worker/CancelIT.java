@@ -1,18 +1,18 @@
 package io.punctual.worker;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.punctual.common.job.ExecutionStatus;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
 import io.punctual.common.json.Json;
-import io.punctual.common.store.JobTransitions.CancelResult;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
+import io.punctual.model.ExecutionStatus;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.store.JobTransitions.CancelResult;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.JobContext;
-import io.punctual.worker.handler.JobHandler;
-import io.punctual.worker.handler.JobResult;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.time.Clock;
 import java.time.Duration;

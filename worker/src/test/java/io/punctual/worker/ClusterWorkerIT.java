@@ -1,17 +1,17 @@
 package io.punctual.worker;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.MetricRegistry;
 import io.lettuce.core.cluster.SlotHash;
-import io.punctual.common.config.QueueSettings;
-import io.punctual.common.config.RedisSettings;
-import io.punctual.common.job.NewJob;
-import io.punctual.common.job.Priority;
 import io.punctual.embedded.LocalRedisCluster;
-import io.punctual.testing.TestStores;
+import io.punctual.model.NewJob;
+import io.punctual.model.Priority;
+import io.punctual.queue.config.QueueSettings;
+import io.punctual.queue.config.RedisSettings;
+import io.punctual.queue.testing.TestRedis;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.time.Clock;
@@ -34,7 +34,7 @@ class ClusterWorkerIT {
   @Test
   void noAcceptedJobIsLostOrStuckThroughAFailoverASlotMigrationAndAKilledMaster() {
     try (LocalRedisCluster cluster = LocalRedisCluster.start()) {
-      RedisSettings redis = TestStores.get().newRedis();
+      RedisSettings redis = TestRedis.newRedis();
       redis.cluster = cluster.seeds();
       redis.queueShards = 3;
       try (WorkerHarness harness = new WorkerHarness(new QueueSettings(), redis)) {
@@ -98,14 +98,13 @@ class ClusterWorkerIT {
    * retried (the reaper's reconcile would repair it otherwise).
    */
   private static void submitWithRetry(WorkerHarness harness, List<NewJob> jobs) {
-    List<io.punctual.common.job.Job> stored =
+    List<io.punctual.model.Job> stored =
         harness.stores.submissions().submit(jobs).stream()
-            .map(io.punctual.common.store.JobSubmissions.Submitted::job)
+            .map(io.punctual.store.JobSubmissions.Submitted::job)
             .toList();
-    List<io.punctual.common.queue.QueueEntry> entries = new ArrayList<>();
+    List<io.punctual.model.QueueEntry> entries = new ArrayList<>();
     for (var j : stored) {
-      entries.add(
-          new io.punctual.common.queue.QueueEntry(j.id(), j.namespace(), j.priority(), j.runAt()));
+      entries.add(new io.punctual.model.QueueEntry(j.id(), j.namespace(), j.priority(), j.runAt()));
     }
     await()
         .atMost(Duration.ofSeconds(60))

@@ -1,14 +1,14 @@
 package io.punctual.worker;
 
 import com.codahale.metrics.MetricRegistry;
-import io.punctual.common.Stores;
-import io.punctual.common.config.PostgresSettings;
-import io.punctual.common.config.QueueSettings;
-import io.punctual.common.config.RedisSettings;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
+import io.punctual.queue.Stores;
+import io.punctual.queue.config.QueueSettings;
+import io.punctual.queue.config.RedisSettings;
+import io.punctual.store.config.PostgresSettings;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.JobContext;
-import io.punctual.worker.handler.JobHandler;
-import io.punctual.worker.handler.JobResult;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,18 +1,18 @@
 package io.punctual.worker;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.codahale.metrics.MetricRegistry;
-import io.punctual.common.Stores;
-import io.punctual.common.job.Completion;
-import io.punctual.common.job.Execution;
-import io.punctual.common.job.ExecutionStatus;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
-import io.punctual.common.job.Priority;
-import io.punctual.common.queue.QueueEntry;
-import io.punctual.common.store.JobTransitions.Rescue;
+import io.punctual.model.Completion;
+import io.punctual.model.Execution;
+import io.punctual.model.ExecutionStatus;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.model.Priority;
+import io.punctual.model.QueueEntry;
+import io.punctual.queue.Stores;
+import io.punctual.store.JobTransitions.Rescue;
 import io.punctual.worker.complete.CompletionBatcher;
 import io.punctual.worker.complete.PendingResults;
 import io.punctual.worker.config.WorkerSettings;

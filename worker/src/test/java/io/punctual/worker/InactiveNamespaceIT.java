@@ -1,11 +1,11 @@
 package io.punctual.worker;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
-import io.punctual.common.namespace.Quota;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.store.namespace.Quota;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.time.Clock;

@@ -1,30 +1,31 @@
 package io.punctual.worker;
 
-import static io.punctual.common.job.RunCondition.ON_SUCCESS;
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.model.RunCondition.ON_SUCCESS;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.MetricRegistry;
-import io.punctual.common.Stores;
-import io.punctual.common.config.PostgresSettings;
-import io.punctual.common.config.QueueSettings;
-import io.punctual.common.config.RedisSettings;
-import io.punctual.common.job.Backoff;
-import io.punctual.common.job.Execution;
-import io.punctual.common.job.ExecutionStatus;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
-import io.punctual.common.job.Upstream;
-import io.punctual.common.queue.QueueEntry;
-import io.punctual.common.store.JobSubmissions.Submitted;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
+import io.punctual.model.Backoff;
+import io.punctual.model.Execution;
+import io.punctual.model.ExecutionStatus;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.model.QueueEntry;
+import io.punctual.model.Upstream;
+import io.punctual.queue.Stores;
+import io.punctual.queue.config.QueueSettings;
+import io.punctual.queue.config.RedisSettings;
+import io.punctual.queue.testing.TestRedis;
 import io.punctual.reaper.ReaperSettings;
 import io.punctual.reaper.Rescuer;
-import io.punctual.testing.TestStores;
+import io.punctual.store.JobSubmissions.Submitted;
+import io.punctual.store.config.PostgresSettings;
+import io.punctual.store.testing.TestStores;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.JobContext;
-import io.punctual.worker.handler.JobHandler;
-import io.punctual.worker.handler.JobResult;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -50,7 +51,7 @@ import org.junit.jupiter.api.Test;
  */
 class KilledWorkerChainIT {
   private final PostgresSettings postgres = TestStores.get().newDatabase();
-  private final RedisSettings redis = TestStores.get().newRedis();
+  private final RedisSettings redis = TestRedis.newRedis();
   private final Stores stores =
       new Stores(postgres, redis, new QueueSettings(), Clock.systemUTC(), "killed-worker-test");
   private final ReaperSettings reaperSettings = new ReaperSettings();

@@ -1,16 +1,16 @@
 package io.punctual.worker;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.punctual.common.job.Job;
-import io.punctual.common.job.NewJob;
-import io.punctual.common.namespace.Quota;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
+import io.punctual.model.Job;
+import io.punctual.model.NewJob;
+import io.punctual.store.namespace.Quota;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.JobContext;
-import io.punctual.worker.handler.JobHandler;
-import io.punctual.worker.handler.JobResult;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,23 +1,23 @@
 package io.punctual.worker;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.MetricRegistry;
-import io.punctual.common.Stores;
-import io.punctual.common.config.PostgresSettings;
-import io.punctual.common.job.Execution;
-import io.punctual.common.job.ExecutionStatus;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
+import io.punctual.model.Execution;
+import io.punctual.model.ExecutionStatus;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.queue.Stores;
 import io.punctual.reaper.Reaper;
 import io.punctual.reaper.ReaperSettings;
-import io.punctual.testing.TcpProxy;
+import io.punctual.store.config.PostgresSettings;
+import io.punctual.store.testing.TcpProxy;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.JobContext;
-import io.punctual.worker.handler.JobHandler;
-import io.punctual.worker.handler.JobResult;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.net.URI;
 import java.time.Clock;

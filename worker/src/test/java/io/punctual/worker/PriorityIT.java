@@ -1,13 +1,13 @@
 package io.punctual.worker;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.punctual.common.config.QueueSettings;
-import io.punctual.common.job.NewJob;
-import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
+import io.punctual.model.NewJob;
+import io.punctual.model.Priority;
+import io.punctual.queue.config.QueueSettings;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.punctual.worker;
 
-import io.punctual.worker.handler.JobContext;
-import io.punctual.worker.handler.JobHandler;
-import io.punctual.worker.handler.JobResult;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -3,7 +3,7 @@ package io.punctual.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.punctual.common.registry.WorkerRegistry.LiveWorker;
+import io.punctual.store.registry.WorkerRegistry.LiveWorker;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.time.Clock;

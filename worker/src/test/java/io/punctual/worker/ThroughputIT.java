@@ -1,11 +1,11 @@
 package io.punctual.worker;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.MetricRegistry;
-import io.punctual.common.job.NewJob;
+import io.punctual.model.NewJob;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.time.Clock;

@@ -3,18 +3,19 @@ package io.punctual.worker;
 import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.MetricRegistry;
-import io.punctual.common.Stores;
-import io.punctual.common.config.PostgresSettings;
-import io.punctual.common.config.QueueSettings;
-import io.punctual.common.config.RedisSettings;
-import io.punctual.common.job.Execution;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
-import io.punctual.common.job.NewJob;
-import io.punctual.common.queue.QueueEntry;
-import io.punctual.common.store.JobSubmissions.Submitted;
-import io.punctual.common.store.WorkflowStore;
-import io.punctual.testing.TestStores;
+import io.punctual.model.Execution;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.model.NewJob;
+import io.punctual.model.QueueEntry;
+import io.punctual.queue.Stores;
+import io.punctual.queue.config.QueueSettings;
+import io.punctual.queue.config.RedisSettings;
+import io.punctual.queue.testing.TestRedis;
+import io.punctual.store.JobSubmissions.Submitted;
+import io.punctual.store.WorkflowStore;
+import io.punctual.store.config.PostgresSettings;
+import io.punctual.store.testing.TestStores;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
 import io.punctual.worker.metrics.WorkerMetrics;
@@ -42,7 +43,7 @@ public final class WorkerHarness implements AutoCloseable {
   }
 
   public WorkerHarness(QueueSettings queueSettings) {
-    this(queueSettings, TestStores.get().newRedis());
+    this(queueSettings, TestRedis.newRedis());
   }
 
   /** On the given Redis (a cluster's, sharded, for instance). */

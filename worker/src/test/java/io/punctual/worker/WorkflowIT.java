@@ -1,22 +1,22 @@
 package io.punctual.worker;
 
-import static io.punctual.common.job.RunCondition.ON_FAILURE;
-import static io.punctual.common.job.RunCondition.ON_SUCCESS;
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.model.RunCondition.ON_FAILURE;
+import static io.punctual.model.RunCondition.ON_SUCCESS;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
-import io.punctual.common.job.Upstream;
-import io.punctual.common.store.WorkflowStore;
+import io.punctual.handler.FollowUp;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
+import io.punctual.handler.NonRetryableException;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.model.Upstream;
+import io.punctual.store.WorkflowStore;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.FollowUp;
-import io.punctual.worker.handler.JobContext;
-import io.punctual.worker.handler.JobHandler;
-import io.punctual.worker.handler.JobResult;
-import io.punctual.worker.handler.NonRetryableException;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.time.Duration;
 import java.time.Instant;

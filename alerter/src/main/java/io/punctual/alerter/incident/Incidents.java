@@ -1,9 +1,9 @@
 package io.punctual.alerter.incident;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.punctual.common.alert.AlertRule;
 import io.punctual.common.json.Json;
-import io.punctual.common.sql.SqlFiles;
+import io.punctual.store.alert.AlertRule;
+import io.punctual.store.sql.SqlFiles;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package io.punctual.alerter.incident;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.common.alert.AlertRule;
+import io.punctual.store.alert.AlertRule;
 import java.time.Instant;
 import java.util.UUID;
 

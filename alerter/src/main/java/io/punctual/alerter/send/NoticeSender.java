@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.punctual.alerter.config.AlerterSettings;
 import io.punctual.common.json.Json;
-import io.punctual.common.sql.SqlFiles;
-import io.punctual.worker.config.SigningSecret;
-import io.punctual.worker.handler.http.CallbackClient;
-import io.punctual.worker.handler.http.CallbackResponse;
-import io.punctual.worker.handler.http.WebhookSignature;
+import io.punctual.outbound.GuardedHttpClient;
+import io.punctual.outbound.OutboundResponse;
+import io.punctual.outbound.signing.SigningSecret;
+import io.punctual.outbound.signing.WebhookSignature;
+import io.punctual.store.sql.SqlFiles;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -39,14 +39,14 @@ public final class NoticeSender {
 
   private final Jdbi jdbi;
   private final Clock clock;
-  private final CallbackClient client;
+  private final GuardedHttpClient client;
   private final List<SigningSecret> secrets;
   private final AlerterSettings settings;
 
   public NoticeSender(
       Jdbi jdbi,
       Clock clock,
-      CallbackClient client,
+      GuardedHttpClient client,
       List<SigningSecret> secrets,
       AlerterSettings settings) {
     this.jdbi = jdbi;
@@ -128,7 +128,7 @@ public final class NoticeSender {
     Integer status = null;
     String error;
     try {
-      CallbackResponse response =
+      OutboundResponse response =
           client.send("POST", URI.create(c.url()), headers, body, settings.requestTimeout);
       status = response.status();
       error = status / 100 == 2 ? null : "the receiver answered HTTP " + status;

@@ -3,7 +3,7 @@ package io.punctual.alerter.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.punctual.alerter.config.AlerterSettings;
-import io.punctual.testing.TestClock;
+import io.punctual.store.testing.TestClock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,8 +2,8 @@ package io.punctual.api.alerts;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.punctual.common.alert.AlertRule;
-import io.punctual.common.alert.AlertRule.Channel;
+import io.punctual.store.alert.AlertRule;
+import io.punctual.store.alert.AlertRule.Channel;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -2,7 +2,7 @@ package io.punctual.api.alerts;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.punctual.common.alert.AlertDelivery;
+import io.punctual.store.alert.AlertDelivery;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package io.punctual.api.audit;
 
 import io.punctual.api.problem.Problems;
-import io.punctual.common.store.AuditStore.Cursor;
+import io.punctual.store.AuditStore.Cursor;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

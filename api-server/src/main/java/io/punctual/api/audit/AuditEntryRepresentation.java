@@ -1,7 +1,7 @@
 package io.punctual.api.audit;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.punctual.common.store.AuditStore.Stored;
+import io.punctual.store.AuditStore.Stored;
 import java.time.Instant;
 
 /** One entry of {@code GET /audit}; absent fields are null. */

@@ -1,6 +1,6 @@
 package io.punctual.api.auth;
 
-import io.punctual.common.sql.SqlFiles;
+import io.punctual.store.sql.SqlFiles;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;

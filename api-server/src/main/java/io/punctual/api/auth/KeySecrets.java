@@ -9,15 +9,12 @@ import java.util.Base64;
 /**
  * Making and hashing key secrets. A generated secret is {@code pct_} and 32 random bytes in
  * base64url (256 bits): so much entropy that one SHA-256 is the right hash (a slow password hash
- * guards guessable secrets, which these are not, and would cost every request). A bootstrap secret
- * given by the operator must be at least {@link #MIN_LENGTH} characters.
+ * guards guessable secrets, which these are not, and would cost every request). What a bootstrap
+ * secret given by the operator must be is {@code AuthSettings}' to check.
  */
 public final class KeySecrets {
   /** Characters of a secret kept in clear as its public prefix. */
   public static final int PREFIX_LENGTH = 12;
-
-  /** Shortest secret accepted as a bootstrap key. */
-  public static final int MIN_LENGTH = 32;
 
   private static final String GENERATED_PREFIX = "pct_";
   private static final SecureRandom RANDOM = new SecureRandom();

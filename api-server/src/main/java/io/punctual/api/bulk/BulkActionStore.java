@@ -1,7 +1,7 @@
 package io.punctual.api.bulk;
 
-import io.punctual.common.sql.SqlFiles;
-import io.punctual.common.store.JobFilter;
+import io.punctual.store.JobFilter;
+import io.punctual.store.sql.SqlFiles;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;

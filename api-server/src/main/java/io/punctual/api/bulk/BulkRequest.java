@@ -3,9 +3,9 @@ package io.punctual.api.bulk;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.api.jobs.ListParams;
 import io.punctual.api.problem.Problems;
+import io.punctual.api.request.StorableText;
 import io.punctual.common.json.Json;
-import io.punctual.common.request.StorableText;
-import io.punctual.common.store.JobFilter;
+import io.punctual.store.JobFilter;
 import java.util.Iterator;
 import java.util.Set;
 

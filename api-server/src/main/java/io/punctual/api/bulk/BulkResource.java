@@ -8,7 +8,7 @@ import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Requires;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.problem.Problems;
-import io.punctual.common.store.JobQueries;
+import io.punctual.store.JobQueries;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;

@@ -2,14 +2,14 @@ package io.punctual.api.config;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.punctual.common.config.AuditSettings;
+import io.punctual.api.request.JobFields;
 import io.punctual.common.config.SettingsErrors;
 import io.punctual.common.config.ValidatedSettings;
-import io.punctual.common.job.Backoff;
-import io.punctual.common.job.NewJob;
-import io.punctual.common.job.Priority;
-import io.punctual.common.outbound.OutboundPolicy;
-import io.punctual.common.request.JobFields;
+import io.punctual.model.Backoff;
+import io.punctual.model.NewJob;
+import io.punctual.model.Priority;
+import io.punctual.outbound.address.OutboundPolicy;
+import io.punctual.store.config.AuditSettings;
 import java.time.Duration;
 
 /**

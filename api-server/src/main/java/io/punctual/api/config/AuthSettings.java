@@ -1,7 +1,6 @@
 package io.punctual.api.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.punctual.api.auth.KeySecrets;
 import io.punctual.common.config.SettingsErrors;
 import io.punctual.common.config.ValidatedSettings;
 import java.time.Duration;
@@ -11,6 +10,9 @@ import java.time.Duration;
  * {@code Authorization: Bearer <key>} unless {@link #enabled} is false.
  */
 public final class AuthSettings implements ValidatedSettings {
+  /** Shortest secret accepted as a bootstrap key. */
+  public static final int MIN_BOOTSTRAP_KEY_LENGTH = 32;
+
   /**
    * Whether requests must carry an API key. Off, every request acts as an admin of every namespace:
    * only for a private network (a WARN at every start says so).
@@ -39,9 +41,9 @@ public final class AuthSettings implements ValidatedSettings {
   public void validate(SettingsErrors errors) {
     String key = bootstrapKeyOrNull();
     errors.require(
-        key == null || key.length() >= KeySecrets.MIN_LENGTH,
+        key == null || key.length() >= MIN_BOOTSTRAP_KEY_LENGTH,
         "auth.bootstrapKey (PUNCTUAL_BOOTSTRAP_KEY) must be at least "
-            + KeySecrets.MIN_LENGTH
+            + MIN_BOOTSTRAP_KEY_LENGTH
             + " characters");
     errors.require(
         key == null || key.chars().allMatch(c -> c > 0x20 && c < 0x7f),

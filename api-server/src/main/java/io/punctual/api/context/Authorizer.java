@@ -8,7 +8,7 @@ import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Principal;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
-import io.punctual.common.request.StorableText;
+import io.punctual.api.request.StorableText;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;

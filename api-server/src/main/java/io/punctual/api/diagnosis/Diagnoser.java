@@ -1,12 +1,12 @@
 package io.punctual.api.diagnosis;
 
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
-import io.punctual.common.namespace.Namespace;
-import io.punctual.common.namespace.Namespaces;
-import io.punctual.common.registry.WorkerRegistry;
-import io.punctual.common.registry.WorkerRegistry.LiveWorker;
-import io.punctual.common.store.JobQueries;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.store.JobQueries;
+import io.punctual.store.namespace.Namespace;
+import io.punctual.store.namespace.Namespaces;
+import io.punctual.store.registry.WorkerRegistry;
+import io.punctual.store.registry.WorkerRegistry.LiveWorker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package io.punctual.api.diagnosis;
 
-import io.punctual.common.job.Job;
+import io.punctual.model.Job;
 import java.util.List;
 
 /**

@@ -1,7 +1,7 @@
 package io.punctual.api.health;
 
 import com.codahale.metrics.health.HealthCheck;
-import io.punctual.common.store.Database;
+import io.punctual.store.Database;
 
 /** Healthy when PostgreSQL answers {@code SELECT 1}. */
 public final class PostgresHealthCheck extends HealthCheck {

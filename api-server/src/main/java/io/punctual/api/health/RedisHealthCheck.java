@@ -1,7 +1,7 @@
 package io.punctual.api.health;
 
 import com.codahale.metrics.health.HealthCheck;
-import io.punctual.common.redis.RedisConnection;
+import io.punctual.queue.redis.RedisConnection;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 

@@ -1,7 +1,7 @@
 package io.punctual.api.jobs;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.punctual.common.job.Execution;
+import io.punctual.model.Execution;
 import java.time.Instant;
 
 /** One attempt of a job as the API shows it. */

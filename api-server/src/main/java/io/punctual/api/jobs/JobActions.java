@@ -1,11 +1,11 @@
 package io.punctual.api.jobs;
 
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
-import io.punctual.common.queue.QueueEntry;
-import io.punctual.common.store.JobQueries;
-import io.punctual.common.store.JobTransitions;
-import io.punctual.common.store.JobTransitions.CancelResult;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.model.QueueEntry;
+import io.punctual.store.JobQueries;
+import io.punctual.store.JobTransitions;
+import io.punctual.store.JobTransitions.CancelResult;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;

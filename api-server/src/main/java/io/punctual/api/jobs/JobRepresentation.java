@@ -2,10 +2,10 @@ package io.punctual.api.jobs;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.punctual.common.job.Backoff;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.RunCondition;
-import io.punctual.common.job.Upstream;
+import io.punctual.model.Backoff;
+import io.punctual.model.Job;
+import io.punctual.model.RunCondition;
+import io.punctual.model.Upstream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
@@ -78,7 +78,7 @@ public record JobRepresentation(
     return of(job, null);
   }
 
-  /** A job with its {@code dependsOn} ({@link io.punctual.common.store.JobQueries#dependsOn}). */
+  /** A job with its {@code dependsOn} ({@link io.punctual.store.JobQueries#dependsOn}). */
   public static JobRepresentation of(Job job, List<Upstream> dependsOn) {
     return new JobRepresentation(
         job.id().toString(),

@@ -8,7 +8,7 @@ import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Requires;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.problem.Problems;
-import io.punctual.common.job.JobState;
+import io.punctual.model.JobState;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;

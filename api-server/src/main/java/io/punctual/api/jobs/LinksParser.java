@@ -2,11 +2,11 @@ package io.punctual.api.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.common.job.JobId;
-import io.punctual.common.job.RunCondition;
-import io.punctual.common.job.Upstream;
-import io.punctual.common.request.Fields;
-import io.punctual.common.request.Violations;
+import io.punctual.api.request.Fields;
+import io.punctual.api.request.Violations;
+import io.punctual.model.JobId;
+import io.punctual.model.RunCondition;
+import io.punctual.model.Upstream;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.punctual.api.jobs;
 
-import io.punctual.common.job.Priority;
-import io.punctual.common.queue.QueueEntry;
-import io.punctual.common.queue.ReadyQueue;
+import io.punctual.model.Priority;
+import io.punctual.model.QueueEntry;
+import io.punctual.queue.ReadyQueue;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;

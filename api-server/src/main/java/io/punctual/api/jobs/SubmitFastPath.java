@@ -17,7 +17,7 @@ import io.punctual.api.problem.Problem;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.ProblemResponses;
 import io.punctual.api.problem.ServerErrors;
-import io.punctual.common.store.JobSubmissions.Submitted;
+import io.punctual.store.JobSubmissions.Submitted;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

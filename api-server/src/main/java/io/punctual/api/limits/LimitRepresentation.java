@@ -1,7 +1,7 @@
 package io.punctual.api.limits;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.punctual.common.limit.Limit;
+import io.punctual.store.limit.Limit;
 import java.time.Instant;
 
 /** A limit as the API shows it (the body of a PUT, plus its name, namespace and times). */

@@ -1,8 +1,8 @@
 package io.punctual.api.namespaces;
 
 import io.dropwizard.lifecycle.Managed;
-import io.punctual.common.namespace.Namespace;
-import io.punctual.common.namespace.Namespaces;
+import io.punctual.store.namespace.Namespace;
+import io.punctual.store.namespace.Namespaces;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

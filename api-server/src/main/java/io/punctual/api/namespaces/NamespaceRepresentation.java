@@ -1,8 +1,8 @@
 package io.punctual.api.namespaces;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.punctual.common.namespace.Namespace;
-import io.punctual.common.namespace.Quota;
+import io.punctual.store.namespace.Namespace;
+import io.punctual.store.namespace.Quota;
 import java.time.Instant;
 
 /**

@@ -5,11 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.api.context.Authorizer;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
-import io.punctual.common.namespace.Namespace;
-import io.punctual.common.namespace.Quota;
-import io.punctual.common.request.Fields;
-import io.punctual.common.request.StorableText;
-import io.punctual.common.request.Violations;
+import io.punctual.api.request.Fields;
+import io.punctual.api.request.StorableText;
+import io.punctual.api.request.Violations;
+import io.punctual.store.namespace.Namespace;
+import io.punctual.store.namespace.Quota;
 import java.util.Set;
 
 /**

@@ -1,6 +1,6 @@
 package io.punctual.api.problem;
 
-import io.punctual.common.request.FieldError;
+import io.punctual.api.request.FieldError;
 import java.util.List;
 
 /**

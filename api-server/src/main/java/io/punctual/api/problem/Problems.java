@@ -1,9 +1,9 @@
 package io.punctual.api.problem;
 
-import io.punctual.common.request.FieldError;
-import io.punctual.common.request.FieldTooLargeException;
-import io.punctual.common.request.InvalidFieldsException;
-import io.punctual.common.request.RequestRejectedException;
+import io.punctual.api.request.FieldError;
+import io.punctual.api.request.FieldTooLargeException;
+import io.punctual.api.request.InvalidFieldsException;
+import io.punctual.api.request.RequestRejectedException;
 import java.util.List;
 
 /** The problems the API answers with, one factory per kind. */

@@ -1,6 +1,6 @@
 package io.punctual.api.problem;
 
-import io.punctual.common.job.JobId;
+import io.punctual.model.JobId;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Supplier;

@@ -3,7 +3,7 @@ package io.punctual.api.schedules;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.api.jobs.CallbackView;
-import io.punctual.common.job.Backoff;
+import io.punctual.model.Backoff;
 import io.punctual.schedule.JobTemplate;
 import io.punctual.schedule.Schedule;
 import io.punctual.schedule.ScheduleDefinition;

@@ -7,9 +7,9 @@ import io.punctual.api.auth.Requires;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.http.QueryParams;
 import io.punctual.api.problem.Problems;
-import io.punctual.common.stats.StatsHistogram;
-import io.punctual.common.stats.StatsReader;
-import io.punctual.common.stats.StatsReader.GroupBy;
+import io.punctual.store.stats.StatsHistogram;
+import io.punctual.store.stats.StatsReader;
+import io.punctual.store.stats.StatsReader.GroupBy;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -28,7 +28,7 @@ import java.util.Map;
 /**
  * {@code GET /api/v1/stats} and {@code /api/v1/stats/series}: attempts by outcome, success rate and
  * duration and start-lag percentiles from the per-minute rollup the reaper keeps ({@link
- * io.punctual.common.stats.StatsRollup}), so they cost the same at 10 million jobs as at ten.
+ * io.punctual.store.stats.StatsRollup}), so they cost the same at 10 million jobs as at ten.
  */
 @Path("/api/v1/stats")
 @Produces(MediaType.APPLICATION_JSON)

@@ -1,8 +1,8 @@
 package io.punctual.api.stats;
 
 import io.dropwizard.lifecycle.Managed;
-import io.punctual.common.stats.StatsReader;
-import io.punctual.common.stats.StatsReader.GroupBy;
+import io.punctual.store.stats.StatsReader;
+import io.punctual.store.stats.StatsReader.GroupBy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

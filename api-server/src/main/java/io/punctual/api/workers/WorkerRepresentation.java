@@ -1,7 +1,7 @@
 package io.punctual.api.workers;
 
-import io.punctual.common.registry.WorkerRegistry.RunningJob;
-import io.punctual.common.registry.WorkerRegistry.WorkerView;
+import io.punctual.store.registry.WorkerRegistry.RunningJob;
+import io.punctual.store.registry.WorkerRegistry.WorkerView;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;

@@ -7,7 +7,7 @@ import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.http.QueryParams;
 import io.punctual.api.jobs.Items;
-import io.punctual.common.registry.WorkerRegistry;
+import io.punctual.store.registry.WorkerRegistry;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;

@@ -2,9 +2,9 @@ package io.punctual.api.workflows;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.punctual.api.jobs.JobRepresentation.DependencyRepresentation;
-import io.punctual.common.job.Job;
-import io.punctual.common.store.WorkflowStore.Step;
-import io.punctual.common.store.WorkflowStore.Workflow;
+import io.punctual.model.Job;
+import io.punctual.store.WorkflowStore.Step;
+import io.punctual.store.WorkflowStore.Workflow;
 import java.time.Instant;
 import java.util.List;
 

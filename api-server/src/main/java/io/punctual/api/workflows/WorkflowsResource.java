@@ -14,7 +14,7 @@ import io.punctual.api.jobs.QueueWriter;
 import io.punctual.api.jobs.WorkflowRequestParser;
 import io.punctual.api.namespaces.RateHeaders;
 import io.punctual.api.problem.Problems;
-import io.punctual.common.store.WorkflowStore;
+import io.punctual.store.WorkflowStore;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;

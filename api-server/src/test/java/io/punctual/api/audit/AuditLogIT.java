@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.MetricRegistry;
-import io.punctual.common.config.AuditSettings;
-import io.punctual.common.store.AuditStore;
-import io.punctual.common.store.AuditStore.Query;
-import io.punctual.testing.TestClock;
-import io.punctual.testing.TestStack;
+import io.punctual.queue.testing.TestStack;
+import io.punctual.store.AuditStore;
+import io.punctual.store.AuditStore.Query;
+import io.punctual.store.config.AuditSettings;
+import io.punctual.store.testing.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

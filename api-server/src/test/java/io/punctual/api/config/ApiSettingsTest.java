@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.jackson.Jackson;
-import io.punctual.common.job.Backoff;
-import io.punctual.common.job.Priority;
+import io.punctual.model.Backoff;
+import io.punctual.model.Priority;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport.Reply;
-import io.punctual.common.job.Priority;
+import io.punctual.model.Priority;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;

@@ -6,7 +6,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport.Reply;
-import io.punctual.common.outbound.OutboundPolicy;
+import io.punctual.outbound.address.OutboundPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -7,7 +7,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport;
 import io.punctual.api.support.HttpSupport.Reply;
-import io.punctual.common.job.Job;
+import io.punctual.model.Job;
 import java.net.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.List;

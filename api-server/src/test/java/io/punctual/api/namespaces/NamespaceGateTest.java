@@ -2,7 +2,7 @@ package io.punctual.api.namespaces;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.punctual.common.namespace.Quota;
+import io.punctual.store.namespace.Quota;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -8,7 +8,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport;
 import io.punctual.api.support.HttpSupport.Reply;
-import io.punctual.common.job.JobState;
+import io.punctual.model.JobState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -10,7 +10,7 @@ import io.punctual.api.diagnosis.Reason;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport;
 import io.punctual.api.support.HttpSupport.Reply;
-import io.punctual.common.registry.WorkerRegistry.Registration;
+import io.punctual.store.registry.WorkerRegistry.Registration;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport.Reply;
-import io.punctual.common.store.PayloadIndex;
+import io.punctual.store.PayloadIndex;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

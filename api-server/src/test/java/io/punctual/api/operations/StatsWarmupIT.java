@@ -3,11 +3,11 @@ package io.punctual.api.operations;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.punctual.api.stats.StatsWarmup;
-import io.punctual.common.stats.StatsReader;
-import io.punctual.common.stats.StatsReader.GroupBy;
-import io.punctual.common.stats.StatsRollup;
-import io.punctual.testing.StatsGroups;
-import io.punctual.testing.TestStack;
+import io.punctual.queue.testing.TestStack;
+import io.punctual.store.stats.StatsReader;
+import io.punctual.store.stats.StatsReader.GroupBy;
+import io.punctual.store.stats.StatsRollup;
+import io.punctual.store.testing.StatsGroups;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -7,7 +7,7 @@ import io.punctual.api.config.ApiSettings;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport;
 import io.punctual.api.support.HttpSupport.Reply;
-import io.punctual.common.job.JobState;
+import io.punctual.model.JobState;
 import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.MethodOrderer;

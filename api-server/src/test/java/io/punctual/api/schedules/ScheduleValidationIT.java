@@ -6,7 +6,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport;
 import io.punctual.api.support.HttpSupport.Reply;
-import io.punctual.common.job.JobId;
+import io.punctual.model.JobId;
 import java.net.http.HttpRequest;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;

@@ -8,7 +8,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport;
 import io.punctual.api.support.HttpSupport.Reply;
-import io.punctual.common.job.Priority;
+import io.punctual.model.Priority;
 import io.punctual.planner.PlannerSettings;
 import io.punctual.planner.plan.Planner;
 import io.punctual.planner.plan.PlannerWiring;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.dropwizard.core.Configuration;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.config.AuthSettings;
-import io.punctual.common.Stores;
+import io.punctual.queue.Stores;
 
 /** Configuration of the in-process test application: the stores are handed over directly. */
 public class TestApiConfiguration extends Configuration {

@@ -5,7 +5,7 @@ import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.punctual.common.job.Priority;
+import io.punctual.model.Priority;
 import java.time.Duration;
 import java.util.Map;
 import java.util.WeakHashMap;

@@ -6,8 +6,10 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.util.BufferRecycler;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.punctual.model.Backoff;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -60,5 +62,18 @@ class JsonTest {
                 });
     t.join();
     return got.get();
+  }
+
+  @Test
+  void aBackoffRoundTripsThroughTheApiJsonShape() {
+    Backoff b =
+        Json.read(
+            "{\"strategy\":\"exponential\",\"initialDelay\":\"PT1S\",\"factor\":2.0,"
+                + "\"maxDelay\":\"PT1H\",\"jitter\":0.2}",
+            Backoff.class);
+    assertThat(b).isEqualTo(Backoff.DEFAULT);
+    assertThat(Json.read(Json.write(b), Backoff.class)).isEqualTo(b);
+    assertThat(Json.write(new Backoff.Fixed(Duration.ofSeconds(30))))
+        .isEqualTo("{\"strategy\":\"fixed\",\"delay\":\"PT30S\"}");
   }
 }

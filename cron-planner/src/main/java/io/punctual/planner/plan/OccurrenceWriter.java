@@ -1,17 +1,17 @@
 package io.punctual.planner.plan;
 
-import io.punctual.common.job.JobId;
-import io.punctual.common.job.JobLinks;
-import io.punctual.common.job.JobState;
-import io.punctual.common.job.NewJob;
-import io.punctual.common.queue.QueueEntry;
-import io.punctual.common.sql.Columns;
-import io.punctual.common.sql.SqlFiles;
+import io.punctual.model.JobId;
+import io.punctual.model.JobLinks;
+import io.punctual.model.JobState;
+import io.punctual.model.NewJob;
+import io.punctual.model.QueueEntry;
 import io.punctual.schedule.OverlapPolicy;
 import io.punctual.schedule.Schedule;
 import io.punctual.schedule.expression.WireNames;
 import io.punctual.schedule.store.ScheduleJobs;
 import io.punctual.schedule.store.ScheduleRowMapper;
+import io.punctual.store.sql.Columns;
+import io.punctual.store.sql.SqlFiles;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -71,7 +71,7 @@ public final class OccurrenceWriter {
    * were missed), and in the same transaction records the occurrences, inserts their jobs, moves
    * each schedule on and prunes its occurrence records older than {@code pruneBefore}. The
    * partitions of jobs due up to {@code now} plus the planner's look-ahead must exist already (see
-   * {@link io.punctual.common.store.PartitionManager}).
+   * {@link io.punctual.store.PartitionManager}).
    */
   public PlannedBatch planDue(
       Instant now,

@@ -1,7 +1,7 @@
 package io.punctual.planner.plan;
 
-import io.punctual.common.sql.Columns;
-import io.punctual.common.sql.SqlFiles;
+import io.punctual.store.sql.Columns;
+import io.punctual.store.sql.SqlFiles;
 import java.time.Duration;
 import java.time.Instant;
 import org.jdbi.v3.core.Jdbi;

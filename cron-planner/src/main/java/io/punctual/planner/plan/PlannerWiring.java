@@ -1,8 +1,8 @@
 package io.punctual.planner.plan;
 
 import com.codahale.metrics.MetricRegistry;
-import io.punctual.common.Stores;
 import io.punctual.planner.PlannerSettings;
+import io.punctual.queue.Stores;
 import io.punctual.schedule.DeclaredSchedule;
 import io.punctual.schedule.store.ScheduleDefinitions;
 import io.punctual.schedule.store.ScheduleJobs;

@@ -8,7 +8,7 @@ import io.punctual.planner.plan.Occurrence.Outcome;
 import io.punctual.schedule.MisfirePolicy;
 import io.punctual.schedule.OverlapPolicy;
 import io.punctual.schedule.Schedule;
-import io.punctual.testing.TestClock;
+import io.punctual.store.testing.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

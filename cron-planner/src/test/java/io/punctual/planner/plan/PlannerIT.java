@@ -1,19 +1,18 @@
 package io.punctual.planner.plan;
 
 import static io.punctual.schedule.testing.Schedules.aSchedule;
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import com.codahale.metrics.MetricRegistry;
-import io.punctual.common.job.Completion;
-import io.punctual.common.job.ExecutionStatus;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
-import io.punctual.common.job.RunCondition;
-import io.punctual.common.job.Upstream;
 import io.punctual.common.json.Json;
-import io.punctual.common.namespace.Namespaces;
+import io.punctual.model.Completion;
+import io.punctual.model.ExecutionStatus;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.model.RunCondition;
+import io.punctual.model.Upstream;
 import io.punctual.planner.support.PlannerFixture;
 import io.punctual.planner.support.SteppingClock;
 import io.punctual.schedule.DeclaredSchedule;
@@ -28,7 +27,8 @@ import io.punctual.schedule.store.ScheduleDefinitions.Changed;
 import io.punctual.schedule.store.ScheduleDefinitions.Registered;
 import io.punctual.schedule.store.ScheduleDefinitions.Registration;
 import io.punctual.schedule.store.ScheduleJobs;
-import io.punctual.testing.TestClock;
+import io.punctual.store.namespace.Namespaces;
+import io.punctual.store.testing.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -696,7 +696,7 @@ class PlannerIT {
   }
 
   private Planner declaring(
-      io.punctual.common.Stores stores,
+      io.punctual.queue.Stores stores,
       MetricRegistry metrics,
       String holder,
       List<DeclaredSchedule> declared) {

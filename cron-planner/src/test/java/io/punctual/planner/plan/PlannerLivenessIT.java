@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.punctual.planner.plan.PlannerLiveness.Beat;
 import io.punctual.planner.support.PlannerFixture;
-import io.punctual.testing.TestClock;
+import io.punctual.store.testing.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;

@@ -1,16 +1,16 @@
 package io.punctual.planner.support;
 
 import com.codahale.metrics.MetricRegistry;
-import io.punctual.common.Stores;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
 import io.punctual.planner.PlannerSettings;
 import io.punctual.planner.plan.Planner;
 import io.punctual.planner.plan.PlannerWiring;
+import io.punctual.queue.Stores;
+import io.punctual.queue.testing.TestStack;
 import io.punctual.schedule.store.ScheduleDefinitions;
 import io.punctual.schedule.store.ScheduleJobs;
-import io.punctual.testing.TestClock;
-import io.punctual.testing.TestStack;
+import io.punctual.store.testing.TestClock;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -139,8 +139,7 @@ public final class PlannerFixture implements AutoCloseable {
             .redis
             .sync()
             .zscore(
-                stack.keys.queue("default", io.punctual.common.job.Priority.NORMAL),
-                jobId.toString())
+                stack.keys.queue("default", io.punctual.model.Priority.NORMAL), jobId.toString())
         != null;
   }
 

@@ -1,6 +1,6 @@
 package io.punctual.planner.support;
 
-import io.punctual.testing.TestClock;
+import io.punctual.store.testing.TestClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -3,10 +3,10 @@ package io.punctual.deploy.command;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Environment;
 import io.punctual.api.ApiModule;
-import io.punctual.common.Stores;
 import io.punctual.deploy.config.PunctualConfiguration;
 import io.punctual.deploy.runtime.Resources;
 import io.punctual.deploy.runtime.ServerUrls;
+import io.punctual.queue.Stores;
 import java.util.List;
 import net.sourceforge.argparse4j.inf.Namespace;
 

@@ -2,13 +2,13 @@ package io.punctual.deploy.command;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.dropwizard.core.setup.Environment;
-import io.punctual.common.Stores;
-import io.punctual.common.outbound.OutboundPolicy;
-import io.punctual.common.store.Migrations;
 import io.punctual.deploy.config.PunctualConfiguration;
 import io.punctual.deploy.limits.DeclaredLimits;
 import io.punctual.deploy.runtime.Resources;
+import io.punctual.outbound.address.OutboundPolicy;
 import io.punctual.planner.plan.Planner;
+import io.punctual.queue.Stores;
+import io.punctual.store.Migrations;
 import io.punctual.worker.Worker;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.sql.SQLException;

@@ -3,7 +3,7 @@ package io.punctual.deploy.runtime;
 import io.dropwizard.core.setup.Environment;
 import io.punctual.api.health.PostgresHealthCheck;
 import io.punctual.api.health.RedisHealthCheck;
-import io.punctual.common.Stores;
+import io.punctual.queue.Stores;
 import java.time.Duration;
 
 /**

@@ -1,5 +1,7 @@
 package io.punctual.deploy.architecture;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -15,13 +17,15 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 import io.punctual.client.PunctualClient;
-import io.punctual.common.job.Job;
-import io.punctual.worker.handler.JobHandler;
+import io.punctual.handler.JobHandler;
+import io.punctual.model.Job;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URISyntaxException;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,7 +41,9 @@ class ArchitectureTest {
    * No cycle between any two packages, each taken on its own ({@code io.punctual.worker} and {@code
    * io.punctual.worker.run} are two slices): a module's root package holds its wiring (like {@code
    * io.punctual.worker.Worker}), which uses the feature packages; settings live in {@code config}
-   * packages that the features use, so nothing points back at the root.
+   * packages that the features use, so nothing points back at the root. ArchUnit sees the
+   * dependencies of code; {@link PackageCyclesTest} also sees those the compiler leaves only in the
+   * constant pool (a constant it inlined).
    */
   @ArchTest
   static final ArchRule packagesHaveNoCycles =
@@ -45,33 +51,45 @@ class ArchitectureTest {
 
   /**
    * No cycle between feature packages ({@code io.punctual.<module>.<feature>}, subpackages
-   * included), e.g. {@code common.lease} and {@code common.queue}.
+   * included), e.g. {@code queue.lease} and {@code queue.redis}.
    */
   @ArchTest
   static final ArchRule featurePackagesHaveNoCycles =
       slices().matching("io.punctual.(*).(*)..").should().beFreeOfCycles();
 
-  /** No cycle between modules ({@code io.punctual.<module>..}). */
+  /**
+   * No cycle between modules: a module is its root package ({@code io.punctual.<root>..}, {@link
+   * Modules}), so these slices are the Maven modules.
+   */
   @ArchTest
   static final ArchRule modulesHaveNoCycles =
       slices().matching("io.punctual.(*)..").should().beFreeOfCycles();
 
-  /** {@code common} serves the roles and knows none of them, nor the dev-only modules. */
+  /**
+   * Each module uses only the modules {@link Modules} lists below it (besides libraries and the
+   * JDK): PostgreSQL's store knows nothing of Redis, the queue nothing of the roles, no role
+   * another, {@code common} only the model.
+   */
   @ArchTest
-  static final ArchRule commonDependsOnNoRole =
-      noClasses()
+  static void eachModuleUsesOnlyTheModulesBelowIt(JavaClasses classes) {
+    for (Modules m : Modules.values()) {
+      if (m.uses() == null) {
+        continue;
+      }
+      List<String> allowed = new ArrayList<>();
+      allowed.add(m.root() + "..");
+      m.uses().forEach(u -> allowed.add(u.root() + ".."));
+      classes()
           .that()
-          .resideInAPackage("io.punctual.common..")
+          .resideInAPackage(m.root() + "..")
           .should()
-          .dependOnClassesThat()
-          .resideInAnyPackage(
-              "io.punctual.api..",
-              "io.punctual.worker..",
-              "io.punctual.planner..",
-              "io.punctual.reaper..",
-              "io.punctual.deploy..",
-              "io.punctual.embedded..",
-              "io.punctual.faults..");
+          .onlyDependOnClassesThat(
+              resideOutsideOfPackage("io.punctual..")
+                  .or(resideInAnyPackage(allowed.toArray(String[]::new))))
+          .as("module " + m.directory() + " uses only " + m.uses())
+          .check(classes);
+    }
+  }
 
   /** Time comes from an injected {@link Clock}; only deploy's wiring picks the system clock. */
   @ArchTest
@@ -100,7 +118,7 @@ class ArchitectureTest {
           .that()
           .resideOutsideOfPackages("io.punctual.deploy..", "io.punctual.bench..")
           .and()
-          .doNotHaveFullyQualifiedName("io.punctual.common.Stores")
+          .doNotHaveFullyQualifiedName("io.punctual.queue.Stores")
           .and()
           .doNotHaveFullyQualifiedName("io.punctual.api.ApiModule")
           .and()
@@ -111,7 +129,7 @@ class ArchitectureTest {
           .doNotHaveFullyQualifiedName("io.punctual.worker.Worker")
           .should()
           .dependOnClassesThat()
-          .haveFullyQualifiedName("io.punctual.common.Stores");
+          .haveFullyQualifiedName("io.punctual.queue.Stores");
 
   /** The API shares schedule definitions with the planner, not the planner's internals. */
   @ArchTest
@@ -131,10 +149,7 @@ class ArchitectureTest {
           .should()
           .onlyDependOnClassesThat()
           .resideInAnyPackage(
-              "io.punctual.worker.handler",
-              "io.punctual.common.job",
-              "com.fasterxml.jackson..",
-              "java..");
+              "io.punctual.handler", "io.punctual.model", "com.fasterxml.jackson..", "java..");
 
   /** The job model: itself, Jackson and the JDK. */
   @ArchTest
@@ -143,7 +158,7 @@ class ArchitectureTest {
           .that(comeFromTheJarOf(Job.class))
           .should()
           .onlyDependOnClassesThat()
-          .resideInAnyPackage("io.punctual.common.job", "com.fasterxml.jackson..", "java..");
+          .resideInAnyPackage("io.punctual.model", "com.fasterxml.jackson..", "java..");
 
   /** Both rules above look at some classes: the SPI and the model are where they are expected. */
   @ArchTest
@@ -199,7 +214,7 @@ class ArchitectureTest {
     return uri.replace("file:///", "file:/");
   }
 
-  /** Leaves out test jars (common's {@code TestStores}...), like the tests themselves. */
+  /** Leaves out test jars (store's {@code TestStores}...), like the tests themselves. */
   static final class NoTestJars implements ImportOption {
     @Override
     public boolean includes(Location location) {

@@ -5,12 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lettuce.core.cluster.SlotHash;
-import io.punctual.common.config.RedisSettings;
-import io.punctual.common.job.Priority;
-import io.punctual.common.redis.RedisKeys;
 import io.punctual.embedded.EmbeddedPostgresServer;
 import io.punctual.embedded.FreePorts;
 import io.punctual.embedded.LocalRedisCluster;
+import io.punctual.model.Priority;
+import io.punctual.queue.config.RedisSettings;
+import io.punctual.queue.redis.RedisKeys;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -3,10 +3,10 @@ package io.punctual.deploy.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.punctual.common.job.Job;
 import io.punctual.embedded.EmbeddedPostgresServer;
 import io.punctual.embedded.EmbeddedRedisServer;
-import io.punctual.worker.handler.JobHandler;
+import io.punctual.handler.JobHandler;
+import io.punctual.model.Job;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URISyntaxException;
@@ -154,9 +154,9 @@ class LauncherE2E {
         """
         package acme;
 
-        import io.punctual.worker.handler.JobContext;
-        import io.punctual.worker.handler.JobHandler;
-        import io.punctual.worker.handler.JobResult;
+        import io.punctual.handler.JobContext;
+        import io.punctual.handler.JobHandler;
+        import io.punctual.handler.JobResult;
 
         public final class %s implements JobHandler {
           @Override

@@ -38,7 +38,7 @@ class ProductionJarE2E {
     assertThat(production)
         .contains(
             "io/punctual/deploy/PunctualApplication.class",
-            "io/punctual/worker/handler/JobHandler.class",
+            "io/punctual/handler/JobHandler.class",
             "io/punctual/api/jobs/AfterCommitHook.class")
         .doesNotContain(
             "postgres-linux-x86_64.txz", "META-INF/services/io.punctual.api.jobs.AfterCommitHook")

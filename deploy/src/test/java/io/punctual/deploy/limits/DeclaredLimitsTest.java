@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.common.config.InvalidSettingsException;
 import io.punctual.common.json.Json;
-import io.punctual.common.limit.Limit;
+import io.punctual.store.limit.Limit;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -3,9 +3,9 @@ package io.punctual.deploy.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dropwizard.core.setup.Environment;
-import io.punctual.common.job.Priority;
 import io.punctual.common.metrics.JobMetrics;
 import io.punctual.common.metrics.MetricLabels;
+import io.punctual.model.Priority;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -1,13 +1,13 @@
 package io.punctual.schedule.store;
 
-import io.punctual.common.job.JobId;
-import io.punctual.common.queue.QueueEntry;
-import io.punctual.common.sql.SqlFiles;
+import io.punctual.model.JobId;
+import io.punctual.model.QueueEntry;
 import io.punctual.schedule.Schedule;
 import io.punctual.schedule.ScheduleDefinition;
 import io.punctual.schedule.ScheduleNameTakenException;
 import io.punctual.schedule.ScheduleStatus;
 import io.punctual.schedule.store.ScheduleJobs.Cancellation;
+import io.punctual.store.sql.SqlFiles;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -1,9 +1,8 @@
 package io.punctual.schedule.store;
 
-import io.punctual.common.job.Backoff;
-import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
-import io.punctual.common.sql.Columns;
+import io.punctual.model.Backoff;
+import io.punctual.model.Priority;
 import io.punctual.schedule.JobTemplate;
 import io.punctual.schedule.MisfirePolicy;
 import io.punctual.schedule.OverlapPolicy;
@@ -12,6 +11,7 @@ import io.punctual.schedule.ScheduleDefinition;
 import io.punctual.schedule.ScheduleStatus;
 import io.punctual.schedule.expression.DstPolicy;
 import io.punctual.schedule.expression.WireNames;
+import io.punctual.store.sql.Columns;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;

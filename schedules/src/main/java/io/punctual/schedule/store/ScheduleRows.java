@@ -1,7 +1,7 @@
 package io.punctual.schedule.store;
 
-import io.punctual.common.sql.SqlFiles;
 import io.punctual.schedule.Schedule;
+import io.punctual.store.sql.SqlFiles;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;

@@ -3,11 +3,11 @@ package io.punctual.schedule.store;
 import static io.punctual.schedule.testing.Schedules.aSchedule;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.punctual.common.job.Job;
+import io.punctual.model.Job;
+import io.punctual.queue.testing.TestStack;
 import io.punctual.schedule.Schedule;
 import io.punctual.schedule.store.ScheduleDefinitions.Registration;
-import io.punctual.testing.TestClock;
-import io.punctual.testing.TestStack;
+import io.punctual.store.testing.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;

@@ -2,8 +2,8 @@ package io.punctual.schedule.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import io.punctual.common.job.Backoff;
-import io.punctual.common.job.Priority;
+import io.punctual.model.Backoff;
+import io.punctual.model.Priority;
 import io.punctual.schedule.JobTemplate;
 import io.punctual.schedule.MisfirePolicy;
 import io.punctual.schedule.OverlapPolicy;

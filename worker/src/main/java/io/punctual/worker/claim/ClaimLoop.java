@@ -1,14 +1,13 @@
 package io.punctual.worker.claim;
 
 import com.codahale.metrics.Timer;
-import io.punctual.common.job.Job;
-import io.punctual.common.lease.Redlock;
-import io.punctual.common.limit.ClaimOutcome;
-import io.punctual.common.queue.ReadyQueue;
-import io.punctual.common.queue.ReadyQueue.ClaimResult;
-import io.punctual.common.queue.ReadyQueue.Claimed;
-import io.punctual.common.store.JobQueries;
-import io.punctual.common.store.JobTransitions;
+import io.punctual.model.Job;
+import io.punctual.queue.ReadyQueue;
+import io.punctual.queue.ReadyQueue.ClaimResult;
+import io.punctual.queue.ReadyQueue.Claimed;
+import io.punctual.queue.lease.Redlock;
+import io.punctual.store.JobTransitions;
+import io.punctual.store.limit.ClaimOutcome;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.limit.SlotHolders;
 import io.punctual.worker.metrics.WorkerMetrics;
@@ -30,7 +29,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
-import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -77,71 +75,33 @@ public final class ClaimLoop implements Runnable {
 
   private final ClaimReturns returns;
 
-  /** A claim loop whose jobs limits never refuse (tests without limits). */
-  public ClaimLoop(
-      Clock clock,
-      JobQueries queries,
-      JobTransitions transitions,
-      Redlock redlock,
-      ReadyQueue queue,
-      WorkerSettings settings,
-      Waiter waiter,
-      Semaphore slots,
-      Consumer<Job> starter,
-      WorkerMetrics metrics,
-      Predicate<String> claimable) {
-    this(
-        clock,
-        queries,
-        transitions,
-        redlock,
-        queue,
-        settings,
-        waiter,
-        slots,
-        starter,
-        metrics,
-        claimable,
-        ns -> 1,
-        null);
-  }
-
   /**
-   * @param slots free handler slots; only this loop acquires them (for each job Redis hands over),
-   *     handlers release them, and so do claims for the jobs PostgreSQL refused
-   * @param starter starts a confirmed job (the slot is already taken for it)
-   * @param claimable whether a namespace's queues may be claimed from now (false: deactivated)
-   * @param weight a namespace's weight, its share of the free slots ({@link FairShare})
-   * @param limits where the slots taken and the jobs refused by limits go after a claim (null:
-   *     refused jobs are put back like any other refused claim)
+   * @param sources where a claim reads and writes (Redis, leases, PostgreSQL, limits)
+   * @param handlerSlots free handler slots, which only this loop acquires (for each job Redis hands
+   *     over; handlers release them, and so do claims for the jobs PostgreSQL refused), and what
+   *     starts a confirmed job on its slot
+   * @param shares which namespaces may be claimed from now, and each one's share of the free slots
    */
   public ClaimLoop(
-      Clock clock,
-      JobQueries queries,
-      JobTransitions transitions,
-      Redlock redlock,
-      ReadyQueue queue,
-      WorkerSettings settings,
+      ClaimSources sources,
+      HandlerSlots handlerSlots,
+      NamespaceShares shares,
       Waiter waiter,
-      Semaphore slots,
-      Consumer<Job> starter,
-      WorkerMetrics metrics,
-      Predicate<String> claimable,
-      ToIntFunction<String> weight,
-      SlotHolders limits) {
-    this.clock = clock;
-    this.transitions = transitions;
-    this.redlock = redlock;
-    this.queue = queue;
+      WorkerSettings settings,
+      WorkerMetrics metrics) {
+    this.clock = sources.clock();
+    this.transitions = sources.transitions();
+    this.redlock = sources.redlock();
+    this.queue = sources.queue();
+    this.limits = sources.limits();
     this.settings = settings;
     this.waiter = waiter;
-    this.slots = slots;
-    this.starter = starter;
+    this.slots = handlerSlots.slots();
+    this.starter = handlerSlots.starter();
     this.metrics = metrics;
-    this.claimable = claimable;
-    this.limits = limits;
-    this.fair = new FairShare(weight);
-    this.returns = new ClaimReturns(queries, queue, redlock, settings.workerId);
+    this.claimable = shares.claimable();
+    this.fair = new FairShare(shares.weight());
+    this.returns = new ClaimReturns(sources.queries(), queue, redlock, settings.workerId);
     this.inFlight = new Semaphore(settings.claimsInFlight);
   }
 
@@ -429,15 +389,11 @@ public final class ClaimLoop implements Runnable {
       confirmed.add(job.id());
     }
     Set<UUID> judged = new HashSet<>();
-    if (limits != null) {
-      outcome.refused().forEach(r -> judged.add(r.job().id()));
-    }
+    outcome.refused().forEach(r -> judged.add(r.job().id()));
     List<UUID> refused = leasedIds.stream().filter(id -> !confirmed.contains(id)).toList();
     // Leases first: a job a limit refused may go back to its queue at once (a slot freed).
     returns.releaseQuietly(refused);
-    if (limits != null) {
-      limits.claimed(ns, outcome);
-    }
+    limits.claimed(ns, outcome);
     returns.requeueIfPending(
         refused.stream().filter(id -> !judged.contains(id)).toList(), Instant.MIN);
     jobs.sort(Comparator.comparingInt(j -> order.get(j.id())));

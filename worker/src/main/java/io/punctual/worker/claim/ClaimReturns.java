@@ -1,12 +1,12 @@
 package io.punctual.worker.claim;
 
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
-import io.punctual.common.lease.Redlock;
-import io.punctual.common.queue.QueueEntry;
-import io.punctual.common.queue.ReadyQueue;
-import io.punctual.common.queue.ReadyQueue.Claimed;
-import io.punctual.common.store.JobQueries;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.model.QueueEntry;
+import io.punctual.queue.ReadyQueue;
+import io.punctual.queue.ReadyQueue.Claimed;
+import io.punctual.queue.lease.Redlock;
+import io.punctual.store.JobQueries;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

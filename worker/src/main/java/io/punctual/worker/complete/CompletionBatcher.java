@@ -1,14 +1,14 @@
 package io.punctual.worker.complete;
 
-import io.punctual.common.config.QueueSettings;
-import io.punctual.common.job.Completion;
-import io.punctual.common.job.ExecutionStatus;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
-import io.punctual.common.lease.Redlock;
-import io.punctual.common.queue.QueueEntry;
-import io.punctual.common.queue.ReadyQueue;
-import io.punctual.common.store.JobTransitions;
+import io.punctual.model.Completion;
+import io.punctual.model.ExecutionStatus;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.model.QueueEntry;
+import io.punctual.queue.ReadyQueue;
+import io.punctual.queue.config.QueueSettings;
+import io.punctual.queue.lease.Redlock;
+import io.punctual.store.JobTransitions;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.limit.SlotHolders;
 import io.punctual.worker.metrics.WorkerMetrics;

@@ -1,6 +1,6 @@
 package io.punctual.worker.complete;
 
-import io.punctual.common.store.JobTransitions.Attempt;
+import io.punctual.store.JobTransitions.Attempt;
 import io.punctual.worker.run.FinishedAttempt;
 import java.util.Collection;
 import java.util.List;

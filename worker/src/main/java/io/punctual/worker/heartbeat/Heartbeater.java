@@ -1,8 +1,8 @@
 package io.punctual.worker.heartbeat;
 
-import io.punctual.common.job.Job;
-import io.punctual.common.store.JobTransitions;
-import io.punctual.common.store.JobTransitions.Attempt;
+import io.punctual.model.Job;
+import io.punctual.store.JobTransitions;
+import io.punctual.store.JobTransitions.Attempt;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.run.JobMdc;
 import io.punctual.worker.run.RunningAttempt;

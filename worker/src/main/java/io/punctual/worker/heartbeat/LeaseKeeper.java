@@ -1,7 +1,7 @@
 package io.punctual.worker.heartbeat;
 
-import io.punctual.common.lease.Redlock;
-import io.punctual.common.store.JobTransitions.Attempt;
+import io.punctual.queue.lease.Redlock;
+import io.punctual.store.JobTransitions.Attempt;
 import io.punctual.worker.complete.PendingResults;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.run.RunningAttempt;

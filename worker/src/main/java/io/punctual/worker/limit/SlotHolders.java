@@ -1,12 +1,12 @@
 package io.punctual.worker.limit;
 
-import io.punctual.common.job.Job;
-import io.punctual.common.limit.ClaimOutcome;
-import io.punctual.common.limit.LimitHolds;
-import io.punctual.common.limit.LimitHolds.Holder;
-import io.punctual.common.limit.LimitStore;
-import io.punctual.common.queue.QueueEntry;
-import io.punctual.common.queue.ReadyQueue;
+import io.punctual.model.Job;
+import io.punctual.model.QueueEntry;
+import io.punctual.queue.ReadyQueue;
+import io.punctual.queue.limit.LimitHolds;
+import io.punctual.queue.limit.LimitHolds.Holder;
+import io.punctual.store.limit.ClaimOutcome;
+import io.punctual.store.limit.LimitStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,7 +1,7 @@
 package io.punctual.worker.metrics;
 
-import io.punctual.common.job.Priority;
-import io.punctual.common.queue.ReadyQueue;
+import io.punctual.model.Priority;
+import io.punctual.queue.ReadyQueue;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

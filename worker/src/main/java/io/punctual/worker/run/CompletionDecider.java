@@ -1,10 +1,10 @@
 package io.punctual.worker.run;
 
-import io.punctual.common.job.Backoff;
-import io.punctual.common.job.Completion;
-import io.punctual.common.job.ExecutionStatus;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
+import io.punctual.model.Backoff;
+import io.punctual.model.Completion;
+import io.punctual.model.ExecutionStatus;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

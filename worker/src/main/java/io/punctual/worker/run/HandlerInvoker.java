@@ -1,11 +1,11 @@
 package io.punctual.worker.run;
 
-import io.punctual.worker.handler.InvalidFollowUpException;
-import io.punctual.worker.handler.JobContext;
-import io.punctual.worker.handler.JobHandler;
-import io.punctual.worker.handler.JobResult;
-import io.punctual.worker.handler.NonRetryableException;
-import io.punctual.worker.handler.RetryAfterException;
+import io.punctual.handler.InvalidFollowUpException;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
+import io.punctual.handler.NonRetryableException;
+import io.punctual.handler.RetryAfterException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;

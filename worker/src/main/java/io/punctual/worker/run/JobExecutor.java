@@ -1,9 +1,9 @@
 package io.punctual.worker.run;
 
-import io.punctual.common.job.Completion;
-import io.punctual.common.job.Job;
-import io.punctual.worker.handler.JobContext;
-import io.punctual.worker.handler.JobHandler;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.model.Completion;
+import io.punctual.model.Job;
 import io.punctual.worker.handler.registry.JobHandlers;
 import io.punctual.worker.metrics.WorkerMetrics;
 import java.time.Clock;

@@ -1,6 +1,6 @@
 package io.punctual.worker.run;
 
-import io.punctual.common.job.Job;
+import io.punctual.model.Job;
 import org.slf4j.MDC;
 
 /**

@@ -1,11 +1,11 @@
 package io.punctual.worker.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.punctual.common.job.NewJob;
+import io.punctual.model.NewJob;
 import java.time.Duration;
 import java.util.List;
 
-/** How one attempt ended, before it is turned into a {@link io.punctual.common.job.Completion}. */
+/** How one attempt ended, before it is turned into a {@link io.punctual.model.Completion}. */
 public sealed interface Outcome {
   /** The handler returned normally; {@code spawned}: the follow-up jobs it asked for. */
   record Succeeded(JsonNode result, List<NewJob> spawned) implements Outcome {

@@ -1,7 +1,7 @@
 package io.punctual.worker.run;
 
-import io.punctual.common.job.Job;
-import io.punctual.common.store.JobTransitions.Attempt;
+import io.punctual.model.Job;
+import io.punctual.store.JobTransitions.Attempt;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;

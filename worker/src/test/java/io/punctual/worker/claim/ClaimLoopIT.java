@@ -1,19 +1,20 @@
 package io.punctual.worker.claim;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.MetricRegistry;
-import io.punctual.common.Stores;
-import io.punctual.common.config.PostgresSettings;
-import io.punctual.common.config.QueueSettings;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
-import io.punctual.common.job.Priority;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.model.Priority;
+import io.punctual.queue.Stores;
+import io.punctual.queue.config.QueueSettings;
+import io.punctual.store.config.PostgresSettings;
 import io.punctual.worker.WorkerHarness;
 import io.punctual.worker.config.WorkerSettings;
+import io.punctual.worker.limit.SlotHolders;
 import io.punctual.worker.metrics.WorkerMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -43,17 +44,18 @@ class ClaimLoopIT {
   /** A loop over {@code stores} that records the jobs it starts in {@link #started}. */
   private ClaimLoop loop(Stores stores, Waiter waiter, Semaphore slots, MetricRegistry registry) {
     return new ClaimLoop(
-        stores.clock(),
-        stores.queries(),
-        stores.transitions(),
-        stores.redlock(),
-        stores.queue(),
-        settings,
+        new ClaimSources(
+            stores.clock(),
+            stores.queue(),
+            stores.redlock(),
+            stores.queries(),
+            stores.transitions(),
+            new SlotHolders(stores.holds(), stores.limits(), stores.queue(), settings.workerId)),
+        new HandlerSlots(slots, started::add),
+        new NamespaceShares(ns -> true, ns -> 1),
         waiter,
-        slots,
-        started::add,
-        new WorkerMetrics(registry),
-        ns -> true);
+        settings,
+        new WorkerMetrics(registry));
   }
 
   @Test
@@ -234,7 +236,7 @@ class ClaimLoopIT {
   private List<Long> claimsAfterFreeing(int first, int second) throws Exception {
     settings.claimBatchSize = 5;
     Instant past = Instant.now().minusSeconds(1);
-    List<io.punctual.common.job.NewJob> due = new java.util.ArrayList<>();
+    List<io.punctual.model.NewJob> due = new java.util.ArrayList<>();
     for (int i = 0; i < 10; i++) {
       due.add(aJob().runAt(past).build());
     }

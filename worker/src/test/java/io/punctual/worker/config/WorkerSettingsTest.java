@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.punctual.common.json.Json;
+import io.punctual.outbound.signing.SigningSecret;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,11 @@ package io.punctual.worker.handler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.punctual.common.job.Job;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
+import io.punctual.handler.NonRetryableException;
+import io.punctual.model.Job;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
 import io.punctual.worker.run.TestJobs;

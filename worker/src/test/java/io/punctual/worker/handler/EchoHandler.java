@@ -1,5 +1,9 @@
 package io.punctual.worker.handler;
 
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
+
 /** Registered through META-INF/services to prove ServiceLoader discovery. */
 public final class EchoHandler implements JobHandler {
   @Override

@@ -5,13 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
-import io.punctual.common.job.Backoff;
-import io.punctual.common.job.Job;
 import io.punctual.common.json.Json;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobResult;
+import io.punctual.handler.NonRetryableException;
+import io.punctual.model.Backoff;
+import io.punctual.model.Job;
+import io.punctual.outbound.config.HttpSettings;
 import io.punctual.worker.CallbackServer;
 import io.punctual.worker.CallbackServer.Request;
 import io.punctual.worker.CallbackServer.Response;
-import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.http.Excerpt;
 import io.punctual.worker.handler.http.HttpHandler;
 import io.punctual.worker.run.TestJobs;
@@ -47,7 +50,7 @@ class HttpCallbackGuardTest {
   }
 
   private HttpHandler handler(String... allow) {
-    WorkerSettings.Http http = new WorkerSettings.Http();
+    HttpSettings http = new HttpSettings();
     http.connectTimeout = Duration.ofSeconds(2);
     http.requestTimeout = Duration.ofSeconds(5);
     http.allow = List.of(allow);
@@ -220,7 +223,7 @@ class HttpCallbackGuardTest {
   void anAnswerThatNeverEndsIsCutAtTheRequestTimeout() throws Exception {
     try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
       Thread.ofVirtual().start(() -> drip(listener));
-      WorkerSettings.Http http = new WorkerSettings.Http();
+      HttpSettings http = new HttpSettings();
       http.requestTimeout = Duration.ofSeconds(1);
       http.allow = List.of("127.0.0.1/32");
       HttpHandler handler = new HttpHandler(http, Clock.systemUTC());

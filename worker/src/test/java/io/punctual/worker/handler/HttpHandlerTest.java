@@ -5,16 +5,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.punctual.common.job.Backoff;
-import io.punctual.common.job.Job;
 import io.punctual.common.json.Json;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobResult;
+import io.punctual.handler.NonRetryableException;
+import io.punctual.handler.RetryAfterException;
+import io.punctual.model.Backoff;
+import io.punctual.model.Job;
+import io.punctual.outbound.config.HttpSettings;
+import io.punctual.outbound.signing.WebhookSignature;
 import io.punctual.worker.CallbackServer;
 import io.punctual.worker.CallbackServer.Request;
 import io.punctual.worker.CallbackServer.Response;
-import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.http.HttpHandler;
 import io.punctual.worker.handler.http.HttpStatusException;
-import io.punctual.worker.handler.http.WebhookSignature;
 import io.punctual.worker.run.TestJobs;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -31,7 +35,7 @@ class HttpHandlerTest {
   private static final Instant NOW = Instant.parse("2026-11-26T02:00:00Z");
 
   private static HttpHandler handler(String... secrets) {
-    WorkerSettings.Http http = new WorkerSettings.Http();
+    HttpSettings http = new HttpSettings();
     http.signingSecrets = List.of(secrets);
     http.connectTimeout = Duration.ofSeconds(2);
     http.requestTimeout = Duration.ofSeconds(5);

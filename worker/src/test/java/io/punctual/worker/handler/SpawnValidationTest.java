@@ -1,14 +1,17 @@
 package io.punctual.worker.handler;
 
-import static io.punctual.common.job.RunCondition.ALWAYS;
-import static io.punctual.common.job.RunCondition.ON_SUCCESS;
+import static io.punctual.model.RunCondition.ALWAYS;
+import static io.punctual.model.RunCondition.ON_SUCCESS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import io.punctual.common.job.NewJob;
-import io.punctual.common.job.Priority;
-import io.punctual.common.job.Upstream;
+import io.punctual.handler.FollowUp;
+import io.punctual.handler.InvalidFollowUpException;
+import io.punctual.handler.JobContext;
+import io.punctual.model.NewJob;
+import io.punctual.model.Priority;
+import io.punctual.model.Upstream;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -1,31 +1,31 @@
 package io.punctual.worker.limit;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.punctual.common.config.QueueSettings;
-import io.punctual.common.config.RedisSettings;
-import io.punctual.common.job.Completion;
-import io.punctual.common.job.ExecutionStatus;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
-import io.punctual.common.job.NewJob;
-import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
-import io.punctual.common.limit.ClaimOutcome;
-import io.punctual.common.limit.Limit;
-import io.punctual.common.limit.LimitHolds;
-import io.punctual.common.limit.LimitKeys;
-import io.punctual.common.redis.RedisKeys;
-import io.punctual.common.store.JobSubmissions.Submitted;
 import io.punctual.embedded.LocalRedisCluster;
-import io.punctual.testing.TestStores;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
+import io.punctual.model.Completion;
+import io.punctual.model.ExecutionStatus;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.model.NewJob;
+import io.punctual.model.Priority;
+import io.punctual.queue.config.QueueSettings;
+import io.punctual.queue.config.RedisSettings;
+import io.punctual.queue.limit.LimitHolds;
+import io.punctual.queue.limit.LimitKeys;
+import io.punctual.queue.redis.RedisKeys;
+import io.punctual.queue.testing.TestRedis;
+import io.punctual.store.JobSubmissions.Submitted;
+import io.punctual.store.limit.ClaimOutcome;
+import io.punctual.store.limit.Limit;
 import io.punctual.worker.WorkerHarness;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.JobContext;
-import io.punctual.worker.handler.JobHandler;
-import io.punctual.worker.handler.JobResult;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.time.Duration;
 import java.time.Instant;
@@ -54,7 +54,7 @@ class ClusterLimitsIT {
   @Test
   void heldJobsWaitAndGoBackInTheirOwnShardAndTheLimitHoldsOnTheCluster() throws Exception {
     try (LocalRedisCluster cluster = LocalRedisCluster.start()) {
-      RedisSettings redis = TestStores.get().newRedis();
+      RedisSettings redis = TestRedis.newRedis();
       redis.cluster = cluster.seeds();
       redis.queueShards = SHARDS;
       try (WorkerHarness harness = new WorkerHarness(new QueueSettings(), redis)) {

@@ -1,19 +1,19 @@
 package io.punctual.worker.limit;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
 import io.punctual.common.json.Json;
-import io.punctual.common.limit.Limit;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
+import io.punctual.handler.RetryAfterException;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.store.limit.Limit;
 import io.punctual.worker.WorkerHarness;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.JobContext;
-import io.punctual.worker.handler.JobHandler;
-import io.punctual.worker.handler.JobResult;
-import io.punctual.worker.handler.RetryAfterException;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.time.Duration;
 import java.time.Instant;
@@ -70,7 +70,7 @@ class LimitsIT {
   }
 
   private List<Job> submit(String type, String customer, int n) {
-    List<io.punctual.common.job.NewJob> jobs = new ArrayList<>();
+    List<io.punctual.model.NewJob> jobs = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       jobs.add(
           aJob()

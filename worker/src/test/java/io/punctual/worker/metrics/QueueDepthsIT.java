@@ -5,14 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.codahale.metrics.MetricRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
-import io.punctual.common.Stores;
-import io.punctual.common.config.QueueSettings;
-import io.punctual.common.job.Priority;
 import io.punctual.common.metrics.MetricLabels;
 import io.punctual.common.metrics.PrometheusExposition;
-import io.punctual.common.queue.QueueEntry;
-import io.punctual.testing.TestClock;
-import io.punctual.testing.TestStores;
+import io.punctual.model.Priority;
+import io.punctual.model.QueueEntry;
+import io.punctual.queue.Stores;
+import io.punctual.queue.config.QueueSettings;
+import io.punctual.queue.testing.TestRedis;
+import io.punctual.store.testing.TestClock;
+import io.punctual.store.testing.TestStores;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -30,7 +31,7 @@ class QueueDepthsIT {
   private final TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
   private final TestStores servers = TestStores.get();
   private final Stores stores =
-      new Stores(servers.newDatabase(), servers.newRedis(), new QueueSettings(), clock, "t");
+      new Stores(servers.newDatabase(), TestRedis.newRedis(), new QueueSettings(), clock, "t");
   private final MetricRegistry metrics = new MetricRegistry();
   private final WorkerMetrics worker = new WorkerMetrics(metrics);
 

@@ -1,6 +1,6 @@
 package io.punctual.worker.observability;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,14 +13,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.logging.common.layout.DiscoverableLayoutFactory;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
+import io.punctual.handler.NonRetryableException;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
 import io.punctual.worker.WorkerHarness;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.JobContext;
-import io.punctual.worker.handler.JobHandler;
-import io.punctual.worker.handler.JobResult;
-import io.punctual.worker.handler.NonRetryableException;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,24 +1,24 @@
 package io.punctual.worker.observability;
 
-import static io.punctual.testing.Jobs.aJob;
+import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.MetricRegistry;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
-import io.punctual.common.job.Priority;
 import io.punctual.common.metrics.JobMetrics;
 import io.punctual.common.metrics.MetricLabels;
 import io.punctual.common.metrics.PrometheusExposition;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
+import io.punctual.handler.NonRetryableException;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.model.Priority;
 import io.punctual.worker.WorkerHarness;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.JobContext;
-import io.punctual.worker.handler.JobHandler;
-import io.punctual.worker.handler.JobResult;
-import io.punctual.worker.handler.NonRetryableException;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -3,11 +3,11 @@ package io.punctual.worker.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import io.punctual.common.job.Backoff;
-import io.punctual.common.job.Completion;
-import io.punctual.common.job.ExecutionStatus;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobState;
+import io.punctual.model.Backoff;
+import io.punctual.model.Completion;
+import io.punctual.model.ExecutionStatus;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

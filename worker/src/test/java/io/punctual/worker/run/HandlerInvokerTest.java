@@ -2,14 +2,14 @@ package io.punctual.worker.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.punctual.common.job.Job;
-import io.punctual.common.job.RunCondition;
-import io.punctual.worker.handler.FollowUp;
-import io.punctual.worker.handler.JobContext;
-import io.punctual.worker.handler.JobHandler;
-import io.punctual.worker.handler.JobResult;
-import io.punctual.worker.handler.NonRetryableException;
-import io.punctual.worker.handler.RetryAfterException;
+import io.punctual.handler.FollowUp;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
+import io.punctual.handler.NonRetryableException;
+import io.punctual.handler.RetryAfterException;
+import io.punctual.model.Job;
+import io.punctual.model.RunCondition;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

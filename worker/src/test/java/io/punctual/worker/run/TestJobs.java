@@ -1,12 +1,12 @@
 package io.punctual.worker.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.punctual.common.job.Backoff;
-import io.punctual.common.job.Job;
-import io.punctual.common.job.JobId;
-import io.punctual.common.job.JobState;
-import io.punctual.common.job.Priority;
 import io.punctual.common.json.Json;
+import io.punctual.model.Backoff;
+import io.punctual.model.Job;
+import io.punctual.model.JobId;
+import io.punctual.model.JobState;
+import io.punctual.model.Priority;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,9 +1,9 @@
 package io.punctual.worker.handler.builtin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.punctual.worker.handler.JobContext;
-import io.punctual.worker.handler.JobHandler;
-import io.punctual.worker.handler.JobResult;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
 
 /**
  * {@code fail}: payload {@code {"times": N}}; attempts 1..N fail with a retryable error, later

@@ -1,8 +1,8 @@
 package io.punctual.worker.handler.builtin;
 
-import io.punctual.worker.handler.JobContext;
-import io.punctual.worker.handler.JobHandler;
-import io.punctual.worker.handler.JobResult;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
 
 /** {@code noop}: succeeds at once. Useful for load tests and smoke checks. */
 public final class NoopHandler implements JobHandler {

@@ -1,10 +1,10 @@
 package io.punctual.worker.handler.builtin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.punctual.worker.handler.JobContext;
-import io.punctual.worker.handler.JobHandler;
-import io.punctual.worker.handler.JobResult;
-import io.punctual.worker.handler.NonRetryableException;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
+import io.punctual.handler.NonRetryableException;
 
 /** {@code sleep}: payload {@code {"ms": N}}; sleeps N milliseconds, interruptibly. */
 public final class SleepHandler implements JobHandler {

@@ -2,15 +2,18 @@ package io.punctual.worker.handler.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.common.json.Json;
-import io.punctual.common.outbound.ForbiddenAddressException;
-import io.punctual.common.outbound.OutboundPolicy;
-import io.punctual.worker.config.SigningSecret;
-import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.JobContext;
-import io.punctual.worker.handler.JobHandler;
-import io.punctual.worker.handler.JobResult;
-import io.punctual.worker.handler.NonRetryableException;
-import io.punctual.worker.handler.RetryAfterException;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
+import io.punctual.handler.NonRetryableException;
+import io.punctual.handler.RetryAfterException;
+import io.punctual.outbound.GuardedHttpClient;
+import io.punctual.outbound.OutboundResponse;
+import io.punctual.outbound.address.ForbiddenAddressException;
+import io.punctual.outbound.address.OutboundPolicy;
+import io.punctual.outbound.config.HttpSettings;
+import io.punctual.outbound.signing.SigningSecret;
+import io.punctual.outbound.signing.WebhookSignature;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -64,25 +67,25 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
   /** Values this short are left alone: hiding them would garble answers more than it protects. */
   private static final int MIN_HIDDEN_LENGTH = 6;
 
-  private final WorkerSettings.Http settings;
+  private final HttpSettings settings;
   private final OutboundPolicy policy;
-  private final CallbackClient client;
+  private final GuardedHttpClient client;
   private final List<SigningSecret> secrets;
   private final Clock clock;
 
   /** The handler with the policy of {@code settings.allow}. */
-  public HttpHandler(WorkerSettings.Http settings, Clock clock) {
+  public HttpHandler(HttpSettings settings, Clock clock) {
     this(settings, clock, null);
   }
 
   /** {@code tls}: whom HTTPS callbacks trust (tests); null for the JDK's default. */
-  HttpHandler(WorkerSettings.Http settings, Clock clock, SSLContext tls) {
+  HttpHandler(HttpSettings settings, Clock clock, SSLContext tls) {
     this.settings = settings;
     this.clock = clock;
     this.policy = settings.outboundPolicy();
     this.secrets = settings.signingKeys();
     this.client =
-        new CallbackClient(
+        new GuardedHttpClient(
             policy,
             settings.connectTimeout,
             settings.requestTimeout,
@@ -114,7 +117,7 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
         headers.addAll(callbackHeaders);
       }
       headers.addAll(ownHeaders(ctx, sending));
-      CallbackResponse response;
+      OutboundResponse response;
       try {
         response = client.send(method, target, headers, sending, left(deadline));
       } catch (IOException e) {
@@ -271,7 +274,7 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
    * sent} (the callback's headers) that it repeats replaced by {@code (hidden)}: an endpoint that
    * echoes the request does not put the job's credentials into {@code lastError}.
    */
-  private JobResult interpret(CallbackResponse response, List<Map.Entry<String, String>> sent)
+  private JobResult interpret(OutboundResponse response, List<Map.Entry<String, String>> sent)
       throws Exception {
     int status = response.status();
     if (status >= 200 && status < 300) {

@@ -1,6 +1,7 @@
 package io.punctual.worker.handler.http;
 
-import io.punctual.worker.handler.NonRetryableException;
+import io.punctual.handler.NonRetryableException;
+import io.punctual.outbound.OutboundResponse;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -22,7 +23,7 @@ final class Redirects {
   private Redirects() {}
 
   /** Whether {@code response} asks to go elsewhere. */
-  static boolean isRedirect(CallbackResponse response) {
+  static boolean isRedirect(OutboundResponse response) {
     return STATUSES.contains(response.status()) && response.location().isPresent();
   }
 
@@ -32,7 +33,7 @@ final class Redirects {
   }
 
   /** Where {@code response}, an answer from {@code from}, sends the callback next. */
-  static URI next(URI from, CallbackResponse response) throws NonRetryableException {
+  static URI next(URI from, OutboundResponse response) throws NonRetryableException {
     String location = response.location().orElseThrow();
     URI to;
     try {

@@ -1,7 +1,7 @@
 package io.punctual.worker.handler.registry;
 
+import io.punctual.handler.JobHandler;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.JobHandler;
 import io.punctual.worker.handler.builtin.FailHandler;
 import io.punctual.worker.handler.builtin.NoopHandler;
 import io.punctual.worker.handler.builtin.SleepHandler;

@@ -1,8 +1,0 @@
-package io.punctual.common.queue;
-
-import io.punctual.common.job.Priority;
-import java.time.Instant;
-import java.util.UUID;
-
-/** Where a pending job goes in Redis: its id, namespace, priority and when it is due. */
-public record QueueEntry(UUID id, String namespace, Priority priority, Instant runAt) {}

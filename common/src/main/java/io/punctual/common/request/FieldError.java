@@ -1,4 +1,0 @@
-package io.punctual.common.request;
-
-/** One invalid field of a request, named by its path ({@code "jobs[3].runAt"}). */
-public record FieldError(String field, String message) {}

@@ -1,0 +1,57 @@
+package io.punctual.deploy.architecture;
+
+import java.util.List;
+
+/**
+ * The Maven modules, each with the one root package all its main classes live under, and the
+ * modules its main code may use (null: any; the wiring and the benchmarks). The order is the
+ * build's: a module uses only modules above it.
+ */
+enum Modules {
+  MODEL("model", "io.punctual.model"),
+  HANDLER_API("handler-api", "io.punctual.handler", MODEL),
+  COMMON("common", "io.punctual.common", MODEL),
+  STORE("store", "io.punctual.store", MODEL, COMMON),
+  QUEUE("queue", "io.punctual.queue", MODEL, COMMON, STORE),
+  OUTBOUND_HTTP("outbound-http", "io.punctual.outbound", COMMON),
+  CLIENT("client", "io.punctual.client"),
+  EMBEDDED("embedded", "io.punctual.embedded"),
+  SCHEDULES("schedules", "io.punctual.schedule", MODEL, COMMON, STORE),
+  API_SERVER(
+      "api-server", "io.punctual.api", MODEL, COMMON, STORE, QUEUE, OUTBOUND_HTTP, SCHEDULES),
+  FAULTS("faults", "io.punctual.faults", API_SERVER),
+  WORKER("worker", "io.punctual.worker", MODEL, HANDLER_API, COMMON, STORE, QUEUE, OUTBOUND_HTTP),
+  CRON_PLANNER("cron-planner", "io.punctual.planner", MODEL, COMMON, STORE, QUEUE, SCHEDULES),
+  REAPER("reaper", "io.punctual.reaper", MODEL, COMMON, STORE, QUEUE),
+  ALERTER("alerter", "io.punctual.alerter", MODEL, COMMON, STORE, OUTBOUND_HTTP),
+  DEPLOY("deploy", "io.punctual.deploy", (Modules[]) null),
+  LOAD_TESTS("load-tests", "io.punctual.bench", (Modules[]) null);
+
+  private final String directory;
+  private final String root;
+  private final List<Modules> uses;
+
+  Modules(String directory, String root, Modules... uses) {
+    this.directory = directory;
+    this.root = root;
+    this.uses = uses == null ? null : List.of(uses);
+  }
+
+  String directory() {
+    return directory;
+  }
+
+  String root() {
+    return root;
+  }
+
+  /** The modules this one's main code may use; null for any. */
+  List<Modules> uses() {
+    return uses;
+  }
+
+  @Override
+  public String toString() {
+    return directory;
+  }
+}

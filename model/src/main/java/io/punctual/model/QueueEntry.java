@@ -1,0 +1,7 @@
+package io.punctual.model;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/** Where a pending job goes in Redis: its id, namespace, priority and when it is due. */
+public record QueueEntry(UUID id, String namespace, Priority priority, Instant runAt) {}

@@ -1,0 +1,104 @@
+package io.punctual.store;
+
+import static io.punctual.store.sql.Columns.instant;
+
+import io.punctual.common.json.Json;
+import io.punctual.model.Backoff;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.model.Priority;
+import io.punctual.model.QueueEntry;
+import io.punctual.model.RunCondition;
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.statement.StatementContext;
+
+/** Maps a {@code jobs} row to {@link Job}. */
+public final class JobRowMapper implements RowMapper<Job> {
+  static final JobRowMapper INSTANCE = new JobRowMapper();
+
+  @Override
+  public Job map(ResultSet rs, StatementContext ctx) throws SQLException {
+    long timeoutMs = rs.getLong("timeout_ms");
+    Duration timeout = rs.wasNull() ? null : Duration.ofMillis(timeoutMs);
+    return new Job(
+        rs.getObject("id", UUID.class),
+        rs.getString("namespace"),
+        rs.getString("type"),
+        Json.readTree(rs.getString("payload")),
+        Priority.ofRank(rs.getShort("priority")),
+        JobState.valueOf(rs.getString("status")),
+        instant(rs, "run_at"),
+        rs.getInt("attempt"),
+        rs.getInt("max_attempts"),
+        backoff(rs.getString("backoff")),
+        timeout,
+        rs.getString("idempotency_key"),
+        tags(rs.getArray("tags")),
+        Json.readTree(rs.getString("callback")),
+        Json.readTree(rs.getString("result")),
+        rs.getString("last_error"),
+        rs.getString("worker_id"),
+        instant(rs, "heartbeat_at"),
+        instant(rs, "started_at"),
+        instant(rs, "finished_at"),
+        instant(rs, "created_at"),
+        instant(rs, "updated_at"),
+        rs.getObject("parent_id", UUID.class),
+        rs.getObject("schedule_id", UUID.class),
+        rs.getObject("workflow_id", UUID.class),
+        runCondition(rs.getString("run_condition")),
+        instant(rs, "occurrence_at"));
+  }
+
+  /**
+   * Most jobs share a handful of backoff policies; parsing each row's JSON again showed up in the
+   * claim path, so parsed policies are kept (a bounded cache: policies are immutable).
+   */
+  private static final int BACKOFF_CACHE_LIMIT = 1_024;
+
+  private static final Map<String, Backoff> BACKOFFS = new ConcurrentHashMap<>();
+
+  private static Backoff backoff(String json) {
+    Backoff cached = BACKOFFS.get(json);
+    if (cached != null) {
+      return cached;
+    }
+    Backoff parsed = Json.read(json, Backoff.class);
+    if (BACKOFFS.size() < BACKOFF_CACHE_LIMIT) {
+      BACKOFFS.put(json, parsed);
+    }
+    return parsed;
+  }
+
+  private static RunCondition runCondition(String value) {
+    return value == null ? null : RunCondition.parse(value).orElseThrow();
+  }
+
+  /**
+   * The queue entry of a row with the columns {@code id, namespace, priority, run_at} (a
+   * statement's RETURNING or SELECT list): where the job goes in Redis, or comes out of it.
+   */
+  public static QueueEntry queueEntry(ResultSet rs, StatementContext ctx) throws SQLException {
+    return new QueueEntry(
+        rs.getObject("id", UUID.class),
+        rs.getString("namespace"),
+        Priority.ofRank(rs.getShort("priority")),
+        instant(rs, "run_at"));
+  }
+
+  private static List<String> tags(Array array) throws SQLException {
+    if (array == null) {
+      return List.of();
+    }
+    return Arrays.asList((String[]) array.getArray());
+  }
+}

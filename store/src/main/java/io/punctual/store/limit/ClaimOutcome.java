@@ -1,0 +1,36 @@
+package io.punctual.store.limit;
+
+import io.punctual.model.Job;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * What a claim statement decided for a batch: the jobs it started, the slot each limited one holds
+ * (by job id), and the jobs its limits refused, each with why and what to do with it.
+ */
+public record ClaimOutcome(List<Job> claimed, Map<UUID, SlotKey> slots, List<Refusal> refused) {
+  public ClaimOutcome {
+    claimed = List.copyOf(claimed);
+    slots = Map.copyOf(slots);
+    refused = List.copyOf(refused);
+  }
+
+  /** Why a limit refused a job now. */
+  public enum Reason {
+    /** Its type is paused: it waits in the type's hold set until resumed. */
+    PAUSED,
+    /** Every slot of its key is taken: it waits in the key's hold set for one to be released. */
+    NO_SLOT,
+    /** A rate limit reserved it a later start, or a handler slowed its key: queued again then. */
+    LATER
+  }
+
+  /**
+   * A refused job (still PENDING). {@code key}: its limit key (null for a paused type without a
+   * limit); {@code concurrency}: its key's limit (null without one); {@code nextAt}: for {@link
+   * Reason#LATER}, when it may start.
+   */
+  public record Refusal(Job job, Reason reason, String key, Integer concurrency, Instant nextAt) {}
+}

@@ -1,0 +1,252 @@
+package io.punctual.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.punctual.model.JobState;
+import io.punctual.model.JobState.Transition;
+import io.punctual.store.StatusWrites.Pair;
+import io.punctual.store.StatusWrites.Report;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The table in {@link JobState.Transition} is the single source of truth: every SQL resource of
+ * every module that writes a job's status is read here ({@link StatusWrites}), and each (from, to)
+ * pair it writes must be a named transition its header declares, with literal states. A status
+ * write in a file this test does not know fails it too, so a new one is looked at.
+ */
+class TransitionSqlTest {
+  private static final String TRANSITIONS = "store/src/main/resources/io/punctual/store/";
+
+  /** Every file that writes a job's status, and the transitions it makes (empty: inserts). */
+  private static final Map<String, Set<Transition>> KNOWN =
+      Map.of(
+          TRANSITIONS + "JobTransitions/claim.sql", EnumSet.of(Transition.CLAIM),
+          TRANSITIONS + "JobTransitions/succeedRetryOrFail.sql",
+              EnumSet.of(Transition.SUCCEED, Transition.RETRY, Transition.FAIL),
+          TRANSITIONS + "JobTransitions/rescue.sql",
+              EnumSet.of(Transition.RESCUE, Transition.RESCUE_EXHAUSTED),
+          TRANSITIONS + "JobTransitions/cancel.sql", cancels(),
+          TRANSITIONS + "JobTransitions/cancelWorkflowSteps.sql", cancels(),
+          TRANSITIONS + "JobTransitions/cancelScheduleFutureJobs.sql",
+              EnumSet.of(Transition.CANCEL_PENDING),
+          TRANSITIONS + "JobTransitions/unblockOrSkip.sql",
+              EnumSet.of(Transition.UNBLOCK, Transition.SKIP),
+          TRANSITIONS + "JobTransitions/rerun.sql",
+              EnumSet.of(
+                  Transition.RERUN_FAILED, Transition.RERUN_CANCELLED, Transition.RERUN_SKIPPED),
+          TRANSITIONS + "JobSubmissions/insertMany.sql", EnumSet.noneOf(Transition.class));
+
+  private static Set<Transition> cancels() {
+    return EnumSet.of(
+        Transition.CANCEL_BLOCKED, Transition.CANCEL_PENDING, Transition.CANCEL_RUNNING);
+  }
+
+  @Test
+  void everyStatusWriteOfEveryModuleIsAKnownTransitionOfTheTable() throws IOException {
+    Path root = projectRoot();
+    Map<String, Report> writers = new TreeMap<>();
+    List<String> problems = new ArrayList<>();
+    int read = 0;
+    for (Path sql : sqlResources(root)) {
+      read++;
+      String name = root.relativize(sql).toString().replace('\\', '/');
+      Report report = StatusWrites.read(Files.readString(sql, StandardCharsets.UTF_8));
+      report.problems().forEach(p -> problems.add(name + ": " + p));
+      if (report.writesStatus()) {
+        writers.put(name, report);
+      }
+    }
+    assertThat(read).as("SQL resources read").isGreaterThan(50);
+    assertThat(problems).isEmpty();
+    assertThat(new TreeSet<>(writers.keySet()))
+        .as(
+            "the files that write a job's status (a new one must be added to KNOWN, and be a"
+                + " statement of JobTransitions)")
+        .isEqualTo(new TreeSet<>(KNOWN.keySet()));
+    writers.forEach(
+        (name, report) -> assertThat(report.declared()).as(name).isEqualTo(KNOWN.get(name)));
+    Set<Transition> covered = EnumSet.noneOf(Transition.class);
+    KNOWN.values().forEach(covered::addAll);
+    assertThat(covered)
+        .as("every transition of the table has its statement")
+        .isEqualTo(EnumSet.allOf(Transition.class));
+  }
+
+  @Test
+  void eachStatementOfJobTransitionsIsAMethodOfTheSameName() throws ClassNotFoundException {
+    Set<String> methods = new TreeSet<>();
+    for (Method m : Class.forName("io.punctual.store.JobTransitions").getDeclaredMethods()) {
+      methods.add(m.getName());
+    }
+    for (String file : KNOWN.keySet()) {
+      if (file.contains("/JobTransitions/")) {
+        String statement =
+            file.substring(file.lastIndexOf('/') + 1, file.length() - ".sql".length());
+        assertThat(methods).as(file).contains(statement);
+      }
+    }
+  }
+
+  @Test
+  void readsEveryTargetOfAStatementWithOneUpdatePerTarget() {
+    Report report =
+        StatusWrites.read(
+            """
+            -- transition: SUCCEED, RETRY
+            WITH v AS (SELECT * FROM unnest(:ids) AS v(id)),
+            a AS (
+                UPDATE jobs j SET status = 'SUCCEEDED', result = CAST(:r AS jsonb)
+                FROM v WHERE j.id = v.id AND j.status = 'RUNNING' AND j.attempt = :attempt
+                RETURNING j.id
+            ), b AS (
+                UPDATE jobs j SET run_at = :at, status = 'PENDING'
+                FROM v WHERE j.id = v.id AND j.status = 'RUNNING' RETURNING j.id
+            )
+            SELECT id FROM a UNION ALL SELECT id FROM b
+            """);
+    assertThat(report.problems()).isEmpty();
+    assertThat(report.pairs())
+        .containsExactlyInAnyOrder(
+            new Pair(JobState.RUNNING, JobState.SUCCEEDED),
+            new Pair(JobState.RUNNING, JobState.PENDING));
+  }
+
+  @Test
+  void failsOnATargetStateGivenAsAParameter() {
+    assertThat(
+            problems(
+                "-- transition: SUCCEED\n"
+                    + "UPDATE jobs j SET status = v.next_state FROM v WHERE j.status = 'RUNNING'"))
+        .anyMatch(p -> p.contains("target state is not a literal"));
+  }
+
+  @Test
+  void failsOnASourceStateGivenAsAParameterOrNotGuardedAtAll() {
+    assertThat(
+            problems("-- transition: CLAIM\nUPDATE jobs SET status = 'RUNNING' WHERE status = :s"))
+        .anyMatch(p -> p.contains("source state is not a literal"));
+    assertThat(problems("-- transition: CLAIM\nUPDATE jobs SET status = 'RUNNING' WHERE id = :id"))
+        .anyMatch(p -> p.contains("without guarding the source state"));
+    assertThat(problems("-- transition: CLAIM\nUPDATE jobs SET status = 'RUNNING'"))
+        .anyMatch(p -> p.contains("without a WHERE"));
+    assertThat(
+            problems(
+                "-- transition: CLAIM\n"
+                    + "UPDATE jobs SET status = 'RUNNING' WHERE status = 'PENDING' OR id = :id"))
+        .anyMatch(p -> p.contains("OR"));
+    assertThat(
+            problems(
+                "-- transition: CANCEL_PENDING\n"
+                    + "UPDATE jobs SET status = 'CANCELLED' WHERE status <> 'SUCCEEDED'"))
+        .anyMatch(p -> p.contains("negative guard"));
+  }
+
+  @Test
+  void failsOnAPairNotInTheTable() {
+    assertThat(
+            problems(
+                "-- transition: SUCCEED\n"
+                    + "UPDATE jobs SET status = 'PENDING' WHERE status = 'SUCCEEDED' RETURNING id"))
+        .anyMatch(
+            p -> p.contains("no transition in JobState.Transition leads SUCCEEDED -> PENDING"));
+    assertThat(
+            problems(
+                "-- transition: CANCEL_PENDING, CANCEL_RUNNING\n"
+                    + "UPDATE jobs SET status = 'CANCELLED'"
+                    + " WHERE status IN ('PENDING', 'RUNNING', 'FAILED')"))
+        .anyMatch(p -> p.contains("leads FAILED -> CANCELLED"));
+  }
+
+  @Test
+  void failsOnAHeaderThatDoesNotSayWhatTheStatementDoes() {
+    assertThat(problems("UPDATE jobs SET status = 'RUNNING' WHERE status = 'PENDING'"))
+        .anyMatch(p -> p.contains("without a header"));
+    assertThat(
+            problems(
+                "-- transition: RESCUE\nUPDATE jobs SET status = 'PENDING' WHERE status = 'BLOCKED'"))
+        .anyMatch(p -> p.contains("the header names [RESCUE]"));
+    assertThat(
+            problems(
+                "-- transition: NUDGE\nUPDATE jobs SET status = 'RUNNING' WHERE status = 'PENDING'"))
+        .anyMatch(p -> p.contains("NUDGE, which is not in JobState.Transition"));
+  }
+
+  @Test
+  void failsOnANewJobThatDoesNotStartInAnInitialStateGivenLiterally() {
+    assertThat(problems("INSERT INTO jobs (id, status, run_at) VALUES (:id, 'RUNNING', :runAt)"))
+        .anyMatch(p -> p.contains("may only start"));
+    assertThat(problems("INSERT INTO jobs (id, status) SELECT v.id, v.status FROM v"))
+        .anyMatch(p -> p.contains("status is not a literal"));
+    assertThat(
+            problems(
+                "INSERT INTO jobs (id, status) SELECT v.id,"
+                    + " CASE WHEN v.waits THEN 'BLOCKED' ELSE 'PENDING' END FROM v"))
+        .isEmpty();
+  }
+
+  @Test
+  void failsOnWritesItCannotRead() {
+    assertThat(
+            problems(
+                "UPDATE jobs SET (status, run_at) = ('PENDING', now()) WHERE status = 'RUNNING'"))
+        .anyMatch(p -> p.contains("tuple"));
+    assertThat(problems("MERGE INTO jobs j USING v ON j.id = v.id WHEN MATCHED THEN DELETE"))
+        .anyMatch(p -> p.contains("cannot read"));
+  }
+
+  @Test
+  void leavesAloneUpdatesThatDoNotTouchTheStatus() {
+    Report heartbeat =
+        StatusWrites.read(
+            "UPDATE jobs j SET heartbeat_at = :now WHERE j.id = ANY(:ids) AND j.status = 'RUNNING'");
+    assertThat(heartbeat.writesStatus()).isFalse();
+    assertThat(heartbeat.problems()).isEmpty();
+  }
+
+  private static List<String> problems(String sql) {
+    return StatusWrites.read(sql).problems();
+  }
+
+  /** The .sql files under every module's src/main/resources. */
+  private static List<Path> sqlResources(Path root) throws IOException {
+    List<Path> out = new ArrayList<>();
+    try (Stream<Path> modules = Files.list(root)) {
+      for (Path module : modules.filter(Files::isDirectory).sorted().toList()) {
+        Path resources = module.resolve("src/main/resources");
+        if (!Files.isDirectory(resources)) {
+          continue;
+        }
+        try (Stream<Path> files = Files.walk(resources)) {
+          files.filter(p -> p.toString().endsWith(".sql")).sorted().forEach(out::add);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The directory holding the Maven wrapper and the modules, found from the working directory. */
+  private static Path projectRoot() {
+    Path dir = Path.of("").toAbsolutePath();
+    while (dir != null) {
+      if (Files.exists(dir.resolve("mvnw")) && Files.isDirectory(dir.resolve("common"))) {
+        return dir;
+      }
+      dir = dir.getParent();
+    }
+    throw new UncheckedIOException(new IOException("no project root above the working directory"));
+  }
+}

@@ -1,0 +1,20 @@
+package io.punctual.worker.claim;
+
+import io.punctual.queue.ReadyQueue;
+import io.punctual.queue.lease.Redlock;
+import io.punctual.store.JobQueries;
+import io.punctual.store.JobTransitions;
+import io.punctual.worker.limit.SlotHolders;
+import java.time.Clock;
+
+/**
+ * Where a claim reads and writes: the ready queues and the leases in Redis, the claim's transition
+ * and the reads of pending jobs in PostgreSQL, and the limits the claimed jobs hold slots of.
+ */
+public record ClaimSources(
+    Clock clock,
+    ReadyQueue queue,
+    Redlock redlock,
+    JobQueries queries,
+    JobTransitions transitions,
+    SlotHolders limits) {}
