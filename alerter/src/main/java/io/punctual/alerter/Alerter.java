@@ -74,7 +74,7 @@ public final class Alerter implements AutoCloseable {
             settings.requestTimeout,
             http.maxResponseBytes,
             null);
-    this.sender = new NoticeSender(jdbi, clock, client, http.signingKeys(), settings);
+    this.sender = new NoticeSender(jdbi, clock, client, http.signer(), settings);
     this.sent = metrics.meter("punctual.alerts.sent");
     this.failedAttempts = metrics.meter("punctual.alerts.failedAttempts");
     metrics.gauge("punctual.alerts.pending", () -> (Gauge<Long>) pending::get);

@@ -8,7 +8,7 @@ import io.punctual.common.random.PerThreadRandom;
 import io.punctual.model.Job;
 import io.punctual.model.JobState;
 import io.punctual.outbound.config.HttpSettings;
-import io.punctual.queue.config.QueueSettings;
+import io.punctual.reaper.Reaper;
 import io.punctual.reaper.ReaperSettings;
 import io.punctual.reaper.Rescuer;
 import io.punctual.store.JobTransitions;
@@ -71,16 +71,7 @@ class AlertDeliveryIT {
     f.rule("rescues", AlertEvent.ATTEMPTS_RESCUED, null);
     ReaperSettings reaper = new ReaperSettings();
     Rescuer rescuer =
-        new Rescuer(
-            f.clock,
-            f.stores.queries(),
-            f.stores.transitions(),
-            f.stores.redlock(),
-            f.stores.queue(),
-            new QueueSettings(),
-            reaper,
-            PerThreadRandom.INSTANCE,
-            f.stores.holds());
+        new Rescuer(f.clock, Reaper.rescueStores(f.stores), reaper, PerThreadRandom.INSTANCE);
 
     f.receiver.down();
     Job failed = f.fail("report");

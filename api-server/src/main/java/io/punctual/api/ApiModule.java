@@ -123,14 +123,11 @@ public final class ApiModule {
     JobSubmitter submitter =
         new JobSubmitter(
             gate,
-            stores.submissions(),
-            stores.workflows(),
-            queue,
-            stores.queueSettings(),
+            new JobSubmitter.SubmitStores(
+                stores.submissions(), stores.workflows(), queue, stores.queueSettings()),
+            new JobSubmitter.Grouping(settings.submitGroupConcurrency, settings.maxBatchSize),
             stores.clock(),
             env.metrics(),
-            settings.submitGroupConcurrency,
-            settings.maxBatchSize,
             AfterCommitHook.installed());
 
     ApiKeys keys = new ApiKeys(stores.database().jdbi(), stores.clock());

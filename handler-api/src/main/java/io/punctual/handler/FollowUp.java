@@ -120,19 +120,15 @@ public final class FollowUp {
   }
 
   NewJob toNewJob(String namespace, Priority spawnerPriority, Instant now) {
-    return new NewJob(
-        namespace,
-        type,
-        payload,
-        runAt != null ? runAt : now.plus(delay),
-        priority != null ? priority : spawnerPriority,
-        maxAttempts,
-        backoff,
-        timeout,
-        idempotencyKey,
-        idempotencyKey == null ? null : "spawned:" + idempotencyKey,
-        tags,
-        null,
-        JobLinks.NONE.withUpstream(after));
+    return NewJob.builder(namespace, type, runAt != null ? runAt : now.plus(delay))
+        .payload(payload)
+        .priority(priority != null ? priority : spawnerPriority)
+        .maxAttempts(maxAttempts)
+        .backoff(backoff)
+        .timeout(timeout)
+        .idempotencyKey(idempotencyKey, idempotencyKey == null ? null : "spawned:" + idempotencyKey)
+        .tags(tags)
+        .links(JobLinks.NONE.withUpstream(after))
+        .build();
   }
 }

@@ -18,68 +18,30 @@ import java.util.function.BooleanSupplier;
  * attempt of a job, so a handler can pass it to downstream systems to make retries safe.
  */
 public final class JobContext {
-  private final UUID jobId;
-  private final String type;
-  private final String namespace;
-  private final JsonNode payload;
-  private final int attempt;
-  private final int maxAttempts;
+  private final Job job;
   private final String idempotencyKey;
-  private final List<String> tags;
-  private final JsonNode callback;
   private final Instant deadline;
   private final BooleanSupplier cancelled;
-  private final Priority priority;
   private final Clock clock;
   private final List<NewJob> spawned = new ArrayList<>();
 
-  public JobContext(
-      UUID jobId,
-      String type,
-      String namespace,
-      JsonNode payload,
-      int attempt,
-      int maxAttempts,
-      String idempotencyKey,
-      List<String> tags,
-      JsonNode callback,
-      Instant deadline,
-      BooleanSupplier cancelled,
-      Priority priority,
-      Clock clock) {
-    this.jobId = Objects.requireNonNull(jobId, "jobId");
-    this.type = Objects.requireNonNull(type, "type");
-    this.namespace = Objects.requireNonNull(namespace, "namespace");
-    this.payload = payload;
-    this.attempt = attempt;
-    this.maxAttempts = maxAttempts;
-    this.idempotencyKey = idempotencyKey == null ? defaultIdempotencyKey(jobId) : idempotencyKey;
-    this.tags = tags == null ? List.of() : List.copyOf(tags);
-    this.callback = callback;
+  private JobContext(Job job, Instant deadline, BooleanSupplier cancelled, Clock clock) {
+    this.job = Objects.requireNonNull(job, "job");
+    this.idempotencyKey =
+        job.idempotencyKey() == null ? defaultIdempotencyKey(job.id()) : job.idempotencyKey();
     this.deadline = deadline;
     this.cancelled = Objects.requireNonNull(cancelled, "cancelled");
-    this.priority = priority == null ? Priority.NORMAL : priority;
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
   /**
    * The context of the current attempt of a claimed job; follow-up delays count from {@code clock}.
+   *
+   * @param deadline when the attempt will be interrupted for overrunning its timeout; null: never
+   * @param cancelled whether the attempt should stop now
    */
   public static JobContext of(Job job, Instant deadline, BooleanSupplier cancelled, Clock clock) {
-    return new JobContext(
-        job.id(),
-        job.type(),
-        job.namespace(),
-        job.payload(),
-        job.attempt(),
-        job.maxAttempts(),
-        job.idempotencyKey(),
-        job.tags(),
-        job.callback(),
-        deadline,
-        cancelled,
-        job.priority(),
-        clock);
+    return new JobContext(job, deadline, cancelled, clock);
   }
 
   /** The key used when a job was submitted without one: stable across attempts. */
@@ -88,28 +50,28 @@ public final class JobContext {
   }
 
   public UUID jobId() {
-    return jobId;
+    return job.id();
   }
 
   public String type() {
-    return type;
+    return job.type();
   }
 
   public String namespace() {
-    return namespace;
+    return job.namespace();
   }
 
   public JsonNode payload() {
-    return payload;
+    return job.payload();
   }
 
   /** 1 for the first attempt. */
   public int attempt() {
-    return attempt;
+    return job.attempt();
   }
 
   public int maxAttempts() {
-    return maxAttempts;
+    return job.maxAttempts();
   }
 
   /** The job's own idempotency key, or {@code punctual:<jobId>}. */
@@ -118,12 +80,12 @@ public final class JobContext {
   }
 
   public List<String> tags() {
-    return tags;
+    return job.tags() == null ? List.of() : job.tags();
   }
 
   /** The job's callback (e.g. {@code {"url": ..., "headers": {...}}}), or null. */
   public JsonNode callback() {
-    return callback;
+    return job.callback();
   }
 
   /** When the attempt will be interrupted for overrunning its timeout; null: no timeout. */
@@ -150,14 +112,15 @@ public final class JobContext {
    *     the job fails at once.
    */
   public synchronized int spawn(FollowUp followUp) {
-    NewJob job = followUp.toNewJob(namespace, priority, clock.instant());
+    Priority priority = job.priority() == null ? Priority.NORMAL : job.priority();
+    NewJob next = followUp.toNewJob(job.namespace(), priority, clock.instant());
     List<NewJob> withIt = new ArrayList<>(spawned);
-    withIt.add(job);
-    String problem = FollowUpRules.problem(jobId, withIt, spawned.size());
+    withIt.add(next);
+    String problem = FollowUpRules.problem(job.id(), withIt, spawned.size());
     if (problem != null) {
       throw new InvalidFollowUpException(problem);
     }
-    spawned.add(job);
+    spawned.add(next);
     return spawned.size() - 1;
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.bench.InProcessDrains.Pair;
 import io.punctual.bench.ThroughputBenchmark.Servers;
+import io.punctual.model.JobLinks;
 import io.punctual.model.NewJob;
 import io.punctual.queue.Stores;
 import io.punctual.store.alert.AlertEvent;
@@ -258,18 +259,11 @@ public final class AlertsBenchmark {
   /** A {@code fail} job of one attempt: it ends FAILED. */
   private static NewJob failing(Instant now) {
     NewJob n = BenchSupport.noop(now, List.of());
-    return new NewJob(
-        n.namespace(),
-        "fail",
-        n.payload(),
-        n.runAt(),
-        n.priority(),
-        1,
-        n.backoff(),
-        n.timeout(),
-        n.idempotencyKey(),
-        n.requestHash(),
-        n.tags(),
-        n.callback());
+    return n.toBuilder()
+        .type("fail")
+        .maxAttempts(1)
+        .links(JobLinks.NONE)
+        .concurrencyKey(null)
+        .build();
   }
 }

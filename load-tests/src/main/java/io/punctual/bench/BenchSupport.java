@@ -4,9 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.punctual.common.json.Json;
-import io.punctual.model.Backoff;
 import io.punctual.model.NewJob;
-import io.punctual.model.Priority;
 import io.punctual.model.QueueEntry;
 import io.punctual.queue.Stores;
 import io.punctual.queue.redis.RedisConnection;
@@ -221,19 +219,12 @@ final class BenchSupport {
   }
 
   static NewJob noop(Instant runAt, List<String> tags) {
-    return new NewJob(
-        NewJob.DEFAULT_NAMESPACE,
-        "noop",
-        Json.readTree(PAYLOAD),
-        runAt,
-        Priority.NORMAL,
-        3,
-        Backoff.DEFAULT,
-        null,
-        null,
-        "",
-        tags,
-        null);
+    return NewJob.builder(NewJob.DEFAULT_NAMESPACE, "noop", runAt)
+        .payload(Json.readTree(PAYLOAD))
+        .maxAttempts(3)
+        .idempotencyKey(null, "")
+        .tags(tags)
+        .build();
   }
 
   /**

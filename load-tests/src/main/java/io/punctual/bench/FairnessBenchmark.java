@@ -355,19 +355,7 @@ public final class FairnessBenchmark {
           List<NewJob> jobs = new ArrayList<>(count);
           for (int i = 0; i < count; i++) {
             jobs.add(
-                new NewJob(
-                    "b",
-                    "work",
-                    Json.readTree("{}"),
-                    runAt,
-                    Priority.NORMAL,
-                    3,
-                    Backoff.DEFAULT,
-                    null,
-                    null,
-                    "",
-                    List.of(),
-                    null));
+                NewJob.builder("b", "work", runAt).maxAttempts(3).idempotencyKey(null, "").build());
           }
           List<QueueEntry> entries = new ArrayList<>(count);
           for (JobSubmissions.Submitted s : stores.submissions().submit(jobs)) {

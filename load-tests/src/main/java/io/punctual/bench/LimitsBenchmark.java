@@ -357,20 +357,6 @@ public final class LimitsBenchmark {
 
   private static NewJob keyedJob(Instant now, String key) {
     NewJob n = BenchSupport.noop(now, List.of());
-    return new NewJob(
-        n.namespace(),
-        n.type(),
-        n.payload(),
-        n.runAt(),
-        n.priority(),
-        n.maxAttempts(),
-        n.backoff(),
-        n.timeout(),
-        n.idempotencyKey(),
-        n.requestHash(),
-        n.tags(),
-        n.callback(),
-        n.links(),
-        key);
+    return n.withConcurrencyKey(key);
   }
 }

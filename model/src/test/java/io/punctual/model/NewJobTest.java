@@ -50,4 +50,29 @@ class NewJobTest {
   void withersOfTheSameValuesGiveAnEqualJob() {
     assertThat(job.withLinks(links).withConcurrencyKey("key-1")).isEqualTo(job);
   }
+
+  @Test
+  void theBuilderHoldsEveryFieldAndToBuilderGivesThemBack() {
+    assertThat(job.toBuilder().build()).isEqualTo(job);
+    assertThat(job.toBuilder().type("other").maxAttempts(1).build())
+        .usingRecursiveComparison()
+        .ignoringFields("type", "maxAttempts")
+        .isEqualTo(job);
+  }
+
+  @Test
+  void theBuilderDefaultsToAPlainJob() {
+    Instant at = Instant.parse("2030-01-01T09:00:00Z");
+    NewJob plain = NewJob.builder("ns", "noop", at).build();
+
+    assertThat(plain.payload()).isEqualTo(NODES.objectNode());
+    assertThat(plain.priority()).isEqualTo(Priority.NORMAL);
+    assertThat(plain.maxAttempts()).isEqualTo(1);
+    assertThat(plain.backoff()).isEqualTo(Backoff.DEFAULT);
+    assertThat(plain.tags()).isEmpty();
+    assertThat(plain.links()).isEqualTo(JobLinks.NONE);
+    assertThat(plain.timeout()).isNull();
+    assertThat(plain.idempotencyKey()).isNull();
+    assertThat(plain.concurrencyKey()).isNull();
+  }
 }

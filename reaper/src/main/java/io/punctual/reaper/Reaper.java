@@ -62,16 +62,7 @@ public final class Reaper implements AutoCloseable {
     this.holder = holder;
     this.promoter = stores.promoter(holder);
     this.rescuer =
-        new Rescuer(
-            stores.clock(),
-            stores.queries(),
-            stores.transitions(),
-            stores.redlock(),
-            stores.queue(),
-            stores.queueSettings(),
-            settings,
-            PerThreadRandom.INSTANCE,
-            stores.holds());
+        new Rescuer(stores.clock(), rescueStores(stores), settings, PerThreadRandom.INSTANCE);
     this.reconciler =
         new Reconciler(stores.clock(), stores.queries(), stores.redis(), stores.keys(), settings);
     this.slots =
@@ -99,6 +90,17 @@ public final class Reaper implements AutoCloseable {
     this.promoted = metrics.meter("punctual.reaper.promoted");
     this.partitionsDropped = metrics.meter("punctual.reaper.partitionsDropped");
     metrics.gauge("punctual.reaper.queueRebuilds", () -> (Gauge<Long>) promoter::rebuilds);
+  }
+
+  /** What a rescue reads and changes, of a process's stores. */
+  public static RescueStores rescueStores(Stores stores) {
+    return new RescueStores(
+        stores.queries(),
+        stores.transitions(),
+        stores.redlock(),
+        stores.queue(),
+        stores.queueSettings(),
+        stores.holds());
   }
 
   /** What one full pass did. */

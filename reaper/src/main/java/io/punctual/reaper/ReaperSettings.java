@@ -33,6 +33,12 @@ public class ReaperSettings implements ValidatedSettings {
   /** Most jobs one pass rescues, re-enqueues or checks (the rest waits for the next pass). */
   @JsonProperty public int maxPerPass = 10_000;
 
+  /**
+   * Stale attempts read by one query while rescuing; a pass reads page after page, past those whose
+   * lease is still held, up to {@code maxPerPass}.
+   */
+  @JsonProperty public int rescuePage = 500;
+
   /** How often partitions are created ahead and those past retention dropped. */
   @JsonProperty public Duration partitionInterval = Duration.ofHours(1);
 
@@ -91,6 +97,7 @@ public class ReaperSettings implements ValidatedSettings {
         statsSettle == null || statsSettle.compareTo(StatsReader.FINAL_AFTER) <= 0,
         "reaper.statsSettle must be at most " + StatsReader.FINAL_AFTER.toMinutes() + " minutes");
     errors.require(maxPerPass >= 1, "reaper.maxPerPass must be >= 1");
+    errors.require(rescuePage >= 1, "reaper.rescuePage must be >= 1");
     errors.require(
         executionRetention != null && executionRetention.toDays() >= 2,
         "reaper.executionRetention must be at least 2 days");

@@ -34,7 +34,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Rescuer {
   private static final Logger log = LoggerFactory.getLogger(Rescuer.class);
-  private static final int PAGE = 500;
 
   private final Clock clock;
   private final JobQueries queries;
@@ -44,44 +43,20 @@ public final class Rescuer {
   private final QueueSettings queueSettings;
   private final ReaperSettings settings;
   private final RandomGenerator random;
-  private final int pageSize;
   private final LimitHolds holds;
 
   /** {@code random} is used from the reaper's threads: it must be safe to share. */
   public Rescuer(
-      Clock clock,
-      JobQueries queries,
-      JobTransitions transitions,
-      Redlock redlock,
-      ReadyQueue queue,
-      QueueSettings queueSettings,
-      ReaperSettings settings,
-      RandomGenerator random,
-      LimitHolds holds) {
-    this(clock, queries, transitions, redlock, queue, queueSettings, settings, random, PAGE, holds);
-  }
-
-  Rescuer(
-      Clock clock,
-      JobQueries queries,
-      JobTransitions transitions,
-      Redlock redlock,
-      ReadyQueue queue,
-      QueueSettings queueSettings,
-      ReaperSettings settings,
-      RandomGenerator random,
-      int pageSize,
-      LimitHolds holds) {
-    this.holds = holds;
+      Clock clock, RescueStores stores, ReaperSettings settings, RandomGenerator random) {
     this.clock = clock;
-    this.queries = queries;
-    this.transitions = transitions;
-    this.redlock = redlock;
-    this.queue = queue;
-    this.queueSettings = queueSettings;
+    this.queries = stores.queries();
+    this.transitions = stores.transitions();
+    this.redlock = stores.redlock();
+    this.queue = stores.queue();
+    this.queueSettings = stores.queueSettings();
+    this.holds = stores.holds();
     this.settings = settings;
     this.random = random;
-    this.pageSize = pageSize;
   }
 
   /**
@@ -96,7 +71,7 @@ public final class Rescuer {
     Instant afterHeartbeat = Instant.EPOCH;
     UUID afterId = new UUID(0, 0);
     while (seen < settings.maxPerPass) {
-      int limit = Math.min(pageSize, settings.maxPerPass - seen);
+      int limit = Math.min(settings.rescuePage, settings.maxPerPass - seen);
       List<Job> stale = queries.staleRunning(staleBefore, afterHeartbeat, afterId, limit);
       if (stale.isEmpty()) {
         break;

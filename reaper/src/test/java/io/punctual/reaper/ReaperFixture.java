@@ -37,33 +37,9 @@ final class ReaperFixture implements AutoCloseable {
     stores.partitions().ensureAhead();
   }
 
-  /** A rescuer over these stores, reading {@code pageSize} stale attempts at a time. */
-  Rescuer rescuer(RandomGenerator random, int pageSize) {
-    return new Rescuer(
-        stores.clock(),
-        stores.queries(),
-        stores.transitions(),
-        stores.redlock(),
-        stores.queue(),
-        stores.queueSettings(),
-        settings,
-        random,
-        pageSize,
-        stores.holds());
-  }
-
   /** A rescuer over these stores, as the reaper builds it. */
   Rescuer rescuer(RandomGenerator random) {
-    return new Rescuer(
-        stores.clock(),
-        stores.queries(),
-        stores.transitions(),
-        stores.redlock(),
-        stores.queue(),
-        stores.queueSettings(),
-        settings,
-        random,
-        stores.holds());
+    return new Rescuer(stores.clock(), Reaper.rescueStores(stores), settings, random);
   }
 
   Reconciler reconciler() {

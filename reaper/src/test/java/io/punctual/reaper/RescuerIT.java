@@ -141,7 +141,8 @@ class RescuerIT {
     f.clock.advance(Duration.ofSeconds(61));
 
     // Pages of 2: the first two pages hold only leased attempts, the lost one comes third.
-    Rescuer paging = f.rescuer(new Random(1), 2);
+    f.settings.rescuePage = 2;
+    Rescuer paging = f.rescuer(new Random(1));
     assertThat(paging.runOnce()).isEqualTo(1);
 
     assertThat(f.find(lost).status()).isEqualTo(JobState.PENDING);
@@ -157,9 +158,10 @@ class RescuerIT {
     }
     f.clock.advance(Duration.ofSeconds(61));
     f.settings.maxPerPass = 3;
+    f.settings.rescuePage = 2;
 
-    assertThat(f.rescuer(new Random(1), 2).runOnce()).isEqualTo(3);
-    assertThat(f.rescuer(new Random(1), 2).runOnce()).isEqualTo(2);
+    assertThat(f.rescuer(new Random(1)).runOnce()).isEqualTo(3);
+    assertThat(f.rescuer(new Random(1)).runOnce()).isEqualTo(2);
   }
 
   @Test

@@ -34,19 +34,15 @@ public record JobTemplate(
 
   /** The job in {@code namespace}, due at {@code runAt}, belonging to what {@code links} says. */
   public NewJob toNewJob(String namespace, Instant runAt, JobLinks links) {
-    return new NewJob(
-        namespace,
-        type,
-        payload,
-        runAt,
-        priority,
-        maxAttempts,
-        backoff,
-        timeout,
-        null,
-        null,
-        tags,
-        callback,
-        links);
+    return NewJob.builder(namespace, type, runAt)
+        .payload(payload)
+        .priority(priority)
+        .maxAttempts(maxAttempts)
+        .backoff(backoff)
+        .timeout(timeout)
+        .tags(tags)
+        .callback(callback)
+        .links(links)
+        .build();
   }
 }

@@ -8,11 +8,12 @@ import io.punctual.queue.WakeListener;
 import io.punctual.store.namespace.ClaimableNamespaces;
 import io.punctual.store.registry.WorkerRegistry;
 import io.punctual.worker.claim.ClaimLoop;
-import io.punctual.worker.claim.ClaimSources;
+import io.punctual.worker.claim.ClaimStores;
 import io.punctual.worker.claim.HandlerSlots;
 import io.punctual.worker.claim.NamespaceShares;
 import io.punctual.worker.claim.Waiter;
 import io.punctual.worker.complete.CompletionBatcher;
+import io.punctual.worker.complete.CompletionStores;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
 import io.punctual.worker.heartbeat.Heartbeater;
@@ -85,18 +86,10 @@ public final class Worker implements AutoCloseable {
     this.metrics = new WorkerMetrics(metrics);
     this.slots = new Semaphore(settings.concurrency);
     this.waiter = new Waiter(stores.clock(), settings.claimAhead);
-    this.limits =
-        new SlotHolders(stores.holds(), stores.limits(), stores.queue(), settings.workerId);
+    this.limits = slotHolders(stores, settings.workerId);
     this.completions =
         new CompletionBatcher(
-            stores.clock(),
-            stores.transitions(),
-            stores.redlock(),
-            stores.queue(),
-            stores.queueSettings(),
-            settings,
-            this.metrics,
-            limits);
+            stores.clock(), completionStores(stores, limits), settings, this.metrics);
     this.timeouts = new ScheduledThreadPoolExecutor(1, daemon("punctual-timeouts"));
     timeouts.setRemoveOnCancelPolicy(true);
     this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("punctual-heartbeat"));
@@ -108,25 +101,15 @@ public final class Worker implements AutoCloseable {
         new JobExecutor(
             handlers,
             new CompletionDecider(stores.clock(), PerThreadRandom.INSTANCE),
-            running,
-            timeouts,
-            completions::add,
-            this::slotFreed,
-            this.metrics,
-            settings.workerId,
-            settings.defaultTimeout,
-            stores.clock());
+            new JobExecutor.Tracking(running, timeouts, stores.clock()),
+            new JobExecutor.Ends(completions::add, this::slotFreed),
+            settings,
+            this.metrics);
     ClaimableNamespaces claimable =
         new ClaimableNamespaces(stores.namespaces(), stores.clock(), settings.namespaceRefresh);
     this.claimLoop =
         new ClaimLoop(
-            new ClaimSources(
-                stores.clock(),
-                stores.queue(),
-                stores.redlock(),
-                stores.queries(),
-                stores.transitions(),
-                limits),
+            claimStores(stores, limits),
             new HandlerSlots(slots, executor::start),
             new NamespaceShares(claimable::isActive, claimable::weight),
             waiter,
@@ -142,6 +125,28 @@ public final class Worker implements AutoCloseable {
     this.heartbeater = new Heartbeater(stores.transitions(), running, leaseKeeper, settings);
     this.promoter = stores.promoter(settings.workerId);
     this.claimThread = Thread.ofPlatform().daemon().name("punctual-claim").unstarted(claimLoop);
+  }
+
+  /** What claims read and write, of a process's stores. */
+  public static ClaimStores claimStores(Stores stores, SlotHolders limits) {
+    return new ClaimStores(
+        stores.clock(),
+        stores.queue(),
+        stores.redlock(),
+        stores.queries(),
+        stores.transitions(),
+        limits);
+  }
+
+  /** Where finished attempts go, of a process's stores. */
+  public static CompletionStores completionStores(Stores stores, SlotHolders limits) {
+    return new CompletionStores(
+        stores.transitions(), stores.redlock(), stores.queue(), stores.queueSettings(), limits);
+  }
+
+  /** The limits' slots held by this worker's attempts. */
+  public static SlotHolders slotHolders(Stores stores, String workerId) {
+    return new SlotHolders(stores.holds(), stores.limits(), stores.queue(), workerId);
   }
 
   private void slotFreed() {

@@ -73,13 +73,9 @@ class FencingIT {
     Stores stores = harness.stores;
     return new CompletionBatcher(
         stores.clock(),
-        stores.transitions(),
-        stores.redlock(),
-        stores.queue(),
-        stores.queueSettings(),
+        Worker.completionStores(stores, Worker.slotHolders(stores, settings.workerId)),
         settings,
-        new WorkerMetrics(metrics),
-        null);
+        new WorkerMetrics(metrics));
   }
 
   @Test

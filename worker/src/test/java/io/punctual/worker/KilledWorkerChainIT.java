@@ -20,6 +20,7 @@ import io.punctual.queue.Stores;
 import io.punctual.queue.config.QueueSettings;
 import io.punctual.queue.config.RedisSettings;
 import io.punctual.queue.testing.TestRedis;
+import io.punctual.reaper.Reaper;
 import io.punctual.reaper.ReaperSettings;
 import io.punctual.reaper.Rescuer;
 import io.punctual.store.JobSubmissions.Submitted;
@@ -190,16 +191,7 @@ class KilledWorkerChainIT {
     survivor.start();
     reaperSettings.rescueAfter = Duration.ofSeconds(1);
     Rescuer rescuer =
-        new Rescuer(
-            stores.clock(),
-            stores.queries(),
-            stores.transitions(),
-            stores.redlock(),
-            stores.queue(),
-            stores.queueSettings(),
-            reaperSettings,
-            new Random(7),
-            stores.holds());
+        new Rescuer(stores.clock(), Reaper.rescueStores(stores), reaperSettings, new Random(7));
     await()
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(200))

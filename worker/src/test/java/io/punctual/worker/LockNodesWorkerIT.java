@@ -26,7 +26,6 @@ import io.punctual.store.JobTransitions.Rescue;
 import io.punctual.worker.complete.CompletionBatcher;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
-import io.punctual.worker.limit.SlotHolders;
 import io.punctual.worker.metrics.WorkerMetrics;
 import io.punctual.worker.run.CompletionDecider;
 import io.punctual.worker.run.FinishedAttempt;
@@ -229,14 +228,9 @@ class LockNodesWorkerIT {
     CompletionBatcher batcher =
         new CompletionBatcher(
             lockStores.clock(),
-            lockStores.transitions(),
-            lockStores.redlock(),
-            lockStores.queue(),
-            lockStores.queueSettings(),
+            Worker.completionStores(lockStores, Worker.slotHolders(lockStores, "stalled-worker")),
             staleSettings,
-            new WorkerMetrics(staleMetrics),
-            new SlotHolders(
-                lockStores.holds(), lockStores.limits(), lockStores.queue(), "stalled-worker"));
+            new WorkerMetrics(staleMetrics));
     Outcome failed = Outcome.Failed.retryable("woke up late");
     Completion completion =
         new CompletionDecider(lockStores.clock(), new SplittableRandom()).decide(stale, failed, 5);

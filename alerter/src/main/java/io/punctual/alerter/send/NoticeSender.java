@@ -6,8 +6,7 @@ import io.punctual.alerter.config.AlerterSettings;
 import io.punctual.common.json.Json;
 import io.punctual.outbound.GuardedHttpClient;
 import io.punctual.outbound.OutboundResponse;
-import io.punctual.outbound.signing.SigningSecret;
-import io.punctual.outbound.signing.WebhookSignature;
+import io.punctual.outbound.signing.WebhookSigner;
 import io.punctual.store.sql.SqlFiles;
 import java.io.IOException;
 import java.net.URI;
@@ -40,19 +39,19 @@ public final class NoticeSender {
   private final Jdbi jdbi;
   private final Clock clock;
   private final GuardedHttpClient client;
-  private final List<SigningSecret> secrets;
+  private final WebhookSigner signer;
   private final AlerterSettings settings;
 
   public NoticeSender(
       Jdbi jdbi,
       Clock clock,
       GuardedHttpClient client,
-      List<SigningSecret> secrets,
+      WebhookSigner signer,
       AlerterSettings settings) {
     this.jdbi = jdbi;
     this.clock = clock;
     this.client = client;
-    this.secrets = List.copyOf(secrets);
+    this.signer = signer;
     this.settings = settings;
   }
 
@@ -115,16 +114,8 @@ public final class NoticeSender {
     Instant at = clock.instant();
     List<Map.Entry<String, String>> headers = new ArrayList<>();
     headers.add(Map.entry("User-Agent", "Punctual-Alerter"));
-    headers.add(Map.entry(WebhookSignature.ID, c.dedupKey()));
-    long t = at.getEpochSecond();
-    headers.add(Map.entry(WebhookSignature.TIMESTAMP, Long.toString(t)));
-    if (!secrets.isEmpty()) {
-      headers.add(
-          Map.entry(
-              WebhookSignature.SIGNATURE,
-              WebhookSignature.header(
-                  secrets, c.dedupKey(), t, body.getBytes(StandardCharsets.UTF_8))));
-    }
+    headers.addAll(
+        signer.headers(c.namespace(), c.dedupKey(), at, body.getBytes(StandardCharsets.UTF_8)));
     Integer status = null;
     String error;
     try {

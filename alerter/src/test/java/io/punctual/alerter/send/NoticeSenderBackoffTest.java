@@ -3,6 +3,8 @@ package io.punctual.alerter.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.punctual.alerter.config.AlerterSettings;
+import io.punctual.outbound.signing.SigningKeys;
+import io.punctual.outbound.signing.WebhookSigner;
 import io.punctual.store.testing.TestClock;
 import java.time.Duration;
 import java.util.List;
@@ -13,7 +15,12 @@ class NoticeSenderBackoffTest {
   void theWaitDoublesFromTheInitialBackoffUpToTheMaximum() {
     AlerterSettings settings = new AlerterSettings();
     NoticeSender sender =
-        new NoticeSender(null, TestClock.at("2026-01-01T00:00:00Z"), null, List.of(), settings);
+        new NoticeSender(
+            null,
+            TestClock.at("2026-01-01T00:00:00Z"),
+            null,
+            new WebhookSigner(SigningKeys.everywhere(List.of())),
+            settings);
     assertThat(sender.backoff(1)).isEqualTo(Duration.ofSeconds(10));
     assertThat(sender.backoff(2)).isEqualTo(Duration.ofSeconds(20));
     assertThat(sender.backoff(3)).isEqualTo(Duration.ofSeconds(40));

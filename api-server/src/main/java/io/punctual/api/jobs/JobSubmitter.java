@@ -48,24 +48,39 @@ public final class JobSubmitter {
   private final NamespaceGate gate;
   private final JobMetrics jobMetrics;
 
-  /** {@code gate}: asked before anything is stored, by every submit this class makes. */
-  public JobSubmitter(
-      NamespaceGate gate,
-      JobSubmissions store,
+  /**
+   * Where submits go: the jobs and workflows in PostgreSQL, then the ready queue for those due
+   * within {@code queueSettings.horizon}.
+   */
+  public record SubmitStores(
+      JobSubmissions submissions,
       WorkflowStore workflows,
       QueueWriter queue,
-      QueueSettings queueSettings,
+      QueueSettings queueSettings) {}
+
+  /**
+   * The group commit of single submits: at most {@code concurrency} transactions at once (0: each
+   * submit commits on its own), each of at most {@code maxGroup} jobs.
+   */
+  public record Grouping(int concurrency, int maxGroup) {}
+
+  /**
+   * @param gate asked before anything is stored, by every submit this class makes
+   * @param afterCommit runs after each commit, before the answer (the fault injection's hook)
+   */
+  public JobSubmitter(
+      NamespaceGate gate,
+      SubmitStores stores,
+      Grouping grouping,
       Clock clock,
       MetricRegistry metrics,
-      int groupConcurrency,
-      int maxGroup,
       AfterCommitHook afterCommit) {
     this.afterCommit = afterCommit;
     this.gate = gate;
-    this.store = store;
-    this.workflows = workflows;
-    this.queue = queue;
-    this.queueSettings = queueSettings;
+    this.store = stores.submissions();
+    this.workflows = stores.workflows();
+    this.queue = stores.queue();
+    this.queueSettings = stores.queueSettings();
     this.clock = clock;
     for (Priority p : Priority.values()) {
       submitted.put(
@@ -76,13 +91,13 @@ public final class JobSubmitter {
     // The Redis enqueue runs after the group's slot is free: a slow or stalled Redis delays the
     // group's own answers, never the next group's transaction.
     this.singles =
-        groupConcurrency == 0
+        grouping.concurrency() == 0
             ? null
             : new GroupCommit<>(
                 this::store,
                 stored -> enqueueDueSoon(stored, clock.instant()),
-                groupConcurrency,
-                maxGroup);
+                grouping.concurrency(),
+                grouping.maxGroup());
   }
 
   /**

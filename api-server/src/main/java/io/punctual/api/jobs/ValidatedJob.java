@@ -46,23 +46,21 @@ record ValidatedJob(
   NewJob toNewJob(String namespace, Instant now, Map<String, Integer> refs) {
     Instant due = runAt != null ? runAt : now.plus(delay == null ? Duration.ZERO : delay);
     String requestHash = idempotencyKey == null ? null : RequestHasher.sha256(canonical());
-    return new NewJob(
-        namespace,
-        type,
-        payload,
-        due,
-        priority,
-        maxAttempts,
-        backoff,
-        timeout,
-        idempotencyKey,
-        requestHash,
-        tags,
-        callback,
-        links.parent() == null && links.dependsOn().isEmpty()
-            ? JobLinks.NONE
-            : JobLinks.NONE.withUpstream(links.upstream(refs)),
-        concurrencyKey);
+    return NewJob.builder(namespace, type, due)
+        .payload(payload)
+        .priority(priority)
+        .maxAttempts(maxAttempts)
+        .backoff(backoff)
+        .timeout(timeout)
+        .idempotencyKey(idempotencyKey, requestHash)
+        .tags(tags)
+        .callback(callback)
+        .links(
+            links.parent() == null && links.dependsOn().isEmpty()
+                ? JobLinks.NONE
+                : JobLinks.NONE.withUpstream(links.upstream(refs)))
+        .concurrencyKey(concurrencyKey)
+        .build();
   }
 
   /**

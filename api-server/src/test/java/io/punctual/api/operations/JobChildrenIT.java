@@ -3,17 +3,14 @@ package io.punctual.api.operations;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport;
 import io.punctual.api.support.HttpSupport.Reply;
-import io.punctual.model.Backoff;
 import io.punctual.model.Completion;
 import io.punctual.model.ExecutionStatus;
 import io.punctual.model.JobState;
 import io.punctual.model.NewJob;
-import io.punctual.model.Priority;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -46,20 +43,7 @@ class JobChildrenIT {
     String unrelated = jobs.submit(http, "{\"type\":\"child\"}");
     // the parent's handler spawns a follow-up: stored as its child when the attempt succeeds
     int attempt = jobs.claim(parent);
-    NewJob followUp =
-        new NewJob(
-            "children",
-            "spawned",
-            JsonNodeFactory.instance.objectNode(),
-            FIXTURE.clock.instant(),
-            Priority.NORMAL,
-            1,
-            Backoff.DEFAULT,
-            null,
-            null,
-            null,
-            List.of(),
-            null);
+    NewJob followUp = NewJob.builder("children", "spawned", FIXTURE.clock.instant()).build();
     Completion done =
         new Completion(
             UUID.fromString(parent),

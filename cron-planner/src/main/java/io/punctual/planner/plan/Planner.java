@@ -85,38 +85,32 @@ public final class Planner implements AutoCloseable {
   private Thread thread;
 
   /**
-   * @param definitions where the declared schedules are registered
-   * @param occurrences where due schedules are claimed and their occurrences written
-   * @param liveness where this planner beats (see {@link MisfireLine})
-   * @param partitions the partitions of the jobs it inserts are created ahead of each batch
-   * @param queue the ready queue of the jobs due within {@code queueHorizon}
-   * @param queueHorizon {@code queue.horizon}: later jobs reach Redis through the promoter
+   * @param stores where declared schedules are registered ({@code definitions}), due schedules
+   *     claimed and their occurrences written ({@code occurrences}), this planner beats ({@code
+   *     liveness}, see {@link MisfireLine}), the partitions of the jobs it inserts are created
+   *     ahead of each batch ({@code partitions}), and the jobs due within {@code queueHorizon} go
+   *     ({@code queue}; later ones reach Redis through the promoter)
    * @param holder this planner's name in logs and in {@code planner_liveness}
    * @param declared the schedules declared in configuration, registered on the first pass
    */
   public Planner(
-      ScheduleDefinitions definitions,
-      OccurrenceWriter occurrences,
-      PlannerLiveness liveness,
-      PartitionManager partitions,
-      ReadyQueue queue,
-      Duration queueHorizon,
+      PlannerStores stores,
       Clock clock,
       PlannerSettings settings,
       MetricRegistry metrics,
       String holder,
       List<DeclaredSchedule> declared) {
     settings.validate();
-    this.definitions = definitions;
-    this.occurrences = occurrences;
-    this.partitions = partitions;
-    this.queue = queue;
-    this.queueHorizon = queueHorizon;
+    this.definitions = stores.definitions();
+    this.occurrences = stores.occurrences();
+    this.partitions = stores.partitions();
+    this.queue = stores.queue();
+    this.queueHorizon = stores.queueHorizon();
     this.settings = settings;
     this.decider = new OccurrencePlanner(settings);
     this.clock = clock;
     this.holder = holder;
-    this.misfireLine = new MisfireLine(liveness, settings.misfireThreshold, holder);
+    this.misfireLine = new MisfireLine(stores.liveness(), settings.misfireThreshold, holder);
     this.declared = List.copyOf(declared);
     this.registered = declared.isEmpty();
     this.planned = metrics.meter("punctual.planner.occurrences.planned");

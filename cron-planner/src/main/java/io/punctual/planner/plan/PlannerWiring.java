@@ -30,12 +30,13 @@ public final class PlannerWiring {
         new ScheduleJobs(
             stores.database().jdbi(), stores.submissions(), stores.queries(), stores.clock());
     return new Planner(
-        new ScheduleDefinitions(stores.database().jdbi(), jobs, stores.clock()),
-        new OccurrenceWriter(stores.database().jdbi(), jobs),
-        new PlannerLiveness(stores.database().jdbi(), settings.misfireThreshold),
-        stores.partitions(),
-        stores.queue(),
-        stores.queueSettings().horizon,
+        new PlannerStores(
+            new ScheduleDefinitions(stores.database().jdbi(), jobs, stores.clock()),
+            new OccurrenceWriter(stores.database().jdbi(), jobs),
+            new PlannerLiveness(stores.database().jdbi(), settings.misfireThreshold),
+            stores.partitions(),
+            stores.queue(),
+            stores.queueSettings().horizon),
         stores.clock(),
         settings,
         metrics,

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.common.config.InvalidSettingsException;
 import io.punctual.common.config.SettingsErrors;
 import io.punctual.outbound.address.OutboundPolicy;
+import io.punctual.outbound.signing.SigningKeys;
 import io.punctual.outbound.signing.SigningSecret;
+import io.punctual.outbound.signing.WebhookSigner;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,6 +82,15 @@ public class HttpSettings {
     List<SigningSecret> keys = signingKeys(errors);
     errors.throwIfAny();
     return keys;
+  }
+
+  /**
+   * What signs deliveries: {@link #signingSecrets} for every namespace.
+   *
+   * @throws InvalidSettingsException as {@link #signingKeys()}
+   */
+  public WebhookSigner signer() {
+    return new WebhookSigner(SigningKeys.everywhere(signingKeys()));
   }
 
   private List<SigningSecret> signingKeys(SettingsErrors errors) {

@@ -4,9 +4,9 @@ import static io.punctual.schedule.testing.Schedules.aSchedule;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.punctual.model.Job;
-import io.punctual.queue.testing.TestStack;
 import io.punctual.schedule.Schedule;
 import io.punctual.schedule.store.ScheduleDefinitions.Registration;
+import io.punctual.store.testing.StoreStack;
 import io.punctual.store.testing.TestClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /** Schedule definitions and the runs triggered by hand, against real PostgreSQL. */
 class ScheduleDefinitionsIT {
   private final TestClock clock = new TestClock(Instant.parse("2030-01-07T10:00:00Z"));
-  private final TestStack stack = new TestStack(clock);
+  private final StoreStack stack = new StoreStack(clock);
   private final ScheduleJobs jobs =
       new ScheduleJobs(stack.database.jdbi(), stack.submissions, stack.queries, clock);
   private final ScheduleDefinitions schedules =

@@ -99,19 +99,16 @@ public final class Jobs {
   }
 
   public NewJob build() {
-    return new NewJob(
-        namespace,
-        type,
-        payload,
-        runAt,
-        priority,
-        maxAttempts,
-        backoff,
-        timeout,
-        idempotencyKey,
-        requestHash,
-        tags,
-        callback,
-        links);
+    return NewJob.builder(namespace, type, runAt)
+        .payload(payload)
+        .priority(priority)
+        .maxAttempts(maxAttempts)
+        .backoff(backoff)
+        .timeout(timeout)
+        .idempotencyKey(idempotencyKey, requestHash)
+        .tags(tags)
+        .callback(callback)
+        .links(links)
+        .build();
   }
 }

@@ -76,24 +76,24 @@ public final class ClaimLoop implements Runnable {
   private final ClaimReturns returns;
 
   /**
-   * @param sources where a claim reads and writes (Redis, leases, PostgreSQL, limits)
+   * @param stores where a claim reads and writes (Redis, leases, PostgreSQL, limits)
    * @param handlerSlots free handler slots, which only this loop acquires (for each job Redis hands
    *     over; handlers release them, and so do claims for the jobs PostgreSQL refused), and what
    *     starts a confirmed job on its slot
    * @param shares which namespaces may be claimed from now, and each one's share of the free slots
    */
   public ClaimLoop(
-      ClaimSources sources,
+      ClaimStores stores,
       HandlerSlots handlerSlots,
       NamespaceShares shares,
       Waiter waiter,
       WorkerSettings settings,
       WorkerMetrics metrics) {
-    this.clock = sources.clock();
-    this.transitions = sources.transitions();
-    this.redlock = sources.redlock();
-    this.queue = sources.queue();
-    this.limits = sources.limits();
+    this.clock = stores.clock();
+    this.transitions = stores.transitions();
+    this.redlock = stores.redlock();
+    this.queue = stores.queue();
+    this.limits = stores.limits();
     this.settings = settings;
     this.waiter = waiter;
     this.slots = handlerSlots.slots();
@@ -101,7 +101,7 @@ public final class ClaimLoop implements Runnable {
     this.metrics = metrics;
     this.claimable = shares.claimable();
     this.fair = new FairShare(shares.weight());
-    this.returns = new ClaimReturns(sources.queries(), queue, redlock, settings.workerId);
+    this.returns = new ClaimReturns(stores.queries(), queue, redlock, settings.workerId);
     this.inFlight = new Semaphore(settings.claimsInFlight);
   }
 

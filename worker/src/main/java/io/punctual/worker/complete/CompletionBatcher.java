@@ -60,20 +60,13 @@ public final class CompletionBatcher implements AutoCloseable {
   private volatile boolean closing;
 
   public CompletionBatcher(
-      Clock clock,
-      JobTransitions transitions,
-      Redlock redlock,
-      ReadyQueue readyQueue,
-      QueueSettings queueSettings,
-      WorkerSettings settings,
-      WorkerMetrics metrics,
-      SlotHolders limits) {
-    this.limits = limits;
+      Clock clock, CompletionStores stores, WorkerSettings settings, WorkerMetrics metrics) {
+    this.limits = stores.limits();
     this.clock = clock;
-    this.transitions = transitions;
-    this.redlock = redlock;
-    this.readyQueue = readyQueue;
-    this.queueSettings = queueSettings;
+    this.transitions = stores.transitions();
+    this.redlock = stores.redlock();
+    this.readyQueue = stores.queue();
+    this.queueSettings = stores.queueSettings();
     this.metrics = metrics;
     this.workerId = settings.workerId;
     this.batchSize = settings.completionBatchSize;
@@ -91,9 +84,7 @@ public final class CompletionBatcher implements AutoCloseable {
    * so), so that this worker's next claim already sees the key resting.
    */
   public void add(FinishedAttempt attempt) {
-    if (limits != null
-        && attempt.outcome() instanceof Outcome.Failed failed
-        && failed.retryAfter() != null) {
+    if (attempt.outcome() instanceof Outcome.Failed failed && failed.retryAfter() != null) {
       limits.retryAfter(attempt.job(), failed.retryAfter());
     }
     pending.add(attempt);
@@ -216,9 +207,6 @@ public final class CompletionBatcher implements AutoCloseable {
    * queues).
    */
   private void afterLimits(List<FinishedAttempt> batch, Set<UUID> accepted) {
-    if (limits == null) {
-      return;
-    }
     List<UUID> ids = new ArrayList<>(batch.size());
     for (FinishedAttempt f : batch) {
       ids.add(f.job().id());

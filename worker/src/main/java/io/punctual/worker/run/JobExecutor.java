@@ -4,6 +4,7 @@ import io.punctual.handler.JobContext;
 import io.punctual.handler.JobHandler;
 import io.punctual.model.Completion;
 import io.punctual.model.Job;
+import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
 import io.punctual.worker.metrics.WorkerMetrics;
 import java.time.Clock;
@@ -38,30 +39,37 @@ public final class JobExecutor {
   private final ThreadFactory threads = Thread.ofVirtual().name("punctual-job-", 0).factory();
 
   /**
-   * @param finished receives every finished attempt (the completion batcher)
-   * @param afterEach runs on the job's thread after each attempt, last (frees its slot)
+   * Where attempts run: the registry of running attempts (which heartbeats cover), the timer that
+   * interrupts an attempt at its timeout, the clock.
+   */
+  public record Tracking(RunningAttempts running, ScheduledExecutorService timeouts, Clock clock) {}
+
+  /**
+   * Where a finished attempt goes: {@code finished} receives it (the completion batcher), then
+   * {@code afterEach} runs on the job's thread, last (it frees the attempt's slot).
+   */
+  public record Ends(Consumer<FinishedAttempt> finished, Runnable afterEach) {}
+
+  /**
+   * @param settings the worker's id (in logs and results) and {@code defaultTimeout}
    */
   public JobExecutor(
       JobHandlers handlers,
       CompletionDecider decider,
-      RunningAttempts running,
-      ScheduledExecutorService timeouts,
-      Consumer<FinishedAttempt> finished,
-      Runnable afterEach,
-      WorkerMetrics metrics,
-      String workerId,
-      Duration defaultTimeout,
-      Clock clock) {
+      Tracking tracking,
+      Ends ends,
+      WorkerSettings settings,
+      WorkerMetrics metrics) {
     this.handlers = handlers;
     this.decider = decider;
-    this.running = running;
-    this.timeouts = timeouts;
-    this.finished = finished;
-    this.afterEach = afterEach;
+    this.running = tracking.running();
+    this.timeouts = tracking.timeouts();
+    this.clock = tracking.clock();
+    this.finished = ends.finished();
+    this.afterEach = ends.afterEach();
     this.metrics = metrics;
-    this.workerId = workerId;
-    this.defaultTimeout = defaultTimeout;
-    this.clock = clock;
+    this.workerId = settings.workerId;
+    this.defaultTimeout = settings.defaultTimeout;
   }
 
   /**

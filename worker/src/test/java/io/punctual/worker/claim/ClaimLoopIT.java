@@ -12,9 +12,9 @@ import io.punctual.model.Priority;
 import io.punctual.queue.Stores;
 import io.punctual.queue.config.QueueSettings;
 import io.punctual.store.config.PostgresSettings;
+import io.punctual.worker.Worker;
 import io.punctual.worker.WorkerHarness;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.limit.SlotHolders;
 import io.punctual.worker.metrics.WorkerMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -44,13 +44,7 @@ class ClaimLoopIT {
   /** A loop over {@code stores} that records the jobs it starts in {@link #started}. */
   private ClaimLoop loop(Stores stores, Waiter waiter, Semaphore slots, MetricRegistry registry) {
     return new ClaimLoop(
-        new ClaimSources(
-            stores.clock(),
-            stores.queue(),
-            stores.redlock(),
-            stores.queries(),
-            stores.transitions(),
-            new SlotHolders(stores.holds(), stores.limits(), stores.queue(), settings.workerId)),
+        Worker.claimStores(stores, Worker.slotHolders(stores, settings.workerId)),
         new HandlerSlots(slots, started::add),
         new NamespaceShares(ns -> true, ns -> 1),
         waiter,

@@ -9,9 +9,12 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.punctual.handler.FollowUp;
 import io.punctual.handler.InvalidFollowUpException;
 import io.punctual.handler.JobContext;
+import io.punctual.model.Backoff;
+import io.punctual.model.Job;
 import io.punctual.model.NewJob;
 import io.punctual.model.Priority;
 import io.punctual.model.Upstream;
+import io.punctual.worker.run.TestJobs;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -21,21 +24,15 @@ import org.junit.jupiter.api.Test;
 
 /** What {@link JobContext#spawn} refuses at once: follow-ups that could never be stored. */
 class SpawnValidationTest {
-  private final UUID jobId = UUID.randomUUID();
+  private final Job job =
+      TestJobs.running(
+          "t", JsonNodeFactory.instance.objectNode(), 1, 3, Backoff.DEFAULT, null, Priority.HIGH);
+  private final UUID jobId = job.id();
   private final JobContext ctx =
-      new JobContext(
-          jobId,
-          "t",
-          "default",
-          JsonNodeFactory.instance.objectNode(),
-          1,
-          3,
-          null,
-          List.of(),
-          null,
+      JobContext.of(
+          job,
           null,
           () -> false,
-          Priority.HIGH,
           Clock.fixed(Instant.parse("2030-01-01T00:00:00Z"), ZoneOffset.UTC));
 
   @Test

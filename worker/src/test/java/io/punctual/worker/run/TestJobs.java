@@ -25,13 +25,24 @@ public final class TestJobs {
       int maxAttempts,
       Backoff backoff,
       JsonNode callback) {
+    return running(type, payload, attempt, maxAttempts, backoff, callback, Priority.NORMAL);
+  }
+
+  public static Job running(
+      String type,
+      JsonNode payload,
+      int attempt,
+      int maxAttempts,
+      Backoff backoff,
+      JsonNode callback,
+      Priority priority) {
     Instant t = Instant.parse("2030-01-01T00:00:00Z");
     return new Job(
         JobId.forScheduledTime(t),
         "default",
         type,
         payload,
-        Priority.NORMAL,
+        priority,
         JobState.RUNNING,
         t,
         attempt,

@@ -12,8 +12,8 @@ import io.punctual.outbound.OutboundResponse;
 import io.punctual.outbound.address.ForbiddenAddressException;
 import io.punctual.outbound.address.OutboundPolicy;
 import io.punctual.outbound.config.HttpSettings;
-import io.punctual.outbound.signing.SigningSecret;
 import io.punctual.outbound.signing.WebhookSignature;
+import io.punctual.outbound.signing.WebhookSigner;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -70,7 +70,7 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
   private final HttpSettings settings;
   private final OutboundPolicy policy;
   private final GuardedHttpClient client;
-  private final List<SigningSecret> secrets;
+  private final WebhookSigner signer;
   private final Clock clock;
 
   /** The handler with the policy of {@code settings.allow}. */
@@ -83,7 +83,7 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
     this.settings = settings;
     this.clock = clock;
     this.policy = settings.outboundPolicy();
-    this.secrets = settings.signingKeys();
+    this.signer = settings.signer();
     this.client =
         new GuardedHttpClient(
             policy,
@@ -211,15 +211,8 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
     out.add(new SimpleEntry<>("Punctual-Job-Id", id));
     out.add(new SimpleEntry<>("Punctual-Attempt", Integer.toString(ctx.attempt())));
     out.add(new SimpleEntry<>("Idempotency-Key", ctx.idempotencyKey()));
-    long t = clock.instant().getEpochSecond();
-    out.add(new SimpleEntry<>(WebhookSignature.ID, id));
-    out.add(new SimpleEntry<>(WebhookSignature.TIMESTAMP, Long.toString(t)));
-    if (!secrets.isEmpty()) {
-      byte[] signed = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
-      out.add(
-          new SimpleEntry<>(
-              WebhookSignature.SIGNATURE, WebhookSignature.header(secrets, id, t, signed)));
-    }
+    byte[] signed = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+    out.addAll(signer.headers(ctx.namespace(), id, clock.instant(), signed));
     return out;
   }
 

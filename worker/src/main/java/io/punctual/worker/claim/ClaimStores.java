@@ -8,10 +8,11 @@ import io.punctual.worker.limit.SlotHolders;
 import java.time.Clock;
 
 /**
- * Where a claim reads and writes: the ready queues and the leases in Redis, the claim's transition
- * and the reads of pending jobs in PostgreSQL, and the limits the claimed jobs hold slots of.
+ * Where a claim reads and writes, and the clock it reads: the ready queues and the leases in Redis,
+ * the claim's transition and the reads of pending jobs in PostgreSQL, and the limits the claimed
+ * jobs hold slots of.
  */
-public record ClaimSources(
+public record ClaimStores(
     Clock clock,
     ReadyQueue queue,
     Redlock redlock,

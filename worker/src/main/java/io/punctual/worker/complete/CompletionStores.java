@@ -1,0 +1,19 @@
+package io.punctual.worker.complete;
+
+import io.punctual.queue.ReadyQueue;
+import io.punctual.queue.config.QueueSettings;
+import io.punctual.queue.lease.Redlock;
+import io.punctual.store.JobTransitions;
+import io.punctual.worker.limit.SlotHolders;
+
+/**
+ * Where finished attempts go: their transitions in PostgreSQL; in Redis the leases they release,
+ * the ready queue near retries go back to (within {@code queueSettings.horizon}) and the limit
+ * slots they give back.
+ */
+public record CompletionStores(
+    JobTransitions transitions,
+    Redlock redlock,
+    ReadyQueue queue,
+    QueueSettings queueSettings,
+    SlotHolders limits) {}
