@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * The table in {@link JobState.Transition} is the single source of truth: every SQL resource of
  * every module that writes a job's status is read here ({@link StatusWrites}), and each (from, to)
  * pair it writes must be a named transition its header declares, with literal states. A status
- * write in a file this test does not know fails it too, so a new one is looked at.
+ * write in a file this test does not know fails it too, so a new one is looked at; and so does one
+ * in the strings of any module's Java sources ({@link JavaStrings}).
  */
 class TransitionSqlTest {
   private static final String TRANSITIONS = "store/src/main/resources/io/punctual/store/";
@@ -49,6 +50,20 @@ class TransitionSqlTest {
               EnumSet.of(
                   Transition.RERUN_FAILED, Transition.RERUN_CANCELLED, Transition.RERUN_SKIPPED),
           TRANSITIONS + "JobSubmissions/insertMany.sql", EnumSet.noneOf(Transition.class));
+
+  /**
+   * The only Java sources that write job rows themselves: benchmarks loading fixtures, each with
+   * why. Every other status write is a statement of {@code JobTransitions} (or the submissions'
+   * insert), in a {@code .sql} resource this test reads above.
+   */
+  private static final Map<String, String> FIXTURE_LOADERS =
+      Map.of(
+          "load-tests/src/main/java/io/punctual/bench/ScaleStore.java",
+              "loads a history of millions of jobs, inserted in their final states at once",
+          "load-tests/src/main/java/io/punctual/bench/FairnessBenchmark.java",
+              "inserts a namespace's backlog of PENDING jobs with generate_series",
+          "load-tests/src/main/java/io/punctual/bench/RlsBenchmark.java",
+              "times a plain INSERT of a PENDING job with and without row-level security");
 
   private static Set<Transition> cancels() {
     return EnumSet.of(
@@ -84,6 +99,55 @@ class TransitionSqlTest {
     assertThat(covered)
         .as("every transition of the table has its statement")
         .isEqualTo(EnumSet.allOf(Transition.class));
+  }
+
+  /**
+   * SQL written in Java strings is read too: no main source of any module (the benchmarks included)
+   * writes a job's status but the fixture loaders above, so a status write cannot hide from the
+   * table by leaving the {@code .sql} resources.
+   */
+  @Test
+  void noJavaSourceOfAnyModuleWritesAJobsStatus() throws IOException {
+    Path root = projectRoot();
+    Set<String> writers = new TreeSet<>();
+    int read = 0;
+    for (Path java : mainSources(root, ".java")) {
+      read++;
+      String sql = JavaStrings.sqlOf(Files.readString(java, StandardCharsets.UTF_8));
+      if (StatusWrites.read(sql).writesStatus()) {
+        writers.add(root.relativize(java).toString().replace('\\', '/'));
+      }
+    }
+    assertThat(read).as("Java sources read").isGreaterThan(300);
+    assertThat(writers)
+        .as("Java sources that write job rows (only the benchmarks' fixture loaders may)")
+        .isEqualTo(new TreeSet<>(FIXTURE_LOADERS.keySet()));
+    assertThat(FIXTURE_LOADERS.keySet()).allMatch(f -> f.startsWith("load-tests/"));
+  }
+
+  @Test
+  void findsAStatusWriteSplitAcrossJavaStringsOrInATextBlock() {
+    String concatenated =
+        """
+        class X {
+          // "UPDATE jobs SET status = 'SUCCEEDED'" in a comment is not code
+          int f(Handle h, UUID id) {
+            return h.createUpdate("UPDATE jobs " + "SET status = 'FAILED'"
+                    + " WHERE id = " + id).execute();
+          }
+        }
+        """;
+    StatusWrites.Report split = StatusWrites.read(JavaStrings.sqlOf(concatenated));
+    assertThat(split.writesStatus()).isTrue();
+    assertThat(split.problems()).isNotEmpty();
+
+    String block =
+        "class Y { String s = \"\"\"\n  INSERT INTO jobs (id, status) VALUES (?, 'RUNNING')\n"
+            + "  \"\"\"; }";
+    assertThat(StatusWrites.read(JavaStrings.sqlOf(block)).writesStatus()).isTrue();
+    assertThat(StatusWrites.read(JavaStrings.sqlOf("class Z { String s = \"SELECT 1\"; }")))
+        .extracting(StatusWrites.Report::writesStatus)
+        .isEqualTo(false);
   }
 
   @Test
@@ -223,15 +287,20 @@ class TransitionSqlTest {
 
   /** The .sql files under every module's src/main/resources. */
   private static List<Path> sqlResources(Path root) throws IOException {
+    return mainSources(root, ".sql");
+  }
+
+  /** The files ending in {@code suffix} under every module's src/main. */
+  private static List<Path> mainSources(Path root, String suffix) throws IOException {
     List<Path> out = new ArrayList<>();
     try (Stream<Path> modules = Files.list(root)) {
       for (Path module : modules.filter(Files::isDirectory).sorted().toList()) {
-        Path resources = module.resolve("src/main/resources");
-        if (!Files.isDirectory(resources)) {
+        Path main = module.resolve("src/main");
+        if (!Files.isDirectory(main)) {
           continue;
         }
-        try (Stream<Path> files = Files.walk(resources)) {
-          files.filter(p -> p.toString().endsWith(".sql")).sorted().forEach(out::add);
+        try (Stream<Path> files = Files.walk(main)) {
+          files.filter(p -> p.toString().endsWith(suffix)).sorted().forEach(out::add);
         }
       }
     }
@@ -242,7 +311,7 @@ class TransitionSqlTest {
   private static Path projectRoot() {
     Path dir = Path.of("").toAbsolutePath();
     while (dir != null) {
-      if (Files.exists(dir.resolve("mvnw")) && Files.isDirectory(dir.resolve("common"))) {
+      if (Files.exists(dir.resolve("mvnw")) && Files.isDirectory(dir.resolve("store"))) {
         return dir;
       }
       dir = dir.getParent();

@@ -1,9 +1,5 @@
 package io.punctual.store.testing;
 
-import io.lettuce.core.KeyScanCursor;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.punctual.embedded.EmbeddedPostgresServer;
 import io.punctual.embedded.EmbeddedRedisServer;
 import io.punctual.store.Migrations;
@@ -169,6 +165,11 @@ public final class TestStores {
     }
   }
 
+  /** This JVM's tag, the start of every database name and Redis key prefix it makes. */
+  public String runTag() {
+    return RUN;
+  }
+
   /**
    * A Redis key prefix no other test uses, named with this JVM's tag (queue's {@code
    * TestRedis.newRedis()} makes the settings of the server with it).
@@ -183,11 +184,7 @@ public final class TestStores {
    * (the template last) and deletes the keys of this JVM's prefixes.
    */
   private void cleanUp() {
-    // Redis first: it is quick, and dropping databases on a server that flushes to disk takes a
-    // while (surefire kills a fork whose exit takes longer than its forkedProcessExitTimeout).
-    if (System.getenv("PUNCTUAL_TEST_REDIS_URL") != null) {
-      deleteThisRunsKeys();
-    }
+    // This JVM's Redis keys are deleted by queue's TestRedis, which made them.
     if (System.getenv("PUNCTUAL_TEST_DATABASE_URL") == null) {
       return;
     }
@@ -206,25 +203,6 @@ public final class TestStores {
       }
     } catch (SQLException e) {
       System.err.println("test clean-up: could not drop this run's databases " + left + ": " + e);
-    }
-  }
-
-  private void deleteThisRunsKeys() {
-    try (RedisClient client = RedisClient.create(redisUrl);
-        StatefulRedisConnection<String, String> redis = client.connect()) {
-      ScanArgs match = ScanArgs.Builder.matches(RUN + "_*").limit(1_000);
-      KeyScanCursor<String> cursor = redis.sync().scan(match);
-      while (true) {
-        if (!cursor.getKeys().isEmpty()) {
-          redis.sync().del(cursor.getKeys().toArray(String[]::new));
-        }
-        if (cursor.isFinished()) {
-          break;
-        }
-        cursor = redis.sync().scan(cursor, match);
-      }
-    } catch (RuntimeException e) {
-      System.err.println("test clean-up: could not delete this run's Redis keys: " + e);
     }
   }
 
