@@ -7,6 +7,7 @@ import io.punctual.alerter.config.AlerterSettings;
 import io.punctual.alerter.evaluate.Conditions;
 import io.punctual.alerter.incident.Incidents;
 import io.punctual.alerter.send.NoticeSender;
+import io.punctual.common.loop.Loops;
 import io.punctual.outbound.GuardedHttpClient;
 import io.punctual.outbound.config.HttpSettings;
 import io.punctual.store.alert.AlertRule;
@@ -134,12 +135,7 @@ public final class Alerter implements AutoCloseable {
   @Override
   public synchronized void close() {
     if (executor != null) {
-      executor.shutdownNow();
-      try {
-        executor.awaitTermination(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      Loops.stopNow(executor);
       executor = null;
     }
     try {

@@ -102,7 +102,8 @@ final class AlertFixture implements AutoCloseable {
                     durationMs,
                     error,
                     null,
-                    null)),
+                    null,
+                    List.of())),
             "w1")
         .applied();
   }

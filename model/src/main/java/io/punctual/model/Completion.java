@@ -63,28 +63,4 @@ public record Completion(
   }
 
   /** A completion that spawns nothing. */
-  public Completion(
-      UUID jobId,
-      int attempt,
-      JobState nextState,
-      Instant nextRunAt,
-      ExecutionStatus executionStatus,
-      Instant finishedAt,
-      long durationMs,
-      String error,
-      String stackTrace,
-      JsonNode result) {
-    this(
-        jobId,
-        attempt,
-        nextState,
-        nextRunAt,
-        executionStatus,
-        finishedAt,
-        durationMs,
-        error,
-        stackTrace,
-        result,
-        List.of());
-  }
 }

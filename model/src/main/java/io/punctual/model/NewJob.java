@@ -46,36 +46,17 @@ public record NewJob(
     }
   }
 
-  /** A job without a concurrencyKey (the key a limit may use instead of a payload field). */
-  public NewJob withConcurrencyKey(String key) {
-    return copy(links, key);
-  }
-
-  /** A job that belongs to no schedule or workflow. */
-  public NewJob withLinks(JobLinks links) {
-    return copy(links, concurrencyKey);
-  }
-
   /**
-   * This job with the fields a wither changes: the one place that lists every field, so a new field
-   * is added here and in the record only.
+   * This job with {@code key} as its concurrency key (what a limit may count instead of a payload
+   * field).
    */
-  private NewJob copy(JobLinks links, String concurrencyKey) {
-    return new NewJob(
-        namespace,
-        type,
-        payload,
-        runAt,
-        priority,
-        maxAttempts,
-        backoff,
-        timeout,
-        idempotencyKey,
-        requestHash,
-        tags,
-        callback,
-        links,
-        concurrencyKey);
+  public NewJob withConcurrencyKey(String key) {
+    return toBuilder().concurrencyKey(key).build();
+  }
+
+  /** This job with {@code links} instead of its own. */
+  public NewJob withLinks(JobLinks links) {
+    return toBuilder().links(links).build();
   }
 
   /**

@@ -3,6 +3,7 @@ package io.punctual.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class JobStateTest {
@@ -65,7 +66,8 @@ class JobStateTest {
                     1,
                     null,
                     null,
-                    null))
+                    null,
+                    List.of()))
         .isInstanceOf(IllegalStateTransitionException.class);
   }
 }

@@ -3,6 +3,7 @@ package io.punctual.reaper;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
+import io.punctual.common.loop.Loops;
 import io.punctual.common.random.PerThreadRandom;
 import io.punctual.queue.Promoter;
 import io.punctual.queue.Stores;
@@ -210,12 +211,7 @@ public final class Reaper implements AutoCloseable {
   public synchronized void close() {
     boolean started = executor != null;
     if (started) {
-      executor.shutdownNow();
-      try {
-        executor.awaitTermination(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      Loops.stopNow(executor);
       executor = null;
     }
     try {

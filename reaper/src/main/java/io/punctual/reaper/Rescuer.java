@@ -4,11 +4,7 @@ import io.punctual.model.Backoff;
 import io.punctual.model.Job;
 import io.punctual.model.JobState;
 import io.punctual.model.QueueEntry;
-import io.punctual.queue.ReadyQueue;
-import io.punctual.queue.config.QueueSettings;
-import io.punctual.queue.lease.Redlock;
 import io.punctual.queue.limit.LimitHolds;
-import io.punctual.store.JobQueries;
 import io.punctual.store.JobTransitions;
 import io.punctual.store.JobTransitions.Rescue;
 import java.time.Clock;
@@ -36,25 +32,15 @@ public final class Rescuer {
   private static final Logger log = LoggerFactory.getLogger(Rescuer.class);
 
   private final Clock clock;
-  private final JobQueries queries;
-  private final JobTransitions transitions;
-  private final Redlock redlock;
-  private final ReadyQueue queue;
-  private final QueueSettings queueSettings;
+  private final RescueStores stores;
   private final ReaperSettings settings;
   private final RandomGenerator random;
-  private final LimitHolds holds;
 
   /** {@code random} is used from the reaper's threads: it must be safe to share. */
   public Rescuer(
       Clock clock, RescueStores stores, ReaperSettings settings, RandomGenerator random) {
     this.clock = clock;
-    this.queries = stores.queries();
-    this.transitions = stores.transitions();
-    this.redlock = stores.redlock();
-    this.queue = stores.queue();
-    this.queueSettings = stores.queueSettings();
-    this.holds = stores.holds();
+    this.stores = stores;
     this.settings = settings;
     this.random = random;
   }
@@ -72,7 +58,7 @@ public final class Rescuer {
     UUID afterId = new UUID(0, 0);
     while (seen < settings.maxPerPass) {
       int limit = Math.min(settings.rescuePage, settings.maxPerPass - seen);
-      List<Job> stale = queries.staleRunning(staleBefore, afterHeartbeat, afterId, limit);
+      List<Job> stale = stores.queries().staleRunning(staleBefore, afterHeartbeat, afterId, limit);
       if (stale.isEmpty()) {
         break;
       }
@@ -80,7 +66,7 @@ public final class Rescuer {
       Job last = stale.get(stale.size() - 1);
       afterHeartbeat = last.heartbeatAt();
       afterId = last.id();
-      Set<UUID> leased = redlock.heldAmong(stale.stream().map(Job::id).toList());
+      Set<UUID> leased = stores.redlock().heldAmong(stale.stream().map(Job::id).toList());
       List<Rescue> rescues = new ArrayList<>();
       Map<UUID, Job> byId = new HashMap<>();
       for (Job job : stale) {
@@ -92,7 +78,7 @@ public final class Rescuer {
         rescues.add(decide(job, now));
       }
       if (!rescues.isEmpty()) {
-        JobTransitions.Ended ended = transitions.rescue(rescues, staleBefore);
+        JobTransitions.Ended ended = stores.transitions().rescue(rescues, staleBefore);
         Set<UUID> done = ended.applied();
         rescued += done.size();
         releaseSlots(byId, done);
@@ -120,7 +106,7 @@ public final class Rescuer {
     }
     for (var e : byNamespace.entrySet()) {
       try {
-        holds.released(e.getKey(), e.getValue());
+        stores.holds().released(e.getKey(), e.getValue());
       } catch (RuntimeException ex) {
         log.warn(
             "could not release the slots of {} rescued attempts: {}",
@@ -154,7 +140,7 @@ public final class Rescuer {
       Set<UUID> done,
       List<QueueEntry> released,
       Instant now) {
-    Instant horizon = now.plus(queueSettings.horizon);
+    Instant horizon = now.plus(stores.queueSettings().horizon);
     List<QueueEntry> entries = new ArrayList<>();
     for (QueueEntry r : released) {
       if (!r.runAt().isAfter(horizon)) {
@@ -170,7 +156,7 @@ public final class Rescuer {
       }
     }
     try {
-      queue.enqueue(entries);
+      stores.queue().enqueue(entries);
     } catch (RuntimeException e) {
       // PostgreSQL holds them as PENDING: the reconciliation or the promoter enqueues them later.
       log.warn("could not enqueue {} rescued jobs: {}", entries.size(), e.toString());

@@ -92,7 +92,8 @@ class RescuerIT {
                         5,
                         null,
                         null,
-                        null)),
+                        null,
+                        List.of())),
                 "paused-worker")
             .applied();
 

@@ -73,7 +73,8 @@ class WorkflowRecoveryIT {
                         5,
                         null,
                         null,
-                        null)));
+                        null,
+                        List.of())));
 
     assertThat(ended.released()).extracting(e -> e.id()).containsExactly(jobs.get(1).id());
     assertThat(f.find(jobs.get(1)).status()).isEqualTo(JobState.PENDING);

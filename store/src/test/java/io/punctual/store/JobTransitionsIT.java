@@ -52,7 +52,7 @@ class JobTransitionsIT {
    * The transaction of a claim, heartbeat or finish plans without nested loops, sequential scans or
    * JIT, and only that transaction: before PostgreSQL 18 the disabled nested loop of claim.sql
    * priced its plan past the JIT thresholds, and a server with LLVM compiled it at every claim
-   * (docs/operations.md, "Slow claims on PostgreSQL 15").
+   * (docs/supported-versions.md, "Slow claims on PostgreSQL 15").
    */
   @Test
   void keyLookupTransactionsPlanWithoutNestedLoopsSequentialScansOrJit() {
@@ -299,7 +299,8 @@ class JobTransitionsIT {
         5,
         null,
         null,
-        null);
+        null,
+        List.of());
   }
 
   private Completion retry(UUID id, int attempt) {
@@ -313,6 +314,7 @@ class JobTransitionsIT {
         5,
         "boom",
         "trace",
-        null);
+        null,
+        List.of());
   }
 }

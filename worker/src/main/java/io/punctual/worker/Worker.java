@@ -1,6 +1,7 @@
 package io.punctual.worker;
 
 import com.codahale.metrics.MetricRegistry;
+import io.punctual.common.loop.Loops;
 import io.punctual.common.random.PerThreadRandom;
 import io.punctual.queue.Promoter;
 import io.punctual.queue.Stores;
@@ -303,11 +304,11 @@ public final class Worker implements AutoCloseable {
   public void close() {
     int previous = state.getAndSet(CLOSED);
     if (previous == NEW) {
-      shutdown(heartbeats);
-      shutdown(leaseRenewals);
-      shutdown(promoting);
-      shutdown(depthReading);
-      shutdown(timeouts);
+      Loops.stopNow(heartbeats);
+      Loops.stopNow(leaseRenewals);
+      Loops.stopNow(promoting);
+      Loops.stopNow(depthReading);
+      Loops.stopNow(timeouts);
     }
     if (previous != STARTED) {
       return;
@@ -317,13 +318,13 @@ public final class Worker implements AutoCloseable {
     join(claimThread);
     closeWakeListener();
     awaitHandlers();
-    shutdown(heartbeats);
-    shutdown(promoting);
-    shutdown(depthReading);
-    shutdown(timeouts);
+    Loops.stopNow(heartbeats);
+    Loops.stopNow(promoting);
+    Loops.stopNow(depthReading);
+    Loops.stopNow(timeouts);
     completions.close();
     // Only now: leases of results still being written stay renewed until they are.
-    shutdown(leaseRenewals);
+    Loops.stopNow(leaseRenewals);
     try {
       promoter.release();
     } catch (RuntimeException e) {
@@ -376,15 +377,6 @@ public final class Worker implements AutoCloseable {
   private void join(Thread thread) {
     try {
       thread.join(settings.maxIdleWait.plusSeconds(10));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static void shutdown(ScheduledExecutorService executor) {
-    executor.shutdownNow();
-    try {
-      executor.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -2,12 +2,10 @@ package io.punctual.api.alerts;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
 import io.punctual.api.request.CallbackParser;
 import io.punctual.api.request.Fields;
 import io.punctual.api.request.JobFields;
-import io.punctual.api.request.StorableText;
 import io.punctual.api.request.Violations;
 import io.punctual.model.JobId;
 import io.punctual.outbound.address.OutboundPolicy;
@@ -50,14 +48,7 @@ final class AlertRuleParser {
   }
 
   Draft parse(JsonNode body) {
-    if (body == null || body.isMissingNode()) {
-      throw new ProblemException(
-          Problems.invalidJson("The request body is empty; a JSON object is required.", null));
-    }
-    StorableText.require(body, "");
-    if (!(body instanceof ObjectNode object)) {
-      throw Problems.invalid(null, "must be a JSON object");
-    }
+    ObjectNode object = Problems.requireObject(body, "");
     Violations violations = new Violations();
     Fields f = new Fields(object, "", violations);
     f.rejectUnknown(FIELDS);

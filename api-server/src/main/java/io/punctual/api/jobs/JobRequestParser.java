@@ -3,7 +3,6 @@ package io.punctual.api.jobs;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.api.config.ApiSettings;
-import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
 import io.punctual.api.request.Fields;
 import io.punctual.api.request.JobFields;
@@ -70,7 +69,7 @@ public final class JobRequestParser {
 
   /** The body of {@code POST /jobs}. */
   ValidatedJob parseOne(JsonNode body) {
-    requirePresent(body);
+    Problems.requireBody(body);
     StorableText.require(body, "");
     Violations violations = new Violations();
     ValidatedJob job = parse(body, "", violations, false);
@@ -80,7 +79,7 @@ public final class JobRequestParser {
 
   /** The body of {@code POST /jobs/batch}: {@code {"jobs": [...]}}, all valid or none stored. */
   List<ValidatedJob> parseBatch(JsonNode body) {
-    requirePresent(body);
+    Problems.requireBody(body);
     StorableText.require(body, "");
     JsonNode jobs = body == null ? null : body.get("jobs");
     if (!(body instanceof ObjectNode object) || jobs == null || !jobs.isArray() || jobs.isEmpty()) {
@@ -98,13 +97,6 @@ public final class JobRequestParser {
     }
     violations.throwIfAny();
     return out;
-  }
-
-  private static void requirePresent(JsonNode body) {
-    if (body == null || body.isMissingNode()) {
-      throw new ProblemException(
-          Problems.invalidJson("The request body is empty; a JSON object is required.", null));
-    }
   }
 
   /** One job; {@code inWorkflow}: a workflow step (refs allowed, idempotency keys not). */

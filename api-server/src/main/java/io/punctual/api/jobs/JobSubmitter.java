@@ -117,11 +117,7 @@ public final class JobSubmitter {
     try {
       return singles.call(newJob);
     } catch (IdempotencyConflictException e) {
-      throw Problems.conflict(
-          "idempotency-conflict",
-          "Idempotency key conflict",
-          e.getMessage() + " (key " + e.key() + ")",
-          "idempotencyKey");
+      throw idempotencyConflict(e);
     }
   }
 
@@ -187,11 +183,7 @@ public final class JobSubmitter {
               workflow.idempotencyKey(),
               workflow.idempotencyKey() == null ? null : workflow.requestHash());
     } catch (IdempotencyConflictException e) {
-      throw Problems.conflict(
-          "idempotency-conflict",
-          "Idempotency key conflict",
-          e.getMessage() + " (key " + e.key() + ")",
-          "idempotencyKey");
+      throw idempotencyConflict(e);
     } catch (UnknownUpstreamException e) {
       throw unknownUpstream(workflow.step(e.index()), e);
     }
@@ -275,5 +267,14 @@ public final class JobSubmitter {
         entries.size(),
         queued ? "ok" : "failed",
         result.isEmpty() ? null : result.get(0).job().id());
+  }
+
+  /** The 409 of a key already used with another request. */
+  private static RuntimeException idempotencyConflict(IdempotencyConflictException e) {
+    return Problems.conflict(
+        "idempotency-conflict",
+        "Idempotency key conflict",
+        e.getMessage() + " (key " + e.key() + ")",
+        "idempotencyKey");
   }
 }

@@ -2,10 +2,8 @@ package io.punctual.api.limits;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
 import io.punctual.api.request.Fields;
-import io.punctual.api.request.StorableText;
 import io.punctual.api.request.Violations;
 import io.punctual.store.limit.Limit;
 import java.time.Duration;
@@ -45,14 +43,7 @@ public final class LimitRequestParser {
    */
   public static Limit parse(
       String namespace, String name, JsonNode body, String prefix, boolean declared) {
-    if (body == null || body.isMissingNode()) {
-      throw new ProblemException(
-          Problems.invalidJson("The request body is empty; a JSON object is required.", null));
-    }
-    StorableText.require(body, prefix);
-    if (!(body instanceof ObjectNode object)) {
-      throw Problems.invalid(prefix.isEmpty() ? null : prefix, "must be a JSON object");
-    }
+    ObjectNode object = Problems.requireObject(body, prefix);
     Violations violations = new Violations();
     Fields f = new Fields(object, prefix, violations);
     f.rejectUnknown(FIELDS);

@@ -3,10 +3,8 @@ package io.punctual.api.namespaces;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.api.context.Authorizer;
-import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
 import io.punctual.api.request.Fields;
-import io.punctual.api.request.StorableText;
 import io.punctual.api.request.Violations;
 import io.punctual.store.namespace.Namespace;
 import io.punctual.store.namespace.Quota;
@@ -32,7 +30,7 @@ final class NamespaceRequestParser {
   record Create(String name, Quota quota, int weight) {}
 
   static Create parseCreate(JsonNode body) {
-    ObjectNode object = requireObject(body);
+    ObjectNode object = Problems.requireObject(body, "");
     Violations violations = new Violations();
     Fields f = new Fields(object, "", violations);
     f.rejectUnknown(CREATE_FIELDS);
@@ -57,7 +55,7 @@ final class NamespaceRequestParser {
   }
 
   static Quota parseQuota(JsonNode body) {
-    ObjectNode object = requireObject(body);
+    ObjectNode object = Problems.requireObject(body, "");
     Violations violations = new Violations();
     Quota quota = quota(new Fields(object, "", violations));
     violations.throwIfAny();
@@ -66,7 +64,7 @@ final class NamespaceRequestParser {
 
   /** {@code {"weight": n}}, n from 1 to 1000. */
   static int parseWeight(JsonNode body) {
-    ObjectNode object = requireObject(body);
+    ObjectNode object = Problems.requireObject(body, "");
     Violations violations = new Violations();
     Fields f = new Fields(object, "", violations);
     f.rejectUnknown(WEIGHT_FIELDS);
@@ -110,17 +108,5 @@ final class NamespaceRequestParser {
       return null;
     }
     return n;
-  }
-
-  private static ObjectNode requireObject(JsonNode body) {
-    if (body == null || body.isMissingNode()) {
-      throw new ProblemException(
-          Problems.invalidJson("The request body is empty; a JSON object is required.", null));
-    }
-    StorableText.require(body, "");
-    if (!(body instanceof ObjectNode object)) {
-      throw Problems.invalid(null, "must be a JSON object");
-    }
-    return object;
   }
 }

@@ -1,9 +1,12 @@
 package io.punctual.api.problem;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.api.request.FieldError;
 import io.punctual.api.request.FieldTooLargeException;
 import io.punctual.api.request.InvalidFieldsException;
 import io.punctual.api.request.RequestRejectedException;
+import io.punctual.api.request.StorableText;
 import java.util.List;
 
 /** The problems the API answers with, one factory per kind. */
@@ -50,6 +53,27 @@ public final class Problems {
   /** 400: the body is not JSON; {@code pointer} locates the error when known. */
   public static Problem invalidJson(String detail, String pointer) {
     return Problem.of(400, "invalid-json", "Malformed JSON", detail).withField(pointer);
+  }
+
+  /** A 400 for a request without a body. */
+  public static void requireBody(JsonNode body) {
+    if (body == null || body.isMissingNode()) {
+      throw new ProblemException(
+          invalidJson("The request body is empty; a JSON object is required.", null));
+    }
+  }
+
+  /**
+   * The body as a JSON object: a 400 without one, a 413 or 422 for text PostgreSQL cannot store
+   * ({@link StorableText}), a 422 naming {@code prefix} (empty: the body) when it is not an object.
+   */
+  public static ObjectNode requireObject(JsonNode body, String prefix) {
+    requireBody(body);
+    StorableText.require(body, prefix);
+    if (!(body instanceof ObjectNode object)) {
+      throw invalid(prefix.isEmpty() ? null : prefix, "must be a JSON object");
+    }
+    return object;
   }
 
   /** 413: a field (or, with {@code field} null, the whole body) is larger than allowed. */

@@ -17,7 +17,6 @@ import io.punctual.api.jobs.JobRepresentation;
 import io.punctual.api.jobs.QueueWriter;
 import io.punctual.api.namespaces.NamespaceGate;
 import io.punctual.api.namespaces.RateHeaders;
-import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
 import io.punctual.api.request.Fields;
 import io.punctual.model.Job;
@@ -301,10 +300,7 @@ public final class SchedulesResource {
 
   /** The schedule in a request body; a 422 naming every invalid field (or a 413, a 400). */
   private ScheduleDefinition parse(JsonNode body) {
-    if (body == null || body.isMissingNode()) {
-      throw new ProblemException(
-          Problems.invalidJson("The request body is empty; a JSON object is required.", null));
-    }
+    Problems.requireBody(body);
     return parser.parse(body, clock.instant());
   }
 

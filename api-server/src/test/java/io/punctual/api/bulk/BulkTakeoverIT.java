@@ -242,7 +242,8 @@ class BulkTakeoverIT {
               5,
               "boom",
               null,
-              null);
+              null,
+              List.of());
       assertThat(transitions.finish(List.of(failed)).applied()).hasSize(1);
     }
     for (UUID id : ids) {

@@ -271,7 +271,8 @@ class PunctualClientIT {
                         1,
                         null,
                         null,
-                        null)));
+                        null,
+                        List.of())));
           },
           300,
           TimeUnit.MILLISECONDS);

@@ -48,7 +48,8 @@ class ExecutionsIT {
                 40,
                 "boom",
                 "stack",
-                null)));
+                null,
+                List.of())));
     FIXTURE.clock.advance(Duration.ofSeconds(1));
     transitions.claim(List.of(jobId), "worker-b");
     Reply running = FIXTURE.http().get("/api/v1/jobs/" + id + "/executions");
@@ -64,7 +65,8 @@ class ExecutionsIT {
                 5,
                 null,
                 null,
-                JsonNodeFactory.instance.objectNode().put("ok", true))));
+                JsonNodeFactory.instance.objectNode().put("ok", true),
+                List.of())));
 
     Reply reply = FIXTURE.http().get("/api/v1/jobs/" + id + "/executions");
 

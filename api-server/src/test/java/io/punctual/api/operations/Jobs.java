@@ -54,7 +54,8 @@ final class Jobs {
             durationMs,
             next == JobState.SUCCEEDED ? null : "boom",
             null,
-            null);
+            null,
+            List.of());
     assertThat(fixture.stack.transitions.finish(List.of(c)).applied()).hasSize(1);
   }
 

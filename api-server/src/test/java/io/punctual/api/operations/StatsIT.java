@@ -71,7 +71,8 @@ class StatsIT {
             ms,
             end == JobState.SUCCEEDED ? null : "boom",
             null,
-            null);
+            null,
+            List.of());
     assertThat(FIXTURE.stack.transitions.finish(List.of(c)).applied()).hasSize(1);
   }
 

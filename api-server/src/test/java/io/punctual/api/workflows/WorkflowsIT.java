@@ -78,7 +78,8 @@ class WorkflowsIT {
                     1,
                     end == JobState.SUCCEEDED ? null : "boom",
                     null,
-                    null)));
+                    null,
+                    List.of())));
   }
 
   @Test

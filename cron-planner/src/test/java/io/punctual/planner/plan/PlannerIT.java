@@ -436,7 +436,8 @@ class PlannerIT {
                     10_000,
                     null,
                     null,
-                    null)));
+                    null,
+                    List.of())));
     clock.advance(Duration.ofSeconds(10));
     assertThat(planner.runOnce().jobs()).isEqualTo(1);
     assertThat(fx.occurrencesOf(s.id(), null))
@@ -465,7 +466,8 @@ class PlannerIT {
                     5,
                     "boom",
                     null,
-                    null)));
+                    null,
+                    List.of())));
 
     clock.advance(Duration.ofSeconds(60));
     planner.runOnce();

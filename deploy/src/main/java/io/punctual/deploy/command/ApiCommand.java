@@ -8,7 +8,6 @@ import io.punctual.deploy.runtime.Resources;
 import io.punctual.deploy.runtime.ServerUrls;
 import io.punctual.queue.Stores;
 import java.util.List;
-import net.sourceforge.argparse4j.inf.Namespace;
 
 /** {@code punctual api}: the REST API against the configured PostgreSQL and Redis. */
 final class ApiCommand extends RoleCommand {
@@ -17,11 +16,10 @@ final class ApiCommand extends RoleCommand {
   }
 
   @Override
-  void wire(
-      Environment environment,
-      Namespace namespace,
-      PunctualConfiguration config,
-      Resources resources) {
+  void wire(Wiring wiring) {
+    Environment environment = wiring.environment();
+    PunctualConfiguration config = wiring.config();
+    Resources resources = wiring.resources();
     Stores stores = RoleWiring.openStores(config, "api", resources, environment);
     RoleWiring.checkSchema(stores);
     ApiModule.register(environment, stores, config.api, config.auth, config.planner.minInterval);
@@ -29,10 +27,7 @@ final class ApiCommand extends RoleCommand {
 
   @Override
   List<String> banner(ServerUrls urls, PunctualConfiguration config) {
-    return List.of(
-        "Punctual api is running",
-        "  API          " + urls.application() + "/api/v1/jobs",
-        "  Health       " + admin(urls, "/healthcheck"),
-        "  Metrics      " + admin(urls, "/metrics"));
+    return withAdmin(
+        urls, "Punctual api is running", "  API          " + urls.application() + "/api/v1/jobs");
   }
 }

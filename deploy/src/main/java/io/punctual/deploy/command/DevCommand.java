@@ -11,7 +11,6 @@ import io.punctual.deploy.runtime.Resources;
 import io.punctual.deploy.runtime.ServerUrls;
 import io.punctual.outbound.address.OutboundPolicy;
 import io.punctual.queue.Stores;
-import io.punctual.reaper.Reaper;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,11 +54,11 @@ final class DevCommand extends RoleCommand {
   }
 
   @Override
-  void wire(
-      Environment environment,
-      Namespace namespace,
-      PunctualConfiguration config,
-      Resources resources) {
+  void wire(Wiring wiring) {
+    Environment environment = wiring.environment();
+    Namespace namespace = wiring.namespace();
+    PunctualConfiguration config = wiring.config();
+    Resources resources = wiring.resources();
     if (DevCommand.class.getClassLoader().getResource(EMBEDDED_SERVERS) == null) {
       throw new CommandExit(2, NEEDS_DEV_DISTRIBUTION);
     }
@@ -76,13 +75,9 @@ final class DevCommand extends RoleCommand {
     RoleWiring.migrate(stores);
     adminKey = adminKey(config, stores);
     ApiModule.register(environment, stores, config.api, config.auth, config.planner.minInterval);
-    RoleWiring.startWorker(config, stores, resources, environment);
-    RoleWiring.startPlanner(config, stores, resources, environment);
-    Reaper reaper =
-        new Reaper(
-            stores, config.reaper, environment.metrics(), "dev-" + ProcessHandle.current().pid());
-    resources.addStarted("reaper", reaper::start, reaper::close, environment);
-    ReaperCommand.startAlerter(environment, config, stores, resources);
+    RoleWiring.startWorker(wiring, stores);
+    RoleWiring.startPlanner(wiring, stores);
+    ReaperCommand.startReaper(wiring, stores, "dev-" + ProcessHandle.current().pid());
   }
 
   /**

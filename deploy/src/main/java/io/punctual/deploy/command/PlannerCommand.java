@@ -4,16 +4,12 @@ import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Environment;
 import io.punctual.deploy.config.PunctualConfiguration;
-import io.punctual.deploy.runtime.Resources;
 import io.punctual.deploy.runtime.ServerUrls;
-import io.punctual.deploy.runtime.StoreHealthChecks;
 import io.punctual.deploy.schedules.DeclaredSchedules;
 import io.punctual.planner.plan.Planner;
 import io.punctual.planner.plan.PlannerWiring;
 import io.punctual.queue.Stores;
-import java.time.Clock;
 import java.util.List;
-import net.sourceforge.argparse4j.impl.Arguments;
 import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
 
@@ -34,10 +30,7 @@ final class PlannerCommand extends RoleCommand {
   @Override
   public void configure(Subparser subparser) {
     super.configure(subparser);
-    subparser
-        .addArgument("--once")
-        .action(Arguments.storeTrue())
-        .help("do one planning pass, print what was planned, exit");
+    addOnce(subparser, "do one planning pass, print what was planned, exit");
   }
 
   @Override
@@ -47,10 +40,7 @@ final class PlannerCommand extends RoleCommand {
       super.run(environment, namespace, config);
       return;
     }
-    config.validate();
-    try (Stores stores =
-        new Stores(config.postgres, config.redis, config.queue, Clock.systemUTC(), "planner")) {
-      RoleWiring.checkSchema(stores);
+    try (Stores stores = openForOnePass(config, "planner")) {
       Planner.Pass pass = planner(config, stores, new MetricRegistry()).runOnce();
       System.out.println(
           "planner pass: "
@@ -68,30 +58,21 @@ final class PlannerCommand extends RoleCommand {
   }
 
   @Override
-  void wire(
-      Environment environment,
-      Namespace namespace,
-      PunctualConfiguration config,
-      Resources resources) {
-    adminOnly(config);
-    Stores stores = RoleWiring.openStores(config, "planner", resources, environment);
-    RoleWiring.checkSchema(stores);
-    StoreHealthChecks.register(environment, stores, config.api.redisTimeout);
-    RoleWiring.startPlanner(config, stores, resources, environment);
+  void wire(Wiring wiring) {
+    RoleWiring.startPlanner(wiring, wiring.openAdminOnlyRole("planner"));
   }
 
   @Override
   List<String> banner(ServerUrls urls, PunctualConfiguration config) {
-    return List.of(
+    return withAdmin(
+        urls,
         "Punctual planner is running (look-ahead "
             + config.planner.lookAhead
             + ", batches of "
             + config.planner.batchSize
             + ", "
             + config.planner.schedules.size()
-            + " declared schedules)",
-        "  Health       " + admin(urls, "/healthcheck"),
-        "  Metrics      " + admin(urls, "/metrics"));
+            + " declared schedules)");
   }
 
   static Planner planner(PunctualConfiguration config, Stores stores, MetricRegistry metrics) {

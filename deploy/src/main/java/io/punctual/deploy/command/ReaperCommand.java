@@ -7,12 +7,9 @@ import io.punctual.alerter.Alerter;
 import io.punctual.deploy.config.PunctualConfiguration;
 import io.punctual.deploy.runtime.Resources;
 import io.punctual.deploy.runtime.ServerUrls;
-import io.punctual.deploy.runtime.StoreHealthChecks;
 import io.punctual.queue.Stores;
 import io.punctual.reaper.Reaper;
-import java.time.Clock;
 import java.util.List;
-import net.sourceforge.argparse4j.impl.Arguments;
 import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
 
@@ -34,10 +31,8 @@ final class ReaperCommand extends RoleCommand {
   @Override
   public void configure(Subparser subparser) {
     super.configure(subparser);
-    subparser
-        .addArgument("--once")
-        .action(Arguments.storeTrue())
-        .help("do one pass of every repair (and of the alerter), print what was done, exit");
+    addOnce(
+        subparser, "do one pass of every repair (and of the alerter), print what was done, exit");
   }
 
   @Override
@@ -47,11 +42,8 @@ final class ReaperCommand extends RoleCommand {
       super.run(environment, namespace, config);
       return;
     }
-    config.validate();
-    try (Stores stores =
-            new Stores(config.postgres, config.redis, config.queue, Clock.systemUTC(), "reaper");
+    try (Stores stores = openForOnePass(config, "reaper");
         Reaper reaper = new Reaper(stores, config.reaper, new MetricRegistry(), holder())) {
-      RoleWiring.checkSchema(stores);
       // Closing the reaper releases the promoter lease this pass took.
       Reaper.Pass pass = reaper.runOnce();
       System.out.println(
@@ -96,23 +88,18 @@ final class ReaperCommand extends RoleCommand {
   }
 
   @Override
-  void wire(
-      Environment environment,
-      Namespace namespace,
-      PunctualConfiguration config,
-      Resources resources) {
-    adminOnly(config);
-    Stores stores = RoleWiring.openStores(config, "reaper", resources, environment);
-    RoleWiring.checkSchema(stores);
-    StoreHealthChecks.register(environment, stores, config.api.redisTimeout);
-    Reaper reaper = new Reaper(stores, config.reaper, environment.metrics(), holder());
-    resources.addStarted("reaper", reaper::start, reaper::close, environment);
-    startAlerter(environment, config, stores, resources);
+  void wire(Wiring wiring) {
+    Stores stores = wiring.openAdminOnlyRole("reaper");
+    startReaper(wiring, stores, holder());
   }
 
-  /** The alerter loop beside the reaper, unless {@code alerts.enabled} is false. */
-  static void startAlerter(
-      Environment environment, PunctualConfiguration config, Stores stores, Resources resources) {
+  /** The reaper's loops, and the alerter beside them unless {@code alerts.enabled} is false. */
+  static void startReaper(Wiring wiring, Stores stores, String holder) {
+    Environment environment = wiring.environment();
+    PunctualConfiguration config = wiring.config();
+    Resources resources = wiring.resources();
+    Reaper reaper = new Reaper(stores, config.reaper, environment.metrics(), holder);
+    resources.addStarted("reaper", reaper::start, reaper::close, environment);
     if (!config.alerts.enabled) {
       return;
     }
@@ -128,16 +115,15 @@ final class ReaperCommand extends RoleCommand {
 
   @Override
   List<String> banner(ServerUrls urls, PunctualConfiguration config) {
-    return List.of(
+    return withAdmin(
+        urls,
         "Punctual reaper is running (repairs every "
             + config.reaper.interval
             + ", attempts silent for "
             + config.reaper.rescueAfter
             + " are rescued, partitions checked every "
             + config.reaper.partitionInterval
-            + ")",
-        "  Health       " + admin(urls, "/healthcheck"),
-        "  Metrics      " + admin(urls, "/metrics"));
+            + ")");
   }
 
   private static String holder() {

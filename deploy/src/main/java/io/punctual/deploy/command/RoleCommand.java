@@ -11,8 +11,13 @@ import io.punctual.deploy.runtime.GracefulShutdown;
 import io.punctual.deploy.runtime.PrometheusEndpoint;
 import io.punctual.deploy.runtime.Resources;
 import io.punctual.deploy.runtime.ServerUrls;
+import io.punctual.deploy.runtime.StoreHealthChecks;
+import io.punctual.queue.Stores;
 import java.io.PrintStream;
+import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
+import net.sourceforge.argparse4j.impl.Arguments;
 import net.sourceforge.argparse4j.inf.Argument;
 import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
@@ -56,7 +61,7 @@ abstract class RoleCommand extends ServerCommand<PunctualConfiguration> {
             });
     try {
       PrometheusEndpoint.register(environment, config.prometheus.labels());
-      wire(environment, namespace, config, resources);
+      wire(new Wiring(environment, namespace, config, resources));
       super.run(environment, namespace, config);
     } catch (Exception | Error e) {
       resources.closeAll();
@@ -64,13 +69,25 @@ abstract class RoleCommand extends ServerCommand<PunctualConfiguration> {
     }
   }
 
-  /** Opens this role's parts, registering each with {@code resources} in the order opened. */
-  abstract void wire(
+  /**
+   * What a role is wired with: Dropwizard's environment, the command line, the validated
+   * configuration, and the resources to register each part with, in the order opened (they close in
+   * the reverse order).
+   */
+  record Wiring(
       Environment environment,
       Namespace namespace,
       PunctualConfiguration config,
-      Resources resources)
-      throws Exception;
+      Resources resources) {
+
+    /** The stores of a role that serves only the admin port ({@link #openAdminOnlyRole}). */
+    Stores openAdminOnlyRole(String role) {
+      return RoleCommand.openAdminOnlyRole(config, role, resources, environment);
+    }
+  }
+
+  /** Opens this role's parts, registering each with the resources in the order opened. */
+  abstract void wire(Wiring wiring) throws Exception;
 
   /** The lines printed once the server is up. */
   abstract List<String> banner(ServerUrls urls, PunctualConfiguration config);
@@ -89,5 +106,43 @@ abstract class RoleCommand extends ServerCommand<PunctualConfiguration> {
 
   static String admin(ServerUrls urls, String path) {
     return urls.admin() == null ? "(no admin connector)" : urls.admin() + path;
+  }
+
+  /** {@code lines}, then where the admin port serves health and metrics. */
+  static List<String> withAdmin(ServerUrls urls, String... lines) {
+    List<String> out = new ArrayList<>(List.of(lines));
+    out.add("  Health       " + admin(urls, "/healthcheck"));
+    out.add("  Metrics      " + admin(urls, "/metrics"));
+    return out;
+  }
+
+  /**
+   * A role that serves only the admin port (worker, planner, reaper): its stores opened, the schema
+   * checked, their health checks registered.
+   */
+  static Stores openAdminOnlyRole(
+      PunctualConfiguration config, String role, Resources resources, Environment environment) {
+    adminOnly(config);
+    Stores stores = RoleWiring.openStores(config, role, resources, environment);
+    RoleWiring.checkSchema(stores);
+    StoreHealthChecks.register(environment, stores, config.api.redisTimeout);
+    return stores;
+  }
+
+  /** Adds {@code --once}: one pass, what it did printed, then exit. */
+  static void addOnce(Subparser subparser, String help) {
+    subparser.addArgument("--once").action(Arguments.storeTrue()).help(help);
+  }
+
+  /**
+   * For {@code --once}: the configuration validated, the stores opened by {@code role} with the
+   * system clock and the schema checked. Close them after the pass.
+   */
+  static Stores openForOnePass(PunctualConfiguration config, String role) {
+    config.validate();
+    Stores stores =
+        new Stores(config.postgres, config.redis, config.queue, Clock.systemUTC(), role);
+    RoleWiring.checkSchema(stores);
+    return stores;
   }
 }

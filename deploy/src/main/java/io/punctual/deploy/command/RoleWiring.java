@@ -79,8 +79,8 @@ final class RoleWiring {
   }
 
   /** A worker with the built-in handlers (and any on the class path), started with the server. */
-  static Worker startWorker(
-      PunctualConfiguration config, Stores stores, Resources resources, Environment environment) {
+  static Worker startWorker(RoleCommand.Wiring wiring, Stores stores) {
+    PunctualConfiguration config = wiring.config();
     OutboundPolicy callbacks = config.worker.http.outboundPolicy();
     if (callbacks.opensAnything()) {
       log.warn(
@@ -102,16 +102,16 @@ final class RoleWiring {
             stores,
             config.worker,
             JobHandlers.withBuiltIns(config.worker, stores.clock()),
-            environment.metrics());
-    resources.addStarted("worker", worker::start, worker::close, environment);
+            wiring.environment().metrics());
+    wiring.resources().addStarted("worker", worker::start, worker::close, wiring.environment());
     return worker;
   }
 
   /** The planner (declared schedules registered on its first pass), started with the server. */
-  static Planner startPlanner(
-      PunctualConfiguration config, Stores stores, Resources resources, Environment environment) {
-    Planner planner = PlannerCommand.planner(config, stores, environment.metrics());
-    resources.addStarted("planner", planner::start, planner::close, environment);
+  static Planner startPlanner(RoleCommand.Wiring wiring, Stores stores) {
+    Planner planner =
+        PlannerCommand.planner(wiring.config(), stores, wiring.environment().metrics());
+    wiring.resources().addStarted("planner", planner::start, planner::close, wiring.environment());
     return planner;
   }
 

@@ -1,14 +1,9 @@
 package io.punctual.deploy.command;
 
 import io.dropwizard.core.Application;
-import io.dropwizard.core.setup.Environment;
 import io.punctual.deploy.config.PunctualConfiguration;
-import io.punctual.deploy.runtime.Resources;
 import io.punctual.deploy.runtime.ServerUrls;
-import io.punctual.deploy.runtime.StoreHealthChecks;
-import io.punctual.queue.Stores;
 import java.util.List;
-import net.sourceforge.argparse4j.inf.Namespace;
 
 /**
  * {@code punctual worker}: runs jobs (and the promoter) against the configured PostgreSQL and
@@ -23,29 +18,20 @@ final class WorkerCommand extends RoleCommand {
   }
 
   @Override
-  void wire(
-      Environment environment,
-      Namespace namespace,
-      PunctualConfiguration config,
-      Resources resources) {
-    adminOnly(config);
-    Stores stores = RoleWiring.openStores(config, "worker", resources, environment);
-    RoleWiring.checkSchema(stores);
-    StoreHealthChecks.register(environment, stores, config.api.redisTimeout);
-    RoleWiring.startWorker(config, stores, resources, environment);
+  void wire(Wiring wiring) {
+    RoleWiring.startWorker(wiring, wiring.openAdminOnlyRole("worker"));
   }
 
   @Override
   List<String> banner(ServerUrls urls, PunctualConfiguration config) {
-    return List.of(
+    return withAdmin(
+        urls,
         "Punctual worker "
             + config.worker.workerId
             + " is running (namespaces "
             + config.worker.namespaces
             + ", concurrency "
             + config.worker.concurrency
-            + ")",
-        "  Health       " + admin(urls, "/healthcheck"),
-        "  Metrics      " + admin(urls, "/metrics"));
+            + ")");
   }
 }

@@ -58,7 +58,9 @@ public final class DevExposition {
     try {
       PrometheusEndpoint.register(environment, config.prometheus.labels());
       new DevCommand(new PunctualApplication())
-          .wire(environment, new Namespace(Map.of("fresh", true)), config, resources);
+          .wire(
+              new RoleCommand.Wiring(
+                  environment, new Namespace(Map.of("fresh", true)), config, resources));
       server = config.getServerFactory().build(environment);
       server.start();
       ServerUrls urls = ServerUrls.of(server, config.getServerFactory());

@@ -16,7 +16,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The settings of docs/operations.md's Prometheus and JSON logs sections, read as a role would. */
+/** The settings of docs/observing.md's Prometheus and JSON logs sections, read as a role would. */
 class ObservabilityConfigTest {
   @TempDir Path dir;
 

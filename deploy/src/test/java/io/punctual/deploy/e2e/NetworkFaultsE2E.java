@@ -34,8 +34,8 @@ import org.junit.jupiter.api.Timeout;
  * target/network-faults-report.md and .json.
  *
  * <p>Needs root and iproute2 (`ip`): it fails without them, unless run with {@code
- * -Dpunctual.faults.netns=skip} (docs/operations.md, "Network faults"). The set-up it shares with
- * {@link PostgresFailoverE2E} is {@link NetworkHarness}'s.
+ * -Dpunctual.faults.netns=skip} (docs/network-faults.md). The set-up it shares with {@link
+ * PostgresFailoverE2E} is {@link NetworkHarness}'s.
  */
 // The longest suites start first, so the short ones fill in beside them (deploy/pom.xml).
 @Order(1)
@@ -289,7 +289,7 @@ class NetworkFaultsE2E {
     }
     Object lostOfCutOff = r.get("attempts of " + cutOff + " recorded LOST");
     if (name.equals("worker-postgres") && !Long.valueOf(0).equals(lostOfCutOff)) {
-      // docs/operations.md, Guarantees: a database outage alone gets nothing rescued
+      // docs/recovery.md, Guarantees: a database outage alone gets nothing rescued
       broken.add("attempts rescued from a worker that still held its Redis leases");
     }
     if (name.equals("worker-both") && Long.valueOf(0).equals(lostOfCutOff)) {

@@ -75,7 +75,7 @@ final class NetworkHarness implements AutoCloseable {
                 + " needs root and iproute2 to make network namespaces; run it as root, or opt out"
                 + " locally with -D"
                 + OPT_OUT
-                + "=skip (docs/operations.md, Network faults)")
+                + "=skip (docs/network-faults.md)")
         .isNull();
     return new NetworkHarness(Files.createTempDirectory("pnf"));
   }

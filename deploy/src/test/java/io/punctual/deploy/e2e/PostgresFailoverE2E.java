@@ -56,7 +56,7 @@ class PostgresFailoverE2E {
     /**
      * The primary cut off the network (from every other host, silently: no reset, no ICMP) and left
      * running, as a partitioned primary is; never healed (the old primary still believes it is the
-     * primary: it must be fenced before its network comes back, see operations.md).
+     * primary: it must be fenced before its network comes back, see docs/network-faults.md).
      */
     PARTITION
   }

@@ -98,17 +98,12 @@ public final class LimitKeys {
     if (!key.startsWith(head) || close < 0) {
       return Optional.empty();
     }
-    String namespace = key.substring(head.length(), close);
-    int shard = 0;
-    int hash = namespace.lastIndexOf('#');
-    if (hash >= 0) {
-      try {
-        shard = Integer.parseInt(namespace.substring(hash + 1));
-      } catch (NumberFormatException e) {
-        return Optional.empty();
-      }
-      namespace = namespace.substring(0, hash);
+    Optional<RedisKeys.Tag> tag = RedisKeys.parseTag(key.substring(head.length(), close));
+    if (tag.isEmpty()) {
+      return Optional.empty();
     }
+    String namespace = tag.get().namespace();
+    int shard = tag.get().shard();
     String hold = holdPrefix(namespace, shard);
     String paused = pausedPrefix(namespace, shard);
     if (key.startsWith(hold)) {

@@ -54,6 +54,26 @@ public final class RedisKeys {
     return shard == 0 ? "{" + namespace + "}" : "{" + namespace + "#" + shard + "}";
   }
 
+  /** A namespace and shard, as a key's hash tag names them. */
+  public record Tag(String namespace, int shard) {}
+
+  /**
+   * What {@link #tag} wrote, read back from the text between its braces ({@code namespace} or
+   * {@code namespace#shard}); empty when the shard is not a number.
+   */
+  public static Optional<Tag> parseTag(String inBraces) {
+    int hash = inBraces.lastIndexOf('#');
+    if (hash < 0) {
+      return Optional.of(new Tag(inBraces, 0));
+    }
+    try {
+      return Optional.of(
+          new Tag(inBraces.substring(0, hash), Integer.parseInt(inBraces.substring(hash + 1))));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
   /** The queue of one priority in the shard that holds {@code jobId}. */
   public String queue(String namespace, Priority priority, UUID jobId) {
     return queue(namespace, priority, shardOf(jobId));
@@ -101,21 +121,11 @@ public final class RedisKeys {
     if (!key.startsWith(head) || close < head.length()) {
       return Optional.empty();
     }
-    String namespace = key.substring(head.length(), close);
-    int shard = 0;
-    int hash = namespace.lastIndexOf('#');
-    if (hash >= 0) {
-      try {
-        shard = Integer.parseInt(namespace.substring(hash + 1));
-      } catch (NumberFormatException e) {
-        return Optional.empty();
-      }
-      namespace = namespace.substring(0, hash);
-    }
+    Optional<Tag> tag = parseTag(key.substring(head.length(), close));
     String priority = key.substring(close + "}:q:".length());
     for (Priority p : Priority.values()) {
-      if (p.wireName().equals(priority)) {
-        return Optional.of(new QueueKey(namespace, p, shard));
+      if (tag.isPresent() && p.wireName().equals(priority)) {
+        return Optional.of(new QueueKey(tag.get().namespace(), p, tag.get().shard()));
       }
     }
     return Optional.empty();

@@ -11,7 +11,7 @@
 -- disable_cost, 1e10, so its estimate passes jit_above_cost, jit_inline_above_cost and
 -- jit_optimize_above_cost (100,000 and 500,000 by default) and a server built with LLVM compiled
 -- and optimized the whole plan, some 300 functions, on every execution: seconds of CPU for a
--- statement that runs in a millisecond (docs/operations.md, "Slow claims on PostgreSQL 15"). PostgreSQL 18 counts
+-- statement that runs in a millisecond (docs/supported-versions.md, "Slow claims on PostgreSQL 15"). PostgreSQL 18 counts
 -- disabled nodes apart from the cost and never got there. A batch of key lookups gains nothing from
 -- JIT at any size.
 SELECT set_config('enable_seqscan', 'off', true), set_config('enable_nestloop', 'off', true),

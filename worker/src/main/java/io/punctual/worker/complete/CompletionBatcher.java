@@ -5,12 +5,8 @@ import io.punctual.model.ExecutionStatus;
 import io.punctual.model.Job;
 import io.punctual.model.JobState;
 import io.punctual.model.QueueEntry;
-import io.punctual.queue.ReadyQueue;
-import io.punctual.queue.config.QueueSettings;
-import io.punctual.queue.lease.Redlock;
 import io.punctual.store.JobTransitions;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.limit.SlotHolders;
 import io.punctual.worker.metrics.WorkerMetrics;
 import io.punctual.worker.run.FinishedAttempt;
 import io.punctual.worker.run.JobMdc;
@@ -44,11 +40,8 @@ public final class CompletionBatcher implements AutoCloseable {
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
   private static final int TRIES_WHEN_CLOSING = 5;
 
+  private final CompletionStores stores;
   private final Clock clock;
-  private final JobTransitions transitions;
-  private final Redlock redlock;
-  private final ReadyQueue readyQueue;
-  private final QueueSettings queueSettings;
   private final WorkerMetrics metrics;
   private final String workerId;
   private final int batchSize;
@@ -56,17 +49,12 @@ public final class CompletionBatcher implements AutoCloseable {
   private final LinkedBlockingQueue<FinishedAttempt> queue = new LinkedBlockingQueue<>();
   private final PendingResults pending = new PendingResults();
   private final Thread thread;
-  private final SlotHolders limits;
   private volatile boolean closing;
 
   public CompletionBatcher(
       Clock clock, CompletionStores stores, WorkerSettings settings, WorkerMetrics metrics) {
-    this.limits = stores.limits();
+    this.stores = stores;
     this.clock = clock;
-    this.transitions = stores.transitions();
-    this.redlock = stores.redlock();
-    this.readyQueue = stores.queue();
-    this.queueSettings = stores.queueSettings();
     this.metrics = metrics;
     this.workerId = settings.workerId;
     this.batchSize = settings.completionBatchSize;
@@ -85,7 +73,7 @@ public final class CompletionBatcher implements AutoCloseable {
    */
   public void add(FinishedAttempt attempt) {
     if (attempt.outcome() instanceof Outcome.Failed failed && failed.retryAfter() != null) {
-      limits.retryAfter(attempt.job(), failed.retryAfter());
+      stores.limits().retryAfter(attempt.job(), failed.retryAfter());
     }
     pending.add(attempt);
     queue.add(attempt);
@@ -184,7 +172,7 @@ public final class CompletionBatcher implements AutoCloseable {
     for (FinishedAttempt f : batch) {
       completions.add(f.completion());
     }
-    JobTransitions.Ended ended = transitions.finish(completions, workerId);
+    JobTransitions.Ended ended = stores.transitions().finish(completions, workerId);
     Set<UUID> accepted = ended.applied();
     // Written or refused: from now on nothing renews these leases.
     pending.removeAll(batch);
@@ -211,7 +199,7 @@ public final class CompletionBatcher implements AutoCloseable {
     for (FinishedAttempt f : batch) {
       ids.add(f.job().id());
     }
-    limits.finished(ids, accepted);
+    stores.limits().finished(ids, accepted);
   }
 
   /** A success recorded as a failure because the store refused the follow-ups it spawned. */
@@ -235,7 +223,7 @@ public final class CompletionBatcher implements AutoCloseable {
    */
   private void enqueueRetries(
       List<FinishedAttempt> batch, Set<UUID> accepted, List<QueueEntry> released) {
-    Instant horizon = clock.instant().plus(queueSettings.horizon);
+    Instant horizon = clock.instant().plus(stores.queueSettings().horizon);
     List<QueueEntry> entries = new ArrayList<>();
     for (QueueEntry r : released) {
       if (!r.runAt().isAfter(horizon)) {
@@ -253,7 +241,7 @@ public final class CompletionBatcher implements AutoCloseable {
     }
     for (int tries = 1; !entries.isEmpty(); tries++) {
       try {
-        readyQueue.enqueue(entries);
+        stores.queue().enqueue(entries);
         return;
       } catch (RuntimeException e) {
         if (tries >= 3) {
@@ -275,7 +263,7 @@ public final class CompletionBatcher implements AutoCloseable {
       ids.add(f.job().id());
     }
     try {
-      redlock.release(ids, workerId);
+      stores.redlock().release(ids, workerId);
     } catch (RuntimeException e) {
       log.warn("releasing {} leases failed worker={}: {}", ids.size(), workerId, e.toString());
     }

@@ -8,6 +8,7 @@ import io.punctual.model.JobState;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
@@ -71,7 +72,8 @@ public final class CompletionDecider {
               durationMs,
               "cancelled",
               null,
-              null);
+              null,
+              List.of());
     };
   }
 
@@ -96,7 +98,8 @@ public final class CompletionDecider {
         durationMs,
         error,
         stackTrace,
-        null);
+        null,
+        List.of());
   }
 
   /** {@code max(backoff.delayAfter(attempt), retryAfter)}. */

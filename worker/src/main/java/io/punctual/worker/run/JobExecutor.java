@@ -28,10 +28,8 @@ public final class JobExecutor {
 
   private final JobHandlers handlers;
   private final CompletionDecider decider;
-  private final RunningAttempts running;
-  private final ScheduledExecutorService timeouts;
-  private final Consumer<FinishedAttempt> finished;
-  private final Runnable afterEach;
+  private final Tracking tracking;
+  private final Ends ends;
   private final WorkerMetrics metrics;
   private final String workerId;
   private final Duration defaultTimeout;
@@ -62,11 +60,9 @@ public final class JobExecutor {
       WorkerMetrics metrics) {
     this.handlers = handlers;
     this.decider = decider;
-    this.running = tracking.running();
-    this.timeouts = tracking.timeouts();
+    this.tracking = tracking;
+    this.ends = ends;
     this.clock = tracking.clock();
-    this.finished = ends.finished();
-    this.afterEach = ends.afterEach();
     this.metrics = metrics;
     this.workerId = settings.workerId;
     this.defaultTimeout = settings.defaultTimeout;
@@ -87,12 +83,12 @@ public final class JobExecutor {
             startAt,
             timeout == null ? null : startAt.plus(timeout),
             Duration.between(now, startAt));
-    running.add(attempt);
+    tracking.running().add(attempt);
     try {
       threads.newThread(() -> run(attempt, timeout)).start();
     } catch (RuntimeException | Error e) {
-      running.remove(attempt);
-      afterEach.run();
+      tracking.running().remove(attempt);
+      ends.afterEach().run();
       throw e;
     }
   }
@@ -135,7 +131,7 @@ public final class JobExecutor {
           completion.nextState());
       // Handed over before it leaves `running`, so that its lease is renewed without a gap until
       // its result is written.
-      finished.accept(new FinishedAttempt(job, outcome, completion));
+      ends.finished().accept(new FinishedAttempt(job, outcome, completion));
     } catch (Throwable t) {
       log.error(
           "attempt could not be recorded job={} attempt={} worker={}",
@@ -144,8 +140,8 @@ public final class JobExecutor {
           workerId,
           t);
     } finally {
-      running.remove(attempt);
-      afterEach.run();
+      tracking.running().remove(attempt);
+      ends.afterEach().run();
     }
   }
 
@@ -170,21 +166,23 @@ public final class JobExecutor {
     if (timeout == null) {
       return null;
     }
-    return timeouts.schedule(
-        () -> {
-          if (attempt.stop(StopReason.TIMED_OUT)) {
-            Job job = attempt.job();
-            try (JobMdc mdc = JobMdc.of(job, workerId)) {
-              log.info(
-                  "attempt timed out, interrupting job={} attempt={} worker={} timeout={}",
-                  job.id(),
-                  job.attempt(),
-                  workerId,
-                  timeout);
-            }
-          }
-        },
-        timeout.toNanos(),
-        TimeUnit.NANOSECONDS);
+    return tracking
+        .timeouts()
+        .schedule(
+            () -> {
+              if (attempt.stop(StopReason.TIMED_OUT)) {
+                Job job = attempt.job();
+                try (JobMdc mdc = JobMdc.of(job, workerId)) {
+                  log.info(
+                      "attempt timed out, interrupting job={} attempt={} worker={} timeout={}",
+                      job.id(),
+                      job.attempt(),
+                      workerId,
+                      timeout);
+                }
+              }
+            },
+            timeout.toNanos(),
+            TimeUnit.NANOSECONDS);
   }
 }

@@ -5,7 +5,7 @@ import org.slf4j.MDC;
 
 /**
  * Puts job, attempt, worker, namespace and type into the MDC for the log lines about one job (a
- * JSON log layout shows them as fields; see docs/operations.md).
+ * JSON log layout shows them as fields; see docs/observing.md#json-logs).
  */
 public final class JobMdc implements AutoCloseable {
   private JobMdc() {}

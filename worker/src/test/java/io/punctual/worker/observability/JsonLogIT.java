@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 /**
- * The JSON log layout of docs/operations.md ({@code layout: {type: json, flattenMdc: true}}) on the
+ * The JSON log layout of docs/observing.md ({@code layout: {type: json, flattenMdc: true}}) on the
  * log lines of a real worker: a job's lines carry its id, attempt, worker and namespace as fields.
  */
 class JsonLogIT {
