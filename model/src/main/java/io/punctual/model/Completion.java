@@ -61,6 +61,4 @@ public record Completion(
         null,
         List.of());
   }
-
-  /** A completion that spawns nothing. */
 }
