@@ -10,6 +10,7 @@ import io.punctual.alerter.send.NoticeSender;
 import io.punctual.common.loop.Loops;
 import io.punctual.outbound.GuardedHttpClient;
 import io.punctual.outbound.config.HttpSettings;
+import io.punctual.outbound.signing.WebhookSigner;
 import io.punctual.store.alert.AlertRule;
 import io.punctual.store.alert.AlertRules;
 import java.io.IOException;
@@ -61,7 +62,12 @@ public final class Alerter implements AutoCloseable {
    * alert notices share.
    */
   public Alerter(
-      Jdbi jdbi, Clock clock, AlerterSettings settings, HttpSettings http, MetricRegistry metrics) {
+      Jdbi jdbi,
+      Clock clock,
+      AlerterSettings settings,
+      HttpSettings http,
+      WebhookSigner signer,
+      MetricRegistry metrics) {
     settings.validate();
     this.rules = new AlertRules(jdbi, clock);
     this.clock = clock;
@@ -75,7 +81,7 @@ public final class Alerter implements AutoCloseable {
             settings.requestTimeout,
             http.maxResponseBytes,
             null);
-    this.sender = new NoticeSender(jdbi, clock, client, http.signer(), settings);
+    this.sender = new NoticeSender(jdbi, clock, client, signer, settings);
     this.sent = metrics.meter("punctual.alerts.sent");
     this.failedAttempts = metrics.meter("punctual.alerts.failedAttempts");
     metrics.gauge("punctual.alerts.pending", () -> (Gauge<Long>) pending::get);

@@ -221,15 +221,8 @@ class AlertDeliveryIT {
                 f.receiver.url("/x").replace("127.0.0.1", "localhost"),
                 Duration.ZERO));
     HttpSettings closed = new HttpSettings();
-    closed.signingSecrets = List.of(AlertFixture.SECRET);
     f.fail("report");
-    try (Alerter guarded =
-        new Alerter(
-            f.stores.database().jdbi(),
-            f.clock,
-            f.settings,
-            closed,
-            new com.codahale.metrics.MetricRegistry())) {
+    try (Alerter guarded = f.alerter(closed, new com.codahale.metrics.MetricRegistry())) {
       assertThat(guarded.runOnce().sent().failed()).isEqualTo(1);
     }
     assertThat(f.receiver.received()).isEmpty();

@@ -10,6 +10,7 @@ import io.punctual.model.ExecutionStatus;
 import io.punctual.model.Job;
 import io.punctual.model.JobState;
 import io.punctual.outbound.signing.WebhookSignature;
+import io.punctual.outbound.signing.WebhookSigner;
 import io.punctual.store.alert.AlertDelivery;
 import io.punctual.store.alert.AlertEvent;
 import io.punctual.store.alert.AlertRule;
@@ -81,7 +82,7 @@ class AlertEventsIT {
     assertThat(firing.header(WebhookSignature.ID)).isEqualTo(body.path("dedupKey").asText());
     assertThat(
             WebhookSignature.verify(
-                AlertFixture.SECRET,
+                f.secret,
                 firing.header(WebhookSignature.ID),
                 firing.header(WebhookSignature.TIMESTAMP),
                 firing.header(WebhookSignature.SIGNATURE),
@@ -89,6 +90,18 @@ class AlertEventsIT {
                 f.clock.instant(),
                 WebhookSignature.DEFAULT_TOLERANCE))
         .isTrue();
+    assertThat(firing.header(WebhookSigner.NAMESPACE)).isEqualTo("default");
+    assertThat(
+            WebhookSignature.verify(
+                f.otherSecret,
+                firing.header(WebhookSignature.ID),
+                firing.header(WebhookSignature.TIMESTAMP),
+                firing.header(WebhookSignature.SIGNATURE),
+                firing.body(),
+                f.clock.instant(),
+                WebhookSignature.DEFAULT_TOLERANCE))
+        .as("namespace billing's secret")
+        .isFalse();
     assertThat(
             WebhookSignature.verify(
                 "whsec_" + "A".repeat(40),

@@ -1,5 +1,7 @@
 package io.punctual.alerter;
 
+import static java.nio.charset.StandardCharsets.US_ASCII;
+
 import com.codahale.metrics.MetricRegistry;
 import io.punctual.alerter.config.AlerterSettings;
 import io.punctual.model.Completion;
@@ -7,6 +9,8 @@ import io.punctual.model.ExecutionStatus;
 import io.punctual.model.Job;
 import io.punctual.model.JobState;
 import io.punctual.outbound.config.HttpSettings;
+import io.punctual.outbound.signing.SigningSecret;
+import io.punctual.outbound.signing.WebhookSigner;
 import io.punctual.queue.Stores;
 import io.punctual.queue.config.QueueSettings;
 import io.punctual.queue.testing.TestRedis;
@@ -14,6 +18,8 @@ import io.punctual.store.JobSubmissions.Submitted;
 import io.punctual.store.alert.AlertEvent;
 import io.punctual.store.alert.AlertRule;
 import io.punctual.store.alert.AlertRules;
+import io.punctual.store.secret.SecretSealer;
+import io.punctual.store.secret.SigningSecrets;
 import io.punctual.store.testing.Jobs;
 import io.punctual.store.testing.TestClock;
 import io.punctual.store.testing.TestStores;
@@ -25,7 +31,8 @@ import java.util.UUID;
 
 /** A fresh database and Redis, stores and an alerter on a test clock, a receiver on loopback. */
 final class AlertFixture implements AutoCloseable {
-  static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+  /** The deployment's secrets key of these tests: signing secrets are stored sealed. */
+  static final byte[] SECRETS_KEY = "the alerter tests 32-byte secret".getBytes(US_ASCII);
 
   final TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
   final Stores stores;
@@ -33,6 +40,14 @@ final class AlertFixture implements AutoCloseable {
   final AlerterSettings settings = new AlerterSettings();
   final HttpSettings http = new HttpSettings();
   final Receiver receiver = new Receiver();
+  final SigningSecrets signingSecrets;
+
+  /** The signing secret of namespace default, which the rules are of. */
+  final String secret;
+
+  /** Another namespace's secret, which must not verify default's notices. */
+  final String otherSecret;
+
   final Alerter alerter;
 
   AlertFixture() {
@@ -42,13 +57,27 @@ final class AlertFixture implements AutoCloseable {
     stores.partitions().ensureAhead();
     rules = new AlertRules(stores.database().jdbi(), clock);
     http.allow = List.of("127.0.0.1/32"); // the receiver listens on loopback: tests only
-    http.signingSecrets = List.of(SECRET);
+    signingSecrets =
+        new SigningSecrets(stores.database().jdbi(), clock, SecretSealer.withKey(SECRETS_KEY));
+    secret = SigningSecret.ofKey(signingSecrets.create("default").key()).text();
+    otherSecret = SigningSecret.ofKey(signingSecrets.create("billing").key()).text();
     alerter = alerter();
   }
 
   /** Another alerter over the same database (as a second reaper runs one). */
   Alerter alerter() {
-    return new Alerter(stores.database().jdbi(), clock, settings, http, new MetricRegistry());
+    return alerter(http, new MetricRegistry());
+  }
+
+  /** An alerter with other HTTP settings or metrics. */
+  Alerter alerter(HttpSettings with, MetricRegistry metrics) {
+    return new Alerter(
+        stores.database().jdbi(),
+        clock,
+        settings,
+        with,
+        WebhookSigner.caching(signingSecrets::signingKeysOf, clock),
+        metrics);
   }
 
   AlertRule rule(String name, AlertEvent event, String type) {

@@ -22,8 +22,7 @@ import org.junit.jupiter.api.Test;
 class AlertsPendingGaugeIT {
   private final AlertFixture f = new AlertFixture();
   private final MetricRegistry metrics = new MetricRegistry();
-  private final Alerter alerter =
-      new Alerter(f.stores.database().jdbi(), f.clock, f.settings, f.http, metrics);
+  private final Alerter alerter = f.alerter(f.http, metrics);
 
   @AfterEach
   void close() {

@@ -43,6 +43,7 @@ import io.punctual.api.limits.QueuesResource;
 import io.punctual.api.namespaces.NamespaceCache;
 import io.punctual.api.namespaces.NamespaceGate;
 import io.punctual.api.namespaces.NamespacesResource;
+import io.punctual.api.namespaces.SigningSecretsResource;
 import io.punctual.api.namespaces.SubmitRateLimiter;
 import io.punctual.api.openapi.OpenApiResource;
 import io.punctual.api.problem.EmptyOptionalExceptionMapper;
@@ -68,6 +69,7 @@ import io.punctual.schedule.store.ScheduleDefinitions;
 import io.punctual.schedule.store.ScheduleJobs;
 import io.punctual.store.AuditStore;
 import io.punctual.store.alert.AlertRules;
+import io.punctual.store.secret.SigningSecrets;
 import io.punctual.store.stats.StatsReader;
 import jakarta.servlet.DispatcherType;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -89,12 +91,18 @@ public final class ApiModule {
 
   /** The API with schedules' smallest {@code every} at its default, PT1S. */
   public static void register(
-      Environment env, Stores stores, ApiSettings settings, AuthSettings auth) {
-    register(env, stores, settings, auth, ScheduleDefinition.DEFAULT_MIN_INTERVAL);
+      Environment env,
+      Stores stores,
+      ApiSettings settings,
+      AuthSettings auth,
+      SigningSecrets signingSecrets) {
+    register(env, stores, settings, auth, ScheduleDefinition.DEFAULT_MIN_INTERVAL, signingSecrets);
   }
 
   /**
-   * {@code minInterval}: the smallest {@code every} of a schedule ({@code planner.minInterval}).
+   * {@code minInterval}: the smallest {@code every} of a schedule ({@code planner.minInterval});
+   * {@code signingSecrets}: the namespaces' signing secrets (every namespace without one gets its
+   * first as the API starts).
    *
    * @throws IllegalStateException when authentication is on and no admin key exists (see {@link
    *     KeyBootstrapAtStart})
@@ -104,7 +112,8 @@ public final class ApiModule {
       Stores stores,
       ApiSettings settings,
       AuthSettings auth,
-      Duration minInterval) {
+      Duration minInterval,
+      SigningSecrets signingSecrets) {
     settings.validate();
     auth.validate();
     ScheduleRequestParser scheduleParser =
@@ -174,7 +183,10 @@ public final class ApiModule {
                   env.metrics()))
           .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     }
-    jersey.register(new NamespacesResource(stores.namespaces(), namespaces, settings));
+    jersey.register(
+        new NamespacesResource(stores.namespaces(), namespaces, signingSecrets, settings));
+    jersey.register(new SigningSecretsResource(stores.namespaces(), signingSecrets));
+    firstSigningSecrets(signingSecrets);
     jersey.register(new WorkersResource(stores.workers(), settings));
     jersey.register(new OpenApiResource());
     jersey.register(
@@ -262,6 +274,22 @@ public final class ApiModule {
     StatsReader stats = new StatsReader(stores.database().jdbi());
     jersey.register(new StatsResource(stats, stores.clock()));
     env.lifecycle().manage(new StatsWarmup(stats, stores.clock(), settings.statsWarmup));
+  }
+
+  /**
+   * Every namespace with a row gets its first signing secret now if it has none (those made before
+   * V24 among them). PostgreSQL away at start delays nothing: a namespace without a secret gets one
+   * when it first signs.
+   */
+  private static void firstSigningSecrets(SigningSecrets signingSecrets) {
+    try {
+      int made = signingSecrets.ensureEvery();
+      if (made > 0) {
+        LOG.info("made a first signing secret for {} namespaces without one", made);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("signing secrets not checked at start (made when first used): {}", e.toString());
+    }
   }
 
   /** Stops {@code managed} with the server; it was started already. */

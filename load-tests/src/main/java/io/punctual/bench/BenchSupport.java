@@ -6,10 +6,15 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.punctual.common.json.Json;
 import io.punctual.model.NewJob;
 import io.punctual.model.QueueEntry;
+import io.punctual.outbound.signing.WebhookSigner;
 import io.punctual.queue.Stores;
 import io.punctual.queue.redis.RedisConnection;
 import io.punctual.queue.redis.RedisConnector;
 import io.punctual.store.JobSubmissions;
+import io.punctual.store.secret.SecretSealer;
+import io.punctual.store.secret.SigningSecrets;
+import io.punctual.worker.config.WorkerSettings;
+import io.punctual.worker.handler.registry.JobHandlers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +31,9 @@ import java.util.function.IntFunction;
 
 /** What the benchmarks share: connections, waiting, the server's settings, a no-op job. */
 final class BenchSupport {
+  /** The secrets key of the benchmarks' processes (their PUNCTUAL_SECRETS_KEY): 32 bytes. */
+  static final String SECRETS_KEY = "YmVuY2htYXJrcycgc2VjcmV0cyBrZXkgMzIgYnl0ZXM=";
+
   /** The admin key the benchmarks' API processes start with (their PUNCTUAL_BOOTSTRAP_KEY). */
   static final String API_KEY = "bench-admin-key-0123456789abcdefghijklmnopqrstuvwxyz";
 
@@ -200,6 +208,17 @@ final class BenchSupport {
    * (the payload index's cost is measured with one that has keys).
    */
   static final String PAYLOAD = System.getProperty("bench.payload", "{}");
+
+  /**
+   * The built-in handlers over {@code stores}, the {@code http} one signing with the namespaces'
+   * secrets (stored as they are: a benchmark's database is thrown away).
+   */
+  static JobHandlers builtIns(Stores stores, WorkerSettings settings) {
+    SigningSecrets secrets =
+        new SigningSecrets(stores.database().jdbi(), stores.clock(), SecretSealer.plain());
+    return JobHandlers.withBuiltIns(
+        settings, stores.clock(), WebhookSigner.caching(secrets::signingKeysOf, stores.clock()));
+  }
 
   /**
    * With {@code -Dbench.payloadIndex=true}, builds the optional payload index (jobs_payload, what

@@ -15,7 +15,6 @@ import io.punctual.store.Migrations;
 import io.punctual.store.config.PostgresSettings;
 import io.punctual.worker.Worker;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.registry.JobHandlers;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -140,8 +139,7 @@ final class InProcessDrains {
     Usage before = servers.usage(ThroughputBenchmark.THIS_JVM);
     long started = System.nanoTime();
     try (Worker worker =
-        new Worker(
-            stores, settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()), metrics)) {
+        new Worker(stores, settings, BenchSupport.builtIns(stores, settings), metrics)) {
       worker.start();
       var succeeded = metrics.meter("punctual.worker.succeeded");
       var failed = metrics.meter("punctual.worker.failed");

@@ -22,7 +22,6 @@ import io.punctual.store.Migrations;
 import io.punctual.store.config.PostgresSettings;
 import io.punctual.worker.Worker;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.registry.JobHandlers;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -425,10 +424,7 @@ public final class LagBenchmark {
       if (workers == 0) {
         worker =
             new Worker(
-                stores,
-                settings,
-                JobHandlers.withBuiltIns(settings, Clock.systemUTC()).register(probe),
-                metrics);
+                stores, settings, BenchSupport.builtIns(stores, settings).register(probe), metrics);
         worker.start();
       } else {
         roles = processes.startWorkers(workers);

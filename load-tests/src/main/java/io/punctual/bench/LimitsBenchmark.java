@@ -11,9 +11,7 @@ import io.punctual.queue.Stores;
 import io.punctual.store.limit.Limit;
 import io.punctual.worker.Worker;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.registry.JobHandlers;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -279,8 +277,7 @@ public final class LimitsBenchmark {
     WorkerSettings settings = new WorkerSettings();
     MetricRegistry metrics = new MetricRegistry();
     try (Worker worker =
-        new Worker(
-            stores, settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()), metrics)) {
+        new Worker(stores, settings, BenchSupport.builtIns(stores, settings), metrics)) {
       worker.start();
       Thread.sleep(Duration.ofSeconds(seconds + 3));
     }

@@ -23,7 +23,6 @@ import io.punctual.store.Migrations;
 import io.punctual.store.config.PostgresSettings;
 import io.punctual.worker.Worker;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.registry.JobHandlers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -359,10 +358,7 @@ public final class PlannerBenchmark {
       Instant to;
       try (Worker worker =
           new Worker(
-              stores,
-              workerSettings,
-              JobHandlers.withBuiltIns(workerSettings, Clock.systemUTC()),
-              metrics)) {
+              stores, workerSettings, BenchSupport.builtIns(stores, workerSettings), metrics)) {
         worker.start();
         planner.start();
         // The first pass plans every schedule at once (the throughput case above); the warm-up

@@ -63,6 +63,8 @@ final class PunctualProcesses implements AutoCloseable {
             redisUrl,
             "PUNCTUAL_BOOTSTRAP_KEY",
             BenchSupport.API_KEY,
+            "PUNCTUAL_SECRETS_KEY",
+            BenchSupport.SECRETS_KEY,
             "PUNCTUAL_AUTH_ENABLED",
             Boolean.toString(auth));
   }

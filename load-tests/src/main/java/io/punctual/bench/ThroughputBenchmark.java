@@ -17,7 +17,6 @@ import io.punctual.store.Migrations;
 import io.punctual.store.config.PostgresSettings;
 import io.punctual.worker.Worker;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.registry.JobHandlers;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -302,8 +301,7 @@ public final class ThroughputBenchmark {
       Usage before = servers.usage(THIS_JVM);
       long started = System.nanoTime();
       try (Worker worker =
-          new Worker(
-              stores, settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()), metrics)) {
+          new Worker(stores, settings, BenchSupport.builtIns(stores, settings), metrics)) {
         worker.start();
         // The meter counts results committed to PostgreSQL; polling it costs the database nothing.
         var succeeded = metrics.meter("punctual.worker.succeeded");

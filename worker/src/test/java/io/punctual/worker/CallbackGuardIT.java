@@ -9,9 +9,7 @@ import io.punctual.model.Job;
 import io.punctual.model.JobState;
 import io.punctual.worker.CallbackServer.Response;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.registry.JobHandlers;
 import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -26,7 +24,7 @@ class CallbackGuardIT {
   private final WorkerSettings settings = WorkerHarness.settings();
 
   CallbackGuardIT() {
-    harness.start(settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()));
+    harness.start(settings, harness.builtIns(settings));
   }
 
   @AfterEach

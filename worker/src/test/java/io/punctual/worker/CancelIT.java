@@ -14,7 +14,6 @@ import io.punctual.model.JobState;
 import io.punctual.store.JobTransitions.CancelResult;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class CancelIT {
   private final WorkerHarness harness = new WorkerHarness();
   private final WorkerSettings settings = WorkerHarness.settings();
-  private final JobHandlers handlers = JobHandlers.withBuiltIns(settings, Clock.systemUTC());
+  private final JobHandlers handlers = harness.builtIns(settings);
 
   @AfterEach
   void close() {

@@ -13,8 +13,6 @@ import io.punctual.queue.config.QueueSettings;
 import io.punctual.queue.config.RedisSettings;
 import io.punctual.queue.testing.TestRedis;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.registry.JobHandlers;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,8 +38,8 @@ class ClusterWorkerIT {
       try (WorkerHarness harness = new WorkerHarness(new QueueSettings(), redis)) {
         WorkerSettings s1 = WorkerHarness.settings();
         WorkerSettings s2 = WorkerHarness.settings();
-        harness.startSeparate(s1, JobHandlers.withBuiltIns(s1, Clock.systemUTC()), metrics());
-        harness.startSeparate(s2, JobHandlers.withBuiltIns(s2, Clock.systemUTC()), metrics());
+        harness.startSeparate(s1, harness.builtIns(s1), metrics());
+        harness.startSeparate(s2, harness.builtIns(s2), metrics());
         int slot0 = SlotHash.getSlot(harness.stores.keys().queue("default", Priority.LOW, 0));
         int slot1 = SlotHash.getSlot(harness.stores.keys().queue("default", Priority.LOW, 1));
         int slot2 = SlotHash.getSlot(harness.stores.keys().queue("default", Priority.LOW, 2));

@@ -16,7 +16,6 @@ import io.punctual.store.JobTransitions.Rescue;
 import io.punctual.worker.complete.CompletionBatcher;
 import io.punctual.worker.complete.PendingResults;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.registry.JobHandlers;
 import io.punctual.worker.heartbeat.Heartbeater;
 import io.punctual.worker.heartbeat.LeaseKeeper;
 import io.punctual.worker.metrics.WorkerMetrics;
@@ -26,7 +25,6 @@ import io.punctual.worker.run.Outcome;
 import io.punctual.worker.run.RunningAttempt;
 import io.punctual.worker.run.RunningAttempts;
 import io.punctual.worker.run.StopReason;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -84,7 +82,7 @@ class FencingIT {
     Job stale = claimThenRescue(job, "stalled-worker");
 
     WorkerSettings settings = WorkerHarness.settings();
-    harness.start(settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()));
+    harness.start(settings, harness.builtIns(settings));
     harness
         .stores
         .queue()

@@ -17,12 +17,12 @@ import io.punctual.model.Execution;
 import io.punctual.model.ExecutionStatus;
 import io.punctual.model.Job;
 import io.punctual.model.JobState;
+import io.punctual.outbound.signing.SigningSecret;
 import io.punctual.outbound.signing.WebhookSignature;
+import io.punctual.outbound.signing.WebhookSigner;
 import io.punctual.worker.CallbackServer.Request;
 import io.punctual.worker.CallbackServer.Response;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.registry.JobHandlers;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -33,23 +33,28 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 class HttpWorkerIT {
-  /** Two secrets active at once, as while rotating. */
-  private static final String OLD_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
-
-  private static final String NEW_SECRET =
-      "whsec_"
-          + Base64.getEncoder().encodeToString("a fresh key of thirty-two bytes!".getBytes(UTF_8));
-
   /** A credential a job gives its callback: it goes to the receiver and nowhere else. */
   private static final String TOKEN = "Bearer tok-7f3a9c";
 
   private final WorkerHarness harness = new WorkerHarness();
   private final WorkerSettings settings = WorkerHarness.settings();
 
+  /** Two secrets of namespace default active at once, as while rotating. */
+  private final String oldSecret = made("default");
+
+  private final String newSecret = made("default");
+
+  /** Namespace billing's own secret. */
+  private final String billingSecret = made("billing");
+
   HttpWorkerIT() {
-    settings.http.signingSecrets = List.of(OLD_SECRET, NEW_SECRET);
+    settings.namespaces = List.of("default", "billing");
     settings.http.allow = List.of("127.0.0.1/32"); // the receivers listen on loopback
-    harness.start(settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()));
+    harness.start(settings, harness.builtIns(settings));
+  }
+
+  private String made(String namespace) {
+    return SigningSecret.ofKey(harness.signingSecrets().create(namespace).key()).text();
   }
 
   @AfterEach
@@ -58,8 +63,13 @@ class HttpWorkerIT {
   }
 
   private Job submit(CallbackServer server) {
+    return submit(server, "default");
+  }
+
+  private Job submit(CallbackServer server, String namespace) {
     return harness.submit(
         aJob()
+            .namespace(namespace)
             .type("http")
             .payload(Json.readTree("{\"invoice\":\"INV-1\"}"))
             .callback(
@@ -90,33 +100,48 @@ class HttpWorkerIT {
     }
   }
 
-  /** What a receiver does: each active secret, on its own, verifies the request as received. */
-  private static void assertVerifiesWithEverySecret(Request r, Job job) {
+  /**
+   * What a receiver does: each active secret of the namespace, on its own, verifies the request as
+   * received; another namespace's secret, or a made-up one, does not.
+   */
+  private void assertVerifiesWithEverySecret(Request r, Job job) {
     assertThat(r.header(WebhookSignature.ID)).isEqualTo(job.id().toString());
+    assertThat(r.header(WebhookSigner.NAMESPACE)).isEqualTo("default");
     assertThat(r.header(WebhookSignature.SIGNATURE).split(" ")).hasSize(2);
-    for (String secret : List.of(OLD_SECRET, NEW_SECRET)) {
-      assertThat(
-              WebhookSignature.verify(
-                  secret,
-                  r.header(WebhookSignature.ID),
-                  r.header(WebhookSignature.TIMESTAMP),
-                  r.header(WebhookSignature.SIGNATURE),
-                  r.body().getBytes(UTF_8),
-                  Instant.now(),
-                  WebhookSignature.DEFAULT_TOLERANCE))
-          .as("verified with secret %d", List.of(OLD_SECRET, NEW_SECRET).indexOf(secret))
+    for (String secret : List.of(oldSecret, newSecret)) {
+      assertThat(verifies(secret, r))
+          .as("verified with secret %d", List.of(oldSecret, newSecret).indexOf(secret))
           .isTrue();
     }
-    assertThat(
-            WebhookSignature.verify(
-                "whsec_" + Base64.getEncoder().encodeToString(new byte[32]),
-                r.header(WebhookSignature.ID),
-                r.header(WebhookSignature.TIMESTAMP),
-                r.header(WebhookSignature.SIGNATURE),
-                r.body(),
-                Instant.now(),
-                WebhookSignature.DEFAULT_TOLERANCE))
-        .isFalse();
+    assertThat(verifies(billingSecret, r)).as("verified with billing's secret").isFalse();
+    assertThat(verifies("whsec_" + Base64.getEncoder().encodeToString(new byte[32]), r)).isFalse();
+  }
+
+  private static boolean verifies(String secret, Request r) {
+    return WebhookSignature.verify(
+        secret,
+        r.header(WebhookSignature.ID),
+        r.header(WebhookSignature.TIMESTAMP),
+        r.header(WebhookSignature.SIGNATURE),
+        r.body().getBytes(UTF_8),
+        Instant.now(),
+        WebhookSignature.DEFAULT_TOLERANCE);
+  }
+
+  @Test
+  void aNamespacesDeliveryVerifiesWithItsOwnSecretOnly() throws Exception {
+    try (CallbackServer server = new CallbackServer(Response.of(200, "{}"))) {
+      Job job = submit(server, "billing");
+
+      harness.awaitState(job, JobState.SUCCEEDED);
+
+      Request r = server.requests().get(0);
+      assertThat(r.header(WebhookSigner.NAMESPACE)).isEqualTo("billing");
+      assertThat(r.header(WebhookSignature.SIGNATURE).split(" ")).hasSize(1);
+      assertThat(verifies(billingSecret, r)).isTrue();
+      assertThat(verifies(oldSecret, r)).as("verified with default's secret").isFalse();
+      assertThat(verifies(newSecret, r)).as("verified with default's secret").isFalse();
+    }
   }
 
   @Test
@@ -232,8 +257,8 @@ class HttpWorkerIT {
       before.forEach((name, level) -> logs.getLogger(name).setLevel(level));
     }
     List<String> lines = lines(captured);
-    String secretKey = OLD_SECRET.substring("whsec_".length());
-    String otherKey = NEW_SECRET.substring("whsec_".length());
+    String secretKey = oldSecret.substring("whsec_".length());
+    String otherKey = newSecret.substring("whsec_".length());
     assertThat(lines)
         .allSatisfy(
             l ->

@@ -7,8 +7,6 @@ import io.punctual.model.Job;
 import io.punctual.model.JobState;
 import io.punctual.store.namespace.Quota;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.registry.JobHandlers;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -31,7 +29,7 @@ class InactiveNamespaceIT {
     WorkerSettings settings = WorkerHarness.settings();
     settings.namespaces = List.of("on", "off");
     settings.namespaceRefresh = Duration.ofMillis(200);
-    harness.start(settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()));
+    harness.start(settings, harness.builtIns(settings));
 
     Job waiting = harness.submit(aJob().namespace("off").type("noop").build());
     Job running = harness.submit(aJob().namespace("on").type("noop").build());

@@ -96,7 +96,7 @@ class LockNodesWorkerIT {
   }
 
   private Worker start(Stores on, WorkerSettings settings, MetricRegistry metrics) {
-    JobHandlers handlers = JobHandlers.withBuiltIns(settings, Clock.systemUTC());
+    JobHandlers handlers = harness.builtIns(settings);
     handlers.register(
         new JobHandler() {
           @Override

@@ -18,7 +18,6 @@ import io.punctual.reaper.ReaperSettings;
 import io.punctual.store.config.PostgresSettings;
 import io.punctual.store.testing.TcpProxy;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.registry.JobHandlers;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -100,7 +99,7 @@ class PostgresOutageIT {
         new Worker(
             workerStores,
             settings,
-            JobHandlers.withBuiltIns(settings, Clock.systemUTC()).register(handler),
+            harness.builtIns(settings).register(handler),
             new MetricRegistry());
     worker.start();
   }

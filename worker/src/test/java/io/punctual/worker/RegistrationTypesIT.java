@@ -5,8 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.punctual.store.registry.WorkerRegistry.LiveWorker;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.registry.JobHandlers;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -24,7 +22,7 @@ class RegistrationTypesIT {
 
   @Test
   void aStartedWorkerIsLiveWithItsHandlerTypes() {
-    harness.start(settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()));
+    harness.start(settings, harness.builtIns(settings));
 
     await()
         .atMost(Duration.ofSeconds(10))

@@ -10,8 +10,6 @@ import io.punctual.model.Job;
 import io.punctual.model.JobState;
 import io.punctual.model.Priority;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.registry.JobHandlers;
-import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -28,7 +26,7 @@ class ShutdownIT {
   @Test
   void closeLetsARunningJobFinishWithinTheGrace() {
     settings.shutdownGrace = Duration.ofSeconds(10);
-    Worker worker = harness.start(settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()));
+    Worker worker = harness.start(settings, harness.builtIns(settings));
     Job job = harness.submit(aJob().type("sleep").payload(Json.readTree("{\"ms\":700}")).build());
     await().atMost(Duration.ofSeconds(5)).until(() -> worker.running() == 1);
 
@@ -46,7 +44,7 @@ class ShutdownIT {
   @Test
   void handlersStillRunningAfterTheGraceAreInterruptedAndRetriedLater() {
     settings.shutdownGrace = Duration.ofMillis(200);
-    Worker worker = harness.start(settings, JobHandlers.withBuiltIns(settings, Clock.systemUTC()));
+    Worker worker = harness.start(settings, harness.builtIns(settings));
     Job job =
         harness.submit(
             aJob().type("sleep").payload(Json.readTree("{\"ms\":60000}")).maxAttempts(3).build());

@@ -7,8 +7,6 @@ import static org.awaitility.Awaitility.await;
 import com.codahale.metrics.MetricRegistry;
 import io.punctual.model.NewJob;
 import io.punctual.worker.config.WorkerSettings;
-import io.punctual.worker.handler.registry.JobHandlers;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,8 +24,8 @@ class ThroughputIT {
       MetricRegistry m2 = new MetricRegistry();
       WorkerSettings s1 = WorkerHarness.settings();
       WorkerSettings s2 = WorkerHarness.settings();
-      harness.startSeparate(s1, JobHandlers.withBuiltIns(s1, Clock.systemUTC()), m1);
-      harness.startSeparate(s2, JobHandlers.withBuiltIns(s2, Clock.systemUTC()), m2);
+      harness.startSeparate(s1, harness.builtIns(s1), m1);
+      harness.startSeparate(s2, harness.builtIns(s2), m2);
 
       long started = System.nanoTime();
       for (int batch = 0; batch < JOBS / 1_000; batch++) {

@@ -1,5 +1,6 @@
 package io.punctual.worker;
 
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.MetricRegistry;
@@ -8,6 +9,7 @@ import io.punctual.model.Job;
 import io.punctual.model.JobState;
 import io.punctual.model.NewJob;
 import io.punctual.model.QueueEntry;
+import io.punctual.outbound.signing.WebhookSigner;
 import io.punctual.queue.Stores;
 import io.punctual.queue.config.QueueSettings;
 import io.punctual.queue.config.RedisSettings;
@@ -15,6 +17,8 @@ import io.punctual.queue.testing.TestRedis;
 import io.punctual.store.JobSubmissions.Submitted;
 import io.punctual.store.WorkflowStore;
 import io.punctual.store.config.PostgresSettings;
+import io.punctual.store.secret.SecretSealer;
+import io.punctual.store.secret.SigningSecrets;
 import io.punctual.store.testing.TestStores;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
@@ -54,6 +58,23 @@ public final class WorkerHarness implements AutoCloseable {
     this.queueSettings = queueSettings;
     this.stores = new Stores(postgres, redis, queueSettings, Clock.systemUTC(), "worker-test");
     stores.partitions().ensureAhead();
+  }
+
+  /** The deployment's secrets key of these tests: signing secrets are stored sealed. */
+  public static final byte[] SECRETS_KEY = "the worker tests' 32-byte secret".getBytes(US_ASCII);
+
+  /** The namespaces' signing secrets in this harness's database. */
+  public SigningSecrets signingSecrets() {
+    return new SigningSecrets(
+        stores.database().jdbi(), stores.clock(), SecretSealer.withKey(SECRETS_KEY));
+  }
+
+  /** The built-in handlers, the {@code http} one signing with the namespaces' secrets. */
+  public JobHandlers builtIns(WorkerSettings settings) {
+    return JobHandlers.withBuiltIns(
+        settings,
+        Clock.systemUTC(),
+        WebhookSigner.caching(signingSecrets()::signingKeysOf, stores.clock()));
   }
 
   /** Settings suited to tests: short heartbeats and grace, a unique id. */

@@ -17,7 +17,6 @@ import io.punctual.model.JobState;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
 import io.punctual.worker.metrics.WorkerMetrics;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -27,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class WorkerIT {
   private final WorkerHarness harness = new WorkerHarness();
   private final WorkerSettings settings = WorkerHarness.settings();
-  private final JobHandlers handlers = JobHandlers.withBuiltIns(settings, Clock.systemUTC());
+  private final JobHandlers handlers = harness.builtIns(settings);
 
   @BeforeEach
   void registerTestHandlers() {

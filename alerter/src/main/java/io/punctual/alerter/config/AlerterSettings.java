@@ -8,7 +8,7 @@ import java.time.Duration;
 /**
  * The alerter's knobs (the {@code alerts} section; it runs in the reaper role). Mutable Jackson
  * bean; every field has a default that works. Where notices may go and the secrets that sign them
- * are the callbacks' ({@code worker.http.allow}, {@code worker.http.signingSecrets}).
+ * are the callbacks': {@code worker.http.allow}, and the secrets of the rule's namespace.
  */
 public class AlerterSettings implements ValidatedSettings {
   /** Whether the reaper runs the alerter at all. */

@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Sends due notices: claims them (SKIP LOCKED, with a lease, so several alerters share the work and
  * a dead one's notices are tried again), POSTs each through the guarded callback client (the
- * outbound address policy applies at connect time), signed the Standard Webhooks way with {@code
- * worker.http.signingSecrets} ({@code webhook-id} is the notice's dedup key), and records the
+ * outbound address policy applies at connect time), signed the Standard Webhooks way with the
+ * secrets of the rule's namespace ({@code webhook-id} is the notice's dedup key), and records the
  * outcome: sent on a 2xx, else tried again after an exponential backoff, given up ({@code failed})
  * after {@code alerts.maxAttempts}. Delivery is at least once: a receiver deduplicates by {@code
  * webhook-id} (the {@code dedupKey} of the body). A Slack channel gets {@code {"text": ...}}.

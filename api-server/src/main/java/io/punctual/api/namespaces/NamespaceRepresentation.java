@@ -8,7 +8,8 @@ import java.time.Instant;
 /**
  * A namespace on the wire. Every quota field is present, null meaning no limit; {@code weight} is
  * its share of the workers' free slots (1 to 1000); {@code usage} is present where it was cheap to
- * tell (one namespace read by name).
+ * tell (one namespace read by name); {@code signingSecret}, its first signing secret, only in the
+ * answer that created it.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record NamespaceRepresentation(
@@ -18,7 +19,8 @@ public record NamespaceRepresentation(
     Instant deactivatedAt,
     QuotaRepresentation quota,
     int weight,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Usage usage) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) Usage usage,
+    @JsonInclude(JsonInclude.Include.NON_NULL) CreatedSigningSecret signingSecret) {
 
   /** The limits; null is no limit. */
   @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -44,6 +46,13 @@ public record NamespaceRepresentation(
         ns.deactivatedAt(),
         QuotaRepresentation.of(ns.quota()),
         ns.weight(),
-        usage);
+        usage,
+        null);
+  }
+
+  /** The namespace just made, with its first signing secret's value (shown this once). */
+  NamespaceRepresentation withSigningSecret(CreatedSigningSecret signingSecret) {
+    return new NamespaceRepresentation(
+        name, active, createdAt, deactivatedAt, quota, weight, usage, signingSecret);
   }
 }

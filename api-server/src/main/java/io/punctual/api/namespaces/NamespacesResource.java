@@ -15,6 +15,7 @@ import io.punctual.api.problem.Problems;
 import io.punctual.store.namespace.Namespace;
 import io.punctual.store.namespace.Namespaces;
 import io.punctual.store.namespace.Quota;
+import io.punctual.store.secret.SigningSecrets;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -45,17 +46,21 @@ public final class NamespacesResource {
 
   private final Namespaces store;
   private final NamespaceCache cache;
+  private final SigningSecrets secrets;
   private final ApiSettings settings;
 
-  public NamespacesResource(Namespaces store, NamespaceCache cache, ApiSettings settings) {
+  public NamespacesResource(
+      Namespaces store, NamespaceCache cache, SigningSecrets secrets, ApiSettings settings) {
     this.store = store;
     this.cache = cache;
+    this.secrets = secrets;
     this.settings = settings;
   }
 
   /**
-   * 201 with the new namespace; 409 {@code namespace-exists} naming {@code name}; 403 naming {@code
-   * name} for a name the admin's key may not act in.
+   * 201 with the new namespace and its first signing secret's value, shown this once; 409 {@code
+   * namespace-exists} naming {@code name}; 403 naming {@code name} for a name the admin's key may
+   * not act in.
    */
   @POST
   @Timed
@@ -83,8 +88,11 @@ public final class NamespacesResource {
                         "A namespace named " + create.name() + " exists already.",
                         "name"));
     cache.putCounted(created);
+    CreatedSigningSecret secret =
+        secrets.ensure(created.name()).map(CreatedSigningSecret::of).orElse(null);
     return Response.created(URI.create("/api/v1/namespaces/" + created.name()))
-        .entity(NamespaceRepresentation.of(created, null))
+        .header("Cache-Control", "no-store")
+        .entity(NamespaceRepresentation.of(created, null).withSigningSecret(secret))
         .build();
   }
 
@@ -124,7 +132,10 @@ public final class NamespacesResource {
   @Requires(Permission.READ)
   public NamespaceRepresentation get(
       @Context ContainerRequestContext request, @PathParam("name") String name) {
-    Namespace ns = visible(request, name).flatMap(store::find).orElseThrow(() -> noSuch(name));
+    Namespace ns =
+        NamespaceLookup.visible(request, name)
+            .flatMap(store::find)
+            .orElseThrow(() -> NamespaceLookup.noSuch(name));
     long pending = store.countPending(ns.name(), PENDING_COUNT_CAP);
     return NamespaceRepresentation.of(
         ns, new NamespaceRepresentation.Usage(pending, PENDING_COUNT_CAP));
@@ -138,9 +149,10 @@ public final class NamespacesResource {
   @Requires(Permission.ADMIN)
   public NamespaceRepresentation setQuota(
       @Context ContainerRequestContext request, @PathParam("name") String name, JsonNode body) {
-    String found = visible(request, name).orElseThrow(() -> noSuch(name));
+    String found =
+        NamespaceLookup.visible(request, name).orElseThrow(() -> NamespaceLookup.noSuch(name));
     Quota quota = NamespaceRequestParser.parseQuota(body);
-    Namespace ns = store.setQuota(found, quota).orElseThrow(() -> noSuch(name));
+    Namespace ns = store.setQuota(found, quota).orElseThrow(() -> NamespaceLookup.noSuch(name));
     cache.putCounted(ns);
     return NamespaceRepresentation.of(ns, null);
   }
@@ -156,7 +168,8 @@ public final class NamespacesResource {
   @Requires(Permission.ADMIN)
   public NamespaceRepresentation setWeight(
       @Context ContainerRequestContext request, @PathParam("name") String name, JsonNode body) {
-    String found = visible(request, name).orElseThrow(() -> noSuch(name));
+    String found =
+        NamespaceLookup.visible(request, name).orElseThrow(() -> NamespaceLookup.noSuch(name));
     int weight = NamespaceRequestParser.parseWeight(body);
     return changed(store.setWeight(found, weight), name);
   }
@@ -168,7 +181,8 @@ public final class NamespacesResource {
   @Requires(Permission.ADMIN)
   public NamespaceRepresentation deactivate(
       @Context ContainerRequestContext request, @PathParam("name") String name) {
-    String found = visible(request, name).orElseThrow(() -> noSuch(name));
+    String found =
+        NamespaceLookup.visible(request, name).orElseThrow(() -> NamespaceLookup.noSuch(name));
     return changed(store.setActive(found, false), name);
   }
 
@@ -179,26 +193,14 @@ public final class NamespacesResource {
   @Requires(Permission.ADMIN)
   public NamespaceRepresentation reactivate(
       @Context ContainerRequestContext request, @PathParam("name") String name) {
-    String found = visible(request, name).orElseThrow(() -> noSuch(name));
+    String found =
+        NamespaceLookup.visible(request, name).orElseThrow(() -> NamespaceLookup.noSuch(name));
     return changed(store.setActive(found, true), name);
   }
 
   private NamespaceRepresentation changed(Optional<Namespace> changed, String name) {
-    Namespace ns = changed.orElseThrow(() -> noSuch(name));
+    Namespace ns = changed.orElseThrow(() -> NamespaceLookup.noSuch(name));
     cache.put(ns);
     return NamespaceRepresentation.of(ns, null);
-  }
-
-  /** The name, if it is a namespace name the caller may act in (else as good as absent). */
-  private static Optional<String> visible(ContainerRequestContext request, String name) {
-    if (!Authorizer.isValidNamespace(name)
-        || !RequestContext.of(request).principal().mayActIn(name)) {
-      return Optional.empty();
-    }
-    return Optional.of(name);
-  }
-
-  private static RuntimeException noSuch(String name) {
-    return Problems.notFound("No namespace " + name + ".");
   }
 }

@@ -18,13 +18,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** API keys: created once with their secret, listed without it, rotated, revoked, expired. */
-class KeysIT {
+public class KeysIT {
   static final ApiFixture FIXTURE = ApiFixture.start();
 
   @RegisterExtension static final DropwizardAppExtension<?> APP = FIXTURE.app;
 
   /** Creates a key as the admin and answers its secret. */
-  static String createKey(ApiFixture fixture, String name, String role, String namespaces) {
+  public static String createKey(ApiFixture fixture, String name, String role, String namespaces) {
     Reply created =
         fixture
             .http()

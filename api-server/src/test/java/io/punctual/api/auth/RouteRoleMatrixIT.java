@@ -70,6 +70,9 @@ class RouteRoleMatrixIT {
     LEAST_ROLE.put("PUT /api/v1/namespaces/{name}/weight", Role.ADMIN);
     LEAST_ROLE.put("POST /api/v1/namespaces/{name}/deactivate", Role.ADMIN);
     LEAST_ROLE.put("POST /api/v1/namespaces/{name}/reactivate", Role.ADMIN);
+    LEAST_ROLE.put("POST /api/v1/namespaces/{name}/signing-secrets", Role.ADMIN);
+    LEAST_ROLE.put("GET /api/v1/namespaces/{name}/signing-secrets", Role.ADMIN);
+    LEAST_ROLE.put("DELETE /api/v1/namespaces/{name}/signing-secrets/{id}", Role.ADMIN);
     LEAST_ROLE.put("POST /api/v1/keys", Role.ADMIN);
     LEAST_ROLE.put("GET /api/v1/keys", Role.ADMIN);
     LEAST_ROLE.put("GET /api/v1/keys/{id}", Role.ADMIN);

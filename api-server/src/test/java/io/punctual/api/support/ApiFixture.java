@@ -1,5 +1,7 @@
 package io.punctual.api.support;
 
+import static java.nio.charset.StandardCharsets.US_ASCII;
+
 import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.jetty.HttpConnectorFactory;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
@@ -8,6 +10,8 @@ import io.punctual.queue.Stores;
 import io.punctual.queue.config.RedisSettings;
 import io.punctual.queue.testing.TestStack;
 import io.punctual.store.config.PostgresSettings;
+import io.punctual.store.secret.SecretSealer;
+import io.punctual.store.secret.SigningSecrets;
 import io.punctual.store.testing.TestClock;
 import java.net.URI;
 import java.time.Instant;
@@ -22,10 +26,14 @@ public final class ApiFixture {
   /** The admin key every fixture starts with (its bootstrap key); requests carry it by default. */
   public static final String ADMIN_KEY = "test-admin-key-0123456789abcdefghijklmnopqrstuvwxyz";
 
+  /** The deployment's secrets key of every fixture: signing secrets are stored sealed. */
+  public static final byte[] SECRETS_KEY = "the fixture's 32-byte secret key".getBytes(US_ASCII);
+
   public final TestClock clock;
   public final TestStack stack;
   public final Stores stores;
   public final ApiSettings settings;
+  public final SigningSecrets signingSecrets;
   public final DropwizardAppExtension<TestApiConfiguration> app;
 
   private ApiFixture(TestStack stack, Stores stores, ApiSettings settings) {
@@ -33,8 +41,12 @@ public final class ApiFixture {
     this.stack = stack;
     this.stores = stores;
     this.settings = settings;
+    this.signingSecrets =
+        new SigningSecrets(
+            stores.database().jdbi(), stores.clock(), SecretSealer.withKey(SECRETS_KEY));
     TestApiConfiguration config = new TestApiConfiguration();
     config.stores = stores;
+    config.signingSecrets = signingSecrets;
     config.api = settings;
     config.auth.bootstrapKey = ADMIN_KEY;
     DefaultServerFactory server = (DefaultServerFactory) config.getServerFactory();

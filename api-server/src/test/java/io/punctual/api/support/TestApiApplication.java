@@ -8,7 +8,12 @@ import io.punctual.api.ApiModule;
 public class TestApiApplication extends Application<TestApiConfiguration> {
   @Override
   public void run(TestApiConfiguration configuration, Environment environment) {
-    ApiModule.register(environment, configuration.stores, configuration.api, configuration.auth);
+    ApiModule.register(
+        environment,
+        configuration.stores,
+        configuration.api,
+        configuration.auth,
+        configuration.signingSecrets);
     environment.jersey().register(new FailingResource());
   }
 }

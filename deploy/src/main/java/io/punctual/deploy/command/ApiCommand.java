@@ -22,7 +22,13 @@ final class ApiCommand extends RoleCommand {
     Resources resources = wiring.resources();
     Stores stores = RoleWiring.openStores(config, "api", resources, environment);
     RoleWiring.checkSchema(stores);
-    ApiModule.register(environment, stores, config.api, config.auth, config.planner.minInterval);
+    ApiModule.register(
+        environment,
+        stores,
+        config.api,
+        config.auth,
+        config.planner.minInterval,
+        RoleWiring.signingSecrets(config, stores));
   }
 
   @Override

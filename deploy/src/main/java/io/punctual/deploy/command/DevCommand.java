@@ -6,6 +6,7 @@ import io.punctual.api.ApiModule;
 import io.punctual.api.auth.ApiKeys;
 import io.punctual.deploy.config.PunctualConfiguration;
 import io.punctual.deploy.dev.DevAdminKey;
+import io.punctual.deploy.dev.DevSecrets;
 import io.punctual.deploy.dev.EmbeddedStores;
 import io.punctual.deploy.runtime.Resources;
 import io.punctual.deploy.runtime.ServerUrls;
@@ -35,6 +36,7 @@ final class DevCommand extends RoleCommand {
 
   private EmbeddedStores embedded;
   private String adminKey;
+  private Path signingSecret;
 
   DevCommand(Application<PunctualConfiguration> application) {
     super(
@@ -70,11 +72,24 @@ final class DevCommand extends RoleCommand {
     config.redis.url = embedded.redisUrl();
     config.redis.leaseNodes = new ArrayList<>();
     config.redis.cluster = new ArrayList<>(); // dev runs on its embedded standalone Redis
+    if (!config.secrets.keyed() && !config.secrets.storePlain) {
+      // Dev seals its signing secrets under a key of its own, kept in the data directory.
+      config.secrets.encryptionKey = DevSecrets.encryptionKey(config.dataDirPath());
+    }
 
     Stores stores = RoleWiring.openStores(config, "dev", resources, environment);
     RoleWiring.migrate(stores);
     adminKey = adminKey(config, stores);
-    ApiModule.register(environment, stores, config.api, config.auth, config.planner.minInterval);
+    signingSecret =
+        DevSecrets.defaultSigningSecret(
+            RoleWiring.signingSecrets(config, stores), config.dataDirPath());
+    ApiModule.register(
+        environment,
+        stores,
+        config.api,
+        config.auth,
+        config.planner.minInterval,
+        RoleWiring.signingSecrets(config, stores));
     RoleWiring.startWorker(wiring, stores);
     RoleWiring.startPlanner(wiring, stores);
     ReaperCommand.startReaper(wiring, stores, "dev-" + ProcessHandle.current().pid());
@@ -135,6 +150,8 @@ final class DevCommand extends RoleCommand {
         "  Redis        " + embedded.redisUrl(),
         "  Data         " + embedded.dataDir(),
         "  Admin key    " + adminKey,
+        "  Signing      the default namespace's callbacks and notices verify with the secret in "
+            + signingSecret,
         callbacks(config),
         "Try: curl -s -X POST "
             + urls.application()

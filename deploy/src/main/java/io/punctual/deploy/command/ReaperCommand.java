@@ -72,6 +72,7 @@ final class ReaperCommand extends RoleCommand {
                 stores.clock(),
                 config.alerts,
                 config.worker.http,
+                RoleWiring.signer(config, stores),
                 new MetricRegistry())) {
           Alerter.Pass alerts = alerter.runOnce();
           System.out.println(
@@ -109,6 +110,7 @@ final class ReaperCommand extends RoleCommand {
             stores.clock(),
             config.alerts,
             config.worker.http,
+            RoleWiring.signer(config, stores),
             environment.metrics());
     resources.addStarted("alerter", alerter::start, alerter::close, environment);
   }

@@ -6,9 +6,12 @@ import io.punctual.deploy.config.PunctualConfiguration;
 import io.punctual.deploy.limits.DeclaredLimits;
 import io.punctual.deploy.runtime.Resources;
 import io.punctual.outbound.address.OutboundPolicy;
+import io.punctual.outbound.signing.WebhookSigner;
 import io.punctual.planner.plan.Planner;
 import io.punctual.queue.Stores;
 import io.punctual.store.Migrations;
+import io.punctual.store.secret.SecretSealer;
+import io.punctual.store.secret.SigningSecrets;
 import io.punctual.worker.Worker;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.sql.SQLException;
@@ -101,10 +104,21 @@ final class RoleWiring {
         new Worker(
             stores,
             config.worker,
-            JobHandlers.withBuiltIns(config.worker, stores.clock()),
+            JobHandlers.withBuiltIns(config.worker, stores.clock(), signer(config, stores)),
             wiring.environment().metrics());
     wiring.resources().addStarted("worker", worker::start, worker::close, wiring.environment());
     return worker;
+  }
+
+  /** The namespaces' signing secrets, sealed under {@code secrets.encryptionKey}. */
+  static SigningSecrets signingSecrets(PunctualConfiguration config, Stores stores) {
+    return new SigningSecrets(
+        stores.database().jdbi(), stores.clock(), SecretSealer.of(config.secrets));
+  }
+
+  /** What signs each namespace's deliveries (callbacks, alert notices) with its own secrets. */
+  static WebhookSigner signer(PunctualConfiguration config, Stores stores) {
+    return WebhookSigner.caching(signingSecrets(config, stores)::signingKeysOf, stores.clock());
   }
 
   /** The planner (declared schedules registered on its first pass), started with the server. */

@@ -17,6 +17,7 @@ import io.punctual.queue.config.RedisSettings;
 import io.punctual.reaper.ReaperSettings;
 import io.punctual.store.config.AuditSettings;
 import io.punctual.store.config.PostgresSettings;
+import io.punctual.store.config.SecretsSettings;
 import io.punctual.worker.config.WorkerSettings;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -42,6 +43,7 @@ public class PunctualConfiguration extends Configuration {
   @JsonProperty public AlerterSettings alerts = new AlerterSettings();
   @JsonProperty public PlannerSettings planner = new PlannerSettings();
   @JsonProperty public AuditSettings audit = new AuditSettings();
+  @JsonProperty public SecretsSettings secrets = new SecretsSettings();
   @JsonProperty public PrometheusSettings prometheus = new PrometheusSettings();
 
   /**
@@ -89,6 +91,7 @@ public class PunctualConfiguration extends Configuration {
     section(errors, alerts, "alerts", a -> a.validate(errors));
     section(errors, planner, "planner", p -> p.validate(errors));
     section(errors, audit, "audit", a -> a.validate(errors));
+    section(errors, secrets, "secrets", s -> s.validate(errors));
     section(errors, prometheus, "prometheus", p -> p.validate(errors));
     errors.require(dataDir != null && !dataDir.isBlank(), "dataDir is required");
     rescueAfterOutlastsTheWorkers(errors);

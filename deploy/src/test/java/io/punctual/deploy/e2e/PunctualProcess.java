@@ -43,8 +43,14 @@ final class PunctualProcess implements AutoCloseable {
   static final String BOOTSTRAP_KEY = "e2e-admin-key-0123456789abcdefghijklmnopqrstuvwxyz";
 
   /**
+   * The secrets key every process gets as {@code PUNCTUAL_SECRETS_KEY} unless its {@code env} sets
+   * that variable: the base64 of 32 bytes.
+   */
+  static final String SECRETS_KEY = "ZTJlIHRlc3RzJyBzZWNyZXRzIGtleSwgMzIgYnl0ZXM=";
+
+  /**
    * Starts the jar with a clean set of PUNCTUAL_* variables (only those in {@code env}, and {@link
-   * #BOOTSTRAP_KEY}).
+   * #BOOTSTRAP_KEY} and {@link #SECRETS_KEY}).
    */
   static PunctualProcess start(Path log, Map<String, String> env, String... args) {
     return startCommand(log, env, javaCommand(args));
@@ -88,6 +94,7 @@ final class PunctualProcess implements AutoCloseable {
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().keySet().removeIf(k -> k.startsWith("PUNCTUAL_"));
     builder.environment().put("PUNCTUAL_BOOTSTRAP_KEY", BOOTSTRAP_KEY);
+    builder.environment().put("PUNCTUAL_SECRETS_KEY", SECRETS_KEY);
     builder.environment().putAll(env);
     builder.redirectErrorStream(true);
     builder.redirectOutput(log.toFile());

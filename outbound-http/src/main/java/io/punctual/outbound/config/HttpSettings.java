@@ -6,9 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.common.config.InvalidSettingsException;
 import io.punctual.common.config.SettingsErrors;
 import io.punctual.outbound.address.OutboundPolicy;
-import io.punctual.outbound.signing.SigningKeys;
-import io.punctual.outbound.signing.SigningSecret;
-import io.punctual.outbound.signing.WebhookSigner;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,12 +17,9 @@ import java.util.List;
  */
 public class HttpSettings {
   /**
-   * Secrets that sign callbacks the Standard Webhooks way ({@code webhook-signature}): each {@code
-   * whsec_} and the base64 of at least 24 random bytes. Every one listed signs every callback (the
-   * signatures space-separated), so a new secret can be added before receivers know it and the old
-   * one removed after they all switched. Empty: callbacks are not signed. A YAML list, or one
-   * string of comma-separated entries (env {@code PUNCTUAL_HTTP_SIGNING_SECRETS}). Write-only:
-   * never serialized back out.
+   * Gone: each namespace signs with its own secrets ({@code /api/v1/namespaces/{name}/
+   * signing-secrets}). Kept only to refuse a configuration that still gives it, saying so (without
+   * showing the value).
    */
   @JsonIgnore public List<String> signingSecrets = new ArrayList<>();
 
@@ -71,46 +65,6 @@ public class HttpSettings {
     signingSecrets = split(value);
   }
 
-  /**
-   * The secrets {@link #signingSecrets} spell.
-   *
-   * @throws InvalidSettingsException naming (by position, never by value) each entry that is not a
-   *     Standard Webhooks secret
-   */
-  public List<SigningSecret> signingKeys() {
-    SettingsErrors errors = new SettingsErrors();
-    List<SigningSecret> keys = signingKeys(errors);
-    errors.throwIfAny();
-    return keys;
-  }
-
-  /**
-   * What signs deliveries: {@link #signingSecrets} for every namespace.
-   *
-   * @throws InvalidSettingsException as {@link #signingKeys()}
-   */
-  public WebhookSigner signer() {
-    return new WebhookSigner(SigningKeys.everywhere(signingKeys()));
-  }
-
-  private List<SigningSecret> signingKeys(SettingsErrors errors) {
-    List<SigningSecret> keys = new ArrayList<>();
-    List<String> entries = signingSecrets == null ? List.of() : signingSecrets;
-    for (int i = 0; i < entries.size(); i++) {
-      var key = SigningSecret.parse(entries.get(i));
-      if (key.isPresent()) {
-        keys.add(key.get());
-      } else {
-        errors.add(
-            "worker.http.signingSecrets["
-                + i
-                + "] is not a signing secret: it must be "
-                + SigningSecret.FORM);
-      }
-    }
-    return keys;
-  }
-
   /** A list of strings or one string, split at commas (blank entries dropped). */
   private static List<String> split(JsonNode value) {
     List<String> entries = new ArrayList<>();
@@ -141,6 +95,11 @@ public class HttpSettings {
     errors.positive(requestTimeout, "worker.http.requestTimeout");
     errors.require(maxResponseBytes >= 1, "worker.http.maxResponseBytes must be >= 1");
     OutboundPolicy.parse(allow, "worker.http.allow", errors);
-    signingKeys(errors);
+    errors.require(
+        signingSecrets == null || signingSecrets.isEmpty(),
+        "worker.http.signingSecrets (PUNCTUAL_HTTP_SIGNING_SECRETS) is gone: every namespace signs"
+            + " its deliveries with secrets of its own; make one with POST"
+            + " /api/v1/namespaces/{name}/signing-secrets (docs/handlers.md) and remove the"
+            + " setting");
   }
 }

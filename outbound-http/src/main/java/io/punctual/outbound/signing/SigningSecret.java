@@ -50,6 +50,23 @@ public final class SigningSecret {
         .orElseThrow(() -> new IllegalArgumentException("a signing secret must be " + FORM));
   }
 
+  /**
+   * The secret whose key is {@code key} (at least {@link #MIN_BYTES} bytes; copied).
+   *
+   * @throws IllegalArgumentException when it is shorter
+   */
+  public static SigningSecret ofKey(byte[] key) {
+    if (key.length < MIN_BYTES) {
+      throw new IllegalArgumentException("a signing key has at least " + MIN_BYTES + " bytes");
+    }
+    return new SigningSecret(key.clone());
+  }
+
+  /** The secret as a receiver holds it: {@code whsec_} and the base64 of the key. */
+  public String text() {
+    return PREFIX + Base64.getEncoder().encodeToString(key);
+  }
+
   /** A copy of the HMAC key. */
   public byte[] key() {
     return key.clone();

@@ -3,9 +3,7 @@ package io.punctual.store.testing;
 import io.punctual.store.stats.StatsReader;
 import java.util.List;
 
-/**
- * What tests compare of {@link StatsReader}'s groups (store's StatsHoursIT, the API's StatsIT).
- */
+/** What tests compare of {@link StatsReader}'s groups (store's StatsHoursIT, the API's StatsIT). */
 public final class StatsGroups {
   private StatsGroups() {}
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.punctual.common.json.Json;
-import io.punctual.outbound.signing.SigningSecret;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -14,23 +13,24 @@ class WorkerSettingsTest {
   private static final String OTHER = "whsec_" + "A".repeat(32);
 
   @Test
-  void signingSecretsAreAListOrOneCommaSeparatedString() {
+  void theDeploymentWideSigningSecretsAreGoneWithAnErrorNamingWhatReplacesThem() {
     WorkerSettings list =
         Json.read(
             "{\"http\":{\"signingSecrets\":[\"" + SECRET + "\",\"" + OTHER + "\"]}}",
             WorkerSettings.class);
     WorkerSettings env =
-        Json.read(
-            "{\"http\":{\"signingSecrets\":\" " + SECRET + " , " + OTHER + ",\"}}",
-            WorkerSettings.class);
+        Json.read("{\"http\":{\"signingSecrets\":\" " + SECRET + " ,\"}}", WorkerSettings.class);
     WorkerSettings blank = Json.read("{\"http\":{\"signingSecrets\":\"\"}}", WorkerSettings.class);
 
-    list.validate();
-    env.validate();
-    assertThat(list.http.signingKeys())
-        .containsExactly(SigningSecret.of(SECRET), SigningSecret.of(OTHER));
-    assertThat(env.http.signingKeys()).isEqualTo(list.http.signingKeys());
-    assertThat(blank.http.signingKeys()).isEmpty();
+    for (WorkerSettings s : List.of(list, env)) {
+      assertThatThrownBy(s::validate)
+          .hasMessageContaining(
+              "worker.http.signingSecrets (PUNCTUAL_HTTP_SIGNING_SECRETS) is gone")
+          .hasMessageContaining("POST /api/v1/namespaces/{name}/signing-secrets")
+          .hasMessageNotContaining("MfKQ9r8G")
+          .hasMessageNotContaining("AAAA");
+    }
+    blank.validate();
   }
 
   @Test
@@ -39,24 +39,6 @@ class WorkerSettingsTest {
     s.http.signingSecrets = List.of(SECRET);
 
     assertThat(Json.write(s)).doesNotContain("MfKQ9r8G").doesNotContain("signingSecrets");
-  }
-
-  @Test
-  void aBadSigningSecretIsANamedSettingsErrorThatDoesNotShowIt() {
-    WorkerSettings s = new WorkerSettings();
-    s.http.signingSecrets =
-        List.of(SECRET, "hunter2-is-not-a-secret", "whsec_" + "c2hvcnQ=", "whsec_!!notbase64!!");
-
-    assertThatThrownBy(s::validate)
-        .hasMessageContaining("worker.http.signingSecrets[1]")
-        .hasMessageContaining("worker.http.signingSecrets[2]")
-        .hasMessageContaining("worker.http.signingSecrets[3]")
-        .hasMessageNotContaining("worker.http.signingSecrets[0]")
-        .hasMessageContaining("whsec_ followed by the base64 of at least 24 random bytes")
-        .hasMessageNotContaining("hunter2")
-        .hasMessageNotContaining("c2hvcnQ")
-        .hasMessageNotContaining("notbase64");
-    assertThatThrownBy(s.http::signingKeys).hasMessageContaining("signingSecrets[1]");
   }
 
   @Test
@@ -93,7 +75,6 @@ class WorkerSettingsTest {
     assertThat(s.claimGather).isEqualTo(Duration.ofMillis(2));
     assertThat(s.claimsInFlight).isEqualTo(2);
     assertThat(s.http.signingSecrets).isEmpty();
-    assertThat(s.http.signingKeys()).isEmpty();
     assertThat(s.http.connectTimeout).isEqualTo(Duration.ofSeconds(5));
     assertThat(s.http.requestTimeout).isEqualTo(Duration.ofSeconds(30));
     assertThat(s.http.maxResponseBytes).isEqualTo(65_536);
@@ -135,9 +116,7 @@ class WorkerSettingsTest {
         Json.read(
             "{\"workerId\":\"w1\",\"namespaces\":[\"a\",\"b\"],\"concurrency\":8,"
                 + "\"leaseTtl\":\"PT20S\",\"defaultTimeout\":\"PT1M\","
-                + "\"http\":{\"signingSecrets\":[\""
-                + SECRET
-                + "\"]}}",
+                + "\"http\":{\"connectTimeout\":\"PT2S\"}}",
             WorkerSettings.class);
     s.validate();
 
@@ -146,7 +125,7 @@ class WorkerSettingsTest {
     assertThat(s.concurrency).isEqualTo(8);
     assertThat(s.leaseTtl).isEqualTo(Duration.ofSeconds(20));
     assertThat(s.defaultTimeout).isEqualTo(Duration.ofMinutes(1));
-    assertThat(s.http.signingKeys()).containsExactly(SigningSecret.of(SECRET));
+    assertThat(s.http.connectTimeout).isEqualTo(Duration.ofSeconds(2));
     assertThat(s.http.requestTimeout).isEqualTo(Duration.ofSeconds(30));
     assertThat(s.claimBatchSize).isEqualTo(512);
   }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 class BuiltInHandlersTest {
   private final JobHandlers handlers =
-      JobHandlers.withBuiltIns(new WorkerSettings(), Clock.systemUTC());
+      JobHandlers.withBuiltIns(new WorkerSettings(), Clock.systemUTC(), TestSigning.SIGNER);
 
   private static JobContext ctx(String type, String payload, int attempt) {
     Job job = TestJobs.running(type, payload, attempt, 5);
@@ -53,7 +53,8 @@ class BuiltInHandlersTest {
 
   @Test
   void aCustomHandlerReplacingABuiltInCountsAsCustom() {
-    JobHandlers replaced = JobHandlers.withBuiltIns(new WorkerSettings(), Clock.systemUTC());
+    JobHandlers replaced =
+        JobHandlers.withBuiltIns(new WorkerSettings(), Clock.systemUTC(), TestSigning.SIGNER);
     replaced.register(
         new JobHandler() {
           @Override

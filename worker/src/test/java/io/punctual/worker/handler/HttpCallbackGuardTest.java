@@ -54,7 +54,7 @@ class HttpCallbackGuardTest {
     http.connectTimeout = Duration.ofSeconds(2);
     http.requestTimeout = Duration.ofSeconds(5);
     http.allow = List.of(allow);
-    HttpHandler handler = new HttpHandler(http, Clock.systemUTC());
+    HttpHandler handler = new HttpHandler(http, Clock.systemUTC(), TestSigning.SIGNER, null);
     closing.add(handler);
     return handler;
   }
@@ -226,7 +226,7 @@ class HttpCallbackGuardTest {
       HttpSettings http = new HttpSettings();
       http.requestTimeout = Duration.ofSeconds(1);
       http.allow = List.of("127.0.0.1/32");
-      HttpHandler handler = new HttpHandler(http, Clock.systemUTC());
+      HttpHandler handler = new HttpHandler(http, Clock.systemUTC(), TestSigning.SIGNER, null);
       closing.add(handler);
       String url = "http://127.0.0.1:" + listener.getLocalPort() + "/hook";
 

@@ -36,11 +36,10 @@ class HttpHandlerTest {
 
   private static HttpHandler handler(String... secrets) {
     HttpSettings http = new HttpSettings();
-    http.signingSecrets = List.of(secrets);
     http.connectTimeout = Duration.ofSeconds(2);
     http.requestTimeout = Duration.ofSeconds(5);
     http.allow = List.of("127.0.0.1/32"); // the test receivers listen on loopback
-    return new HttpHandler(http, Clock.fixed(NOW, ZoneOffset.UTC));
+    return new HttpHandler(http, Clock.fixed(NOW, ZoneOffset.UTC), TestSigning.with(secrets), null);
   }
 
   private static JobContext ctx(String url, int attempt) {

@@ -22,7 +22,6 @@ import io.punctual.model.JobState;
 import io.punctual.worker.WorkerHarness;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.TimeZone;
@@ -74,7 +73,7 @@ class JsonLogIT {
 
     WorkerSettings settings = WorkerHarness.settings();
     settings.namespaces = List.of("billing");
-    JobHandlers handlers = JobHandlers.withBuiltIns(settings, Clock.systemUTC());
+    JobHandlers handlers = harness.builtIns(settings);
     handlers.register(
         new JobHandler() {
           @Override

@@ -23,7 +23,6 @@ import io.punctual.worker.handler.registry.JobHandlers;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -48,7 +47,7 @@ class PrometheusScrapeIT {
     PrometheusRegistry registry =
         PrometheusExposition.registry(harness.metrics, MetricLabels.DEFAULTS);
     WorkerSettings settings = WorkerHarness.settings();
-    JobHandlers handlers = JobHandlers.withBuiltIns(settings, Clock.systemUTC());
+    JobHandlers handlers = harness.builtIns(settings);
     handlers.register(
         new JobHandler() {
           @Override

@@ -73,17 +73,16 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
   private final WebhookSigner signer;
   private final Clock clock;
 
-  /** The handler with the policy of {@code settings.allow}. */
-  public HttpHandler(HttpSettings settings, Clock clock) {
-    this(settings, clock, null);
-  }
-
-  /** {@code tls}: whom HTTPS callbacks trust (tests); null for the JDK's default. */
-  HttpHandler(HttpSettings settings, Clock clock, SSLContext tls) {
+  /**
+   * The handler with the policy of {@code settings.allow}; {@code signer} signs each request with
+   * the secrets of the job's namespace; {@code tls} is whom HTTPS callbacks trust (null: the JDK's
+   * default, its trust store and {@code javax.net.ssl.*} properties).
+   */
+  public HttpHandler(HttpSettings settings, Clock clock, WebhookSigner signer, SSLContext tls) {
     this.settings = settings;
     this.clock = clock;
     this.policy = settings.outboundPolicy();
-    this.signer = settings.signer();
+    this.signer = signer;
     this.client =
         new GuardedHttpClient(
             policy,

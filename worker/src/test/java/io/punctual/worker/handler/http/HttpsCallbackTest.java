@@ -11,6 +11,7 @@ import io.punctual.handler.JobContext;
 import io.punctual.model.Backoff;
 import io.punctual.model.Job;
 import io.punctual.outbound.config.HttpSettings;
+import io.punctual.worker.handler.TestSigning;
 import io.punctual.worker.run.TestJobs;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -70,7 +71,8 @@ class HttpsCallbackTest {
     http.connectTimeout = Duration.ofSeconds(2);
     http.requestTimeout = Duration.ofSeconds(5);
     http.allow = List.of("127.0.0.1/32", "localhost");
-    try (HttpHandler handler = new HttpHandler(http, Clock.systemUTC(), clientTls)) {
+    try (HttpHandler handler =
+        new HttpHandler(http, Clock.systemUTC(), TestSigning.SIGNER, clientTls)) {
       int port = server.getAddress().getPort();
 
       assertThat(handler.handle(ctx("https://localhost:" + port + "/hook")).result())
