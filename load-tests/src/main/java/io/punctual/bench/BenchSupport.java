@@ -14,6 +14,7 @@ import io.punctual.store.JobSubmissions;
 import io.punctual.store.secret.SecretSealer;
 import io.punctual.store.secret.SigningSecrets;
 import io.punctual.worker.config.WorkerSettings;
+import io.punctual.worker.handler.http.HttpHandler;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -217,7 +218,11 @@ final class BenchSupport {
     SigningSecrets secrets =
         new SigningSecrets(stores.database().jdbi(), stores.clock(), SecretSealer.plain());
     return JobHandlers.withBuiltIns(
-        settings, stores.clock(), WebhookSigner.caching(secrets::signingKeysOf, stores.clock()));
+        settings,
+        stores.clock(),
+        new HttpHandler.Tenancy(
+            WebhookSigner.caching(secrets::signingKeysOf, stores.clock()),
+            stores.namespaces()::egressOf));
   }
 
   /**

@@ -51,7 +51,8 @@ class CallbackGuardIT {
       assertThat(failed.lastError())
           .matches(
               "callback\\.url resolves to (127\\.0\\.0\\.1|0:0:0:0:0:0:0:1), a loopback address;"
-                  + " allow it with worker\\.http\\.allow");
+                  + " namespace default may reach it once an admin grants it \\(PUT"
+                  + " /api/v1/namespaces/default/egress\\), within worker\\.http\\.allow");
       assertThat(failed.result()).isNull();
       assertThat(server.requests()).isEmpty();
     }

@@ -50,6 +50,8 @@ class HttpWorkerIT {
   HttpWorkerIT() {
     settings.namespaces = List.of("default", "billing");
     settings.http.allow = List.of("127.0.0.1/32"); // the receivers listen on loopback
+    harness.allowLoopbackCallbacks("default");
+    harness.allowLoopbackCallbacks("billing");
     harness.start(settings, harness.builtIns(settings));
   }
 

@@ -17,10 +17,12 @@ import io.punctual.queue.testing.TestRedis;
 import io.punctual.store.JobSubmissions.Submitted;
 import io.punctual.store.WorkflowStore;
 import io.punctual.store.config.PostgresSettings;
+import io.punctual.store.namespace.Egress;
 import io.punctual.store.secret.SecretSealer;
 import io.punctual.store.secret.SigningSecrets;
 import io.punctual.store.testing.TestStores;
 import io.punctual.worker.config.WorkerSettings;
+import io.punctual.worker.handler.http.HttpHandler;
 import io.punctual.worker.handler.registry.JobHandlers;
 import io.punctual.worker.metrics.WorkerMetrics;
 import java.time.Clock;
@@ -69,12 +71,26 @@ public final class WorkerHarness implements AutoCloseable {
         stores.database().jdbi(), stores.clock(), SecretSealer.withKey(SECRETS_KEY));
   }
 
-  /** The built-in handlers, the {@code http} one signing with the namespaces' secrets. */
+  /**
+   * The built-in handlers, the {@code http} one signing with the namespaces' secrets and calling
+   * what their egress grants allow (set with {@code stores.namespaces().setEgress}).
+   */
   public JobHandlers builtIns(WorkerSettings settings) {
     return JobHandlers.withBuiltIns(
         settings,
         Clock.systemUTC(),
-        WebhookSigner.caching(signingSecrets()::signingKeysOf, stores.clock()));
+        new HttpHandler.Tenancy(
+            WebhookSigner.caching(signingSecrets()::signingKeysOf, stores.clock()),
+            stores.namespaces()::egressOf));
+  }
+
+  /**
+   * Lets namespace {@code namespace} (made if it has no row) call this machine's loopback, where
+   * the tests' receivers listen, and keep the answers.
+   */
+  public void allowLoopbackCallbacks(String namespace) {
+    stores.namespaces().ensure(namespace);
+    stores.namespaces().setEgress(namespace, new Egress(List.of("127.0.0.1/32"), true));
   }
 
   /** Settings suited to tests: short heartbeats and grace, a unique id. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.punctual.store.namespace.Namespace;
 import io.punctual.store.namespace.Quota;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * A namespace on the wire. Every quota field is present, null meaning no limit; {@code weight} is
@@ -19,6 +20,7 @@ public record NamespaceRepresentation(
     Instant deactivatedAt,
     QuotaRepresentation quota,
     int weight,
+    EgressRepresentation egress,
     @JsonInclude(JsonInclude.Include.NON_NULL) Usage usage,
     @JsonInclude(JsonInclude.Include.NON_NULL) CreatedSigningSecret signingSecret) {
 
@@ -31,6 +33,13 @@ public record NamespaceRepresentation(
           q.submitsPerSecond(), q.burst(), q.maxPending(), q.maxPayloadBytes());
     }
   }
+
+  /**
+   * What the namespace's {@code http} callbacks may reach besides the public internet (granted
+   * within the deployment's {@code worker.http.allow}), and whether their answers are kept.
+   */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record EgressRepresentation(List<String> allow, boolean keepResponse) {}
 
   /**
    * What the namespace uses now: its PENDING jobs, counted up to {@code pendingCountedUpTo} (a
@@ -46,6 +55,7 @@ public record NamespaceRepresentation(
         ns.deactivatedAt(),
         QuotaRepresentation.of(ns.quota()),
         ns.weight(),
+        new EgressRepresentation(ns.egress().allow(), ns.egress().keepResponse()),
         usage,
         null);
   }
@@ -53,6 +63,6 @@ public record NamespaceRepresentation(
   /** The namespace just made, with its first signing secret's value (shown this once). */
   NamespaceRepresentation withSigningSecret(CreatedSigningSecret signingSecret) {
     return new NamespaceRepresentation(
-        name, active, createdAt, deactivatedAt, quota, weight, usage, signingSecret);
+        name, active, createdAt, deactivatedAt, quota, weight, egress, usage, signingSecret);
   }
 }

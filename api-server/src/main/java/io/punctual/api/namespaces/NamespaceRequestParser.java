@@ -6,8 +6,13 @@ import io.punctual.api.context.Authorizer;
 import io.punctual.api.problem.Problems;
 import io.punctual.api.request.Fields;
 import io.punctual.api.request.Violations;
+import io.punctual.common.config.SettingsErrors;
+import io.punctual.outbound.address.OutboundPolicy;
+import io.punctual.store.namespace.Egress;
 import io.punctual.store.namespace.Namespace;
 import io.punctual.store.namespace.Quota;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -22,6 +27,11 @@ final class NamespaceRequestParser {
 
   private static final Set<String> CREATE_FIELDS = Set.of("name", "quota", "weight");
   private static final Set<String> WEIGHT_FIELDS = Set.of("weight");
+  private static final Set<String> EGRESS_FIELDS = Set.of("allow", "keepResponse");
+
+  /** Most entries an egress grant may list. */
+  static final int MAX_EGRESS_ENTRIES = 100;
+
   private static final Set<String> QUOTA_FIELDS =
       Set.of("submitsPerSecond", "burst", "maxPending", "maxPayloadBytes");
 
@@ -74,6 +84,58 @@ final class NamespaceRequestParser {
     Integer weight = f.integer("weight", Namespace.MIN_WEIGHT, Namespace.MAX_WEIGHT);
     violations.throwIfAny();
     return weight;
+  }
+
+  /**
+   * An egress grant: {@code allow} (required; CIDR blocks, addresses and host names, each within
+   * {@code ceiling}, the deployment's {@code worker.http.allow}) and {@code keepResponse} (default
+   * false). Each entry in error is named by its place ({@code allow[2]}).
+   */
+  static Egress parseEgress(JsonNode body, OutboundPolicy ceiling) {
+    ObjectNode object = Problems.requireObject(body, "");
+    Violations violations = new Violations();
+    Fields f = new Fields(object, "", violations);
+    f.rejectUnknown(EGRESS_FIELDS);
+    JsonNode allow = f.get("allow");
+    List<String> entries = new ArrayList<>();
+    if (allow == null) {
+      f.error("allow", "is required (an empty list grants nothing)");
+    } else if (!allow.isArray()) {
+      f.error("allow", "must be a list of CIDR blocks, addresses and host names");
+    } else if (allow.size() > MAX_EGRESS_ENTRIES) {
+      f.error("allow", "must have at most " + MAX_EGRESS_ENTRIES + " entries");
+    } else {
+      for (int i = 0; i < allow.size(); i++) {
+        String at = "allow[" + i + "]";
+        JsonNode entry = allow.get(i);
+        if (!entry.isTextual() || entry.textValue().isBlank() || entry.textValue().length() > 253) {
+          f.error(at, "must be a CIDR block, an address or a host name");
+          continue;
+        }
+        String text = entry.textValue().strip();
+        SettingsErrors errors = new SettingsErrors();
+        OutboundPolicy one = OutboundPolicy.parse(List.of(text), at, errors);
+        if (!errors.isEmpty() || text.indexOf(',') >= 0) {
+          f.error(at, "must be a CIDR block (10.1.0.0/16), an address or a host name");
+        } else if (!ceiling.notCovered(one).isEmpty()) {
+          f.error(
+              at,
+              "is not within the deployment's "
+                  + OutboundPolicy.SETTING
+                  + " ("
+                  + ceiling.describe()
+                  + "): an operator must open it there first");
+        } else {
+          entries.add(text);
+        }
+      }
+    }
+    JsonNode keep = f.get("keepResponse");
+    if (keep != null && !keep.isBoolean()) {
+      f.error("keepResponse", "must be true or false");
+    }
+    violations.throwIfAny();
+    return new Egress(entries, keep != null && keep.booleanValue());
   }
 
   private static Quota quota(Fields f) {

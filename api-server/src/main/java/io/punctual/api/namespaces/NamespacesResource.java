@@ -12,6 +12,7 @@ import io.punctual.api.http.QueryParams;
 import io.punctual.api.problem.Problem;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
+import io.punctual.store.namespace.Egress;
 import io.punctual.store.namespace.Namespace;
 import io.punctual.store.namespace.Namespaces;
 import io.punctual.store.namespace.Quota;
@@ -172,6 +173,24 @@ public final class NamespacesResource {
         NamespaceLookup.visible(request, name).orElseThrow(() -> NamespaceLookup.noSuch(name));
     int weight = NamespaceRequestParser.parseWeight(body);
     return changed(store.setWeight(found, weight), name);
+  }
+
+  /**
+   * Replaces what the namespace's {@code http} callbacks may reach besides the public internet
+   * (within the deployment's {@code worker.http.allow}) and whether their answers are kept as
+   * results; workers apply it within 5 s.
+   */
+  @PUT
+  @Path("{name}/egress")
+  @Timed
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Requires(Permission.ADMIN)
+  public NamespaceRepresentation setEgress(
+      @Context ContainerRequestContext request, @PathParam("name") String name, JsonNode body) {
+    String found =
+        NamespaceLookup.visible(request, name).orElseThrow(() -> NamespaceLookup.noSuch(name));
+    Egress egress = NamespaceRequestParser.parseEgress(body, settings.callbackPolicy);
+    return changed(store.setEgress(found, egress), name);
   }
 
   /** Refuses submits from now on (409) and stops workers claiming its jobs; idempotent. */

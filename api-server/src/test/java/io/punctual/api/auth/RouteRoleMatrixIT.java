@@ -68,6 +68,7 @@ class RouteRoleMatrixIT {
     LEAST_ROLE.put("GET /api/v1/namespaces/{name}", Role.VIEWER);
     LEAST_ROLE.put("PUT /api/v1/namespaces/{name}/quota", Role.ADMIN);
     LEAST_ROLE.put("PUT /api/v1/namespaces/{name}/weight", Role.ADMIN);
+    LEAST_ROLE.put("PUT /api/v1/namespaces/{name}/egress", Role.ADMIN);
     LEAST_ROLE.put("POST /api/v1/namespaces/{name}/deactivate", Role.ADMIN);
     LEAST_ROLE.put("POST /api/v1/namespaces/{name}/reactivate", Role.ADMIN);
     LEAST_ROLE.put("POST /api/v1/namespaces/{name}/signing-secrets", Role.ADMIN);

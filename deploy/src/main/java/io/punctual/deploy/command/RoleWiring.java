@@ -13,6 +13,7 @@ import io.punctual.store.Migrations;
 import io.punctual.store.secret.SecretSealer;
 import io.punctual.store.secret.SigningSecrets;
 import io.punctual.worker.Worker;
+import io.punctual.worker.handler.http.HttpHandler;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -104,7 +105,10 @@ final class RoleWiring {
         new Worker(
             stores,
             config.worker,
-            JobHandlers.withBuiltIns(config.worker, stores.clock(), signer(config, stores)),
+            JobHandlers.withBuiltIns(
+                config.worker,
+                stores.clock(),
+                new HttpHandler.Tenancy(signer(config, stores), stores.namespaces()::egressOf)),
             wiring.environment().metrics());
     wiring.resources().addStarted("worker", worker::start, worker::close, wiring.environment());
     return worker;

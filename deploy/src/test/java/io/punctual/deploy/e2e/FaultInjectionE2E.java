@@ -137,6 +137,7 @@ class FaultInjectionE2E {
       awaitRegistered(worker1);
       awaitRegistered(worker2);
       reaper.awaitOutput("(Punctual reaper is running)", START);
+      JobLoad.grantCallbackHost(api, effects.url());
 
       // 0. a normal run, no fault: no duplicate execution, no lost attempt, nothing refused
       normalRun(List.of(worker1, worker2));

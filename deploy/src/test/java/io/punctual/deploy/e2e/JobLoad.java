@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -64,7 +65,44 @@ final class JobLoad implements AutoCloseable {
     this.callback = callback;
     this.slowMs = slowMs;
     this.period = period;
+    grantCallbackHost(api, callback);
     this.thread = Thread.ofVirtual().start(this::loop);
+  }
+
+  /**
+   * Lets namespace default's callbacks reach {@code callback}'s host (an address the deployment's
+   * {@code PUNCTUAL_HTTP_ALLOW} opens, which a namespace reaches only once granted), keeping the
+   * answers.
+   */
+  static void grantCallbackHost(String api, String callback) {
+    String host = URI.create(callback).getHost();
+    try {
+      HttpResponse<String> granted =
+          HTTP.send(
+              HttpRequest.newBuilder(URI.create(api + "/api/v1/namespaces/default/egress"))
+                  .timeout(Duration.ofSeconds(15))
+                  .header("Authorization", "Bearer " + PunctualProcess.BOOTSTRAP_KEY)
+                  .header("Content-Type", "application/json")
+                  .PUT(
+                      HttpRequest.BodyPublishers.ofString(
+                          "{\"allow\":[\"" + host + "/32\"],\"keepResponse\":true}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (granted.statusCode() != 200) {
+        throw new IllegalStateException(
+            "granting "
+                + host
+                + " to namespace default: "
+                + granted.statusCode()
+                + " "
+                + granted.body());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   /** Starts a new round (the previous one stops counting) and returns it. */

@@ -64,6 +64,11 @@ public record AddressBlock(InetAddress network, int prefix) {
     return a.length == n.length && Arrays.equals(mask(a, prefix), n);
   }
 
+  /** Whether every address of {@code other} is in this block. */
+  public boolean covers(AddressBlock other) {
+    return other.prefix >= prefix && contains(other.network);
+  }
+
   private InetAddress masked() {
     try {
       return InetAddress.getByAddress(mask(network.getAddress(), prefix));

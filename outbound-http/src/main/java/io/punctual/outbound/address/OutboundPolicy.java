@@ -111,6 +111,38 @@ public final class OutboundPolicy {
     return h.endsWith(".") ? h.substring(0, h.length() - 1) : h;
   }
 
+  /**
+   * Of {@code grant}, what this policy (a ceiling) allows too: its blocks that lie inside one of
+   * this policy's blocks, and its host names this policy lists. What a namespace's callbacks may
+   * reach is the deployment's policy restricting the namespace's grant, so a grant never opens more
+   * than the deployment does, even after the deployment's list shrank.
+   */
+  public OutboundPolicy restrict(OutboundPolicy grant) {
+    List<AddressBlock> blocks = new ArrayList<>();
+    for (AddressBlock block : grant.allowedBlocks) {
+      if (allowedBlocks.stream().anyMatch(b -> b.covers(block))) {
+        blocks.add(block);
+      }
+    }
+    Set<String> hosts = new LinkedHashSet<>(grant.allowedHosts);
+    hosts.retainAll(allowedHosts);
+    return new OutboundPolicy(blocks, hosts);
+  }
+
+  /**
+   * The entries of {@code grant} this policy (a ceiling) does not allow, as written; empty when it
+   * allows them all.
+   */
+  public List<String> notCovered(OutboundPolicy grant) {
+    OutboundPolicy allowed = restrict(grant);
+    List<String> out = new ArrayList<>();
+    grant.allowedBlocks.stream()
+        .filter(b -> !allowed.allowedBlocks.contains(b))
+        .forEach(b -> out.add(b.toString()));
+    grant.allowedHosts.stream().filter(h -> !allowed.allowedHosts.contains(h)).forEach(out::add);
+    return out;
+  }
+
   /** Whether anything is allowed beyond the default. */
   public boolean opensAnything() {
     return !allowedBlocks.isEmpty() || !allowedHosts.isEmpty();

@@ -3,6 +3,7 @@ package io.punctual.store.namespace;
 import static io.punctual.store.sql.Columns.instant;
 
 import io.punctual.store.sql.SqlFiles;
+import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -169,6 +170,40 @@ public final class Namespaces {
                 .one());
   }
 
+  /**
+   * Replaces what the namespace's callbacks may reach and whether their answers are kept; empty
+   * when there is no such namespace. (Checking {@code egress} against the deployment's ceiling is
+   * the caller's.)
+   */
+  public Optional<Namespace> setEgress(String name, Egress egress) {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql("setEgress"))
+                .bind("name", name)
+                .bind("allow", egress.allow().toArray(String[]::new))
+                .bind("keepResponse", egress.keepResponse())
+                .map(Namespaces::map)
+                .findOne());
+  }
+
+  /** The namespace's egress grant; {@link Egress#NONE} for a namespace without a row. */
+  public Egress egressOf(String name) {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql("egress"))
+                .bind("name", name)
+                .map((rs, ctx) -> egress(rs))
+                .findOne()
+                .orElse(Egress.NONE));
+  }
+
+  private static Egress egress(ResultSet rs) throws SQLException {
+    Array allow = rs.getArray("egress_allow");
+    return new Egress(
+        allow == null ? List.of() : List.of((String[]) allow.getArray()),
+        rs.getBoolean("keep_callback_response"));
+  }
+
   private static <S extends SqlStatement<S>> S bindQuota(S statement, Quota quota) {
     return statement
         .bindByType("submitsPerSecond", quota.submitsPerSecond(), Integer.class)
@@ -189,6 +224,7 @@ public final class Namespaces {
             rs.getObject("max_pending", Long.class),
             rs.getObject("max_payload_bytes", Integer.class)),
         rs.getLong("quota_version"),
-        rs.getInt("weight"));
+        rs.getInt("weight"),
+        egress(rs));
   }
 }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 class BuiltInHandlersTest {
   private final JobHandlers handlers =
-      JobHandlers.withBuiltIns(new WorkerSettings(), Clock.systemUTC(), TestSigning.SIGNER);
+      JobHandlers.withBuiltIns(new WorkerSettings(), Clock.systemUTC(), TestSigning.PUBLIC_ONLY);
 
   private static JobContext ctx(String type, String payload, int attempt) {
     Job job = TestJobs.running(type, payload, attempt, 5);
@@ -54,7 +54,7 @@ class BuiltInHandlersTest {
   @Test
   void aCustomHandlerReplacingABuiltInCountsAsCustom() {
     JobHandlers replaced =
-        JobHandlers.withBuiltIns(new WorkerSettings(), Clock.systemUTC(), TestSigning.SIGNER);
+        JobHandlers.withBuiltIns(new WorkerSettings(), Clock.systemUTC(), TestSigning.PUBLIC_ONLY);
     replaced.register(
         new JobHandler() {
           @Override

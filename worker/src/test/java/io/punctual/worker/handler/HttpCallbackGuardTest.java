@@ -12,6 +12,7 @@ import io.punctual.handler.NonRetryableException;
 import io.punctual.model.Backoff;
 import io.punctual.model.Job;
 import io.punctual.outbound.config.HttpSettings;
+import io.punctual.store.namespace.Egress;
 import io.punctual.worker.CallbackServer;
 import io.punctual.worker.CallbackServer.Request;
 import io.punctual.worker.CallbackServer.Response;
@@ -54,7 +55,12 @@ class HttpCallbackGuardTest {
     http.connectTimeout = Duration.ofSeconds(2);
     http.requestTimeout = Duration.ofSeconds(5);
     http.allow = List.of(allow);
-    HttpHandler handler = new HttpHandler(http, Clock.systemUTC(), TestSigning.SIGNER, null);
+    HttpHandler handler =
+        new HttpHandler(
+            http,
+            Clock.systemUTC(),
+            TestSigning.tenancy(TestSigning.SIGNER, new Egress(List.of(allow), true)),
+            null);
     closing.add(handler);
     return handler;
   }
@@ -93,7 +99,8 @@ class HttpCallbackGuardTest {
         .isInstanceOf(NonRetryableException.class)
         .hasMessageMatching(
             "callback\\.url resolves to (127\\.0\\.0\\.1|0:0:0:0:0:0:0:1), a loopback address;"
-                + " allow it with worker\\.http\\.allow");
+                + " namespace default may reach it once an admin grants it \\(PUT"
+                + " /api/v1/namespaces/default/egress\\), within worker\\.http\\.allow");
     assertThat(server.requests()).isEmpty();
   }
 
@@ -105,8 +112,8 @@ class HttpCallbackGuardTest {
     assertThatThrownBy(() -> handler().handle(ctx(url)))
         .isInstanceOf(NonRetryableException.class)
         .hasMessage(
-            "callback.url resolves to 127.0.0.1, a loopback address; allow it with"
-                + " worker.http.allow");
+            "callback.url resolves to 127.0.0.1, a loopback address; namespace default may reach it once an admin"
+                + " grants it (PUT /api/v1/namespaces/default/egress), within worker.http.allow");
     assertThat(server.requests()).isEmpty();
   }
 
@@ -133,8 +140,8 @@ class HttpCallbackGuardTest {
         .hasMessage(
             "callback.url redirected (hop 1) to http://127.0.0.2:"
                 + inside.port()
-                + ", which resolves to 127.0.0.2, a loopback address; allow it with"
-                + " worker.http.allow");
+                + ", which resolves to 127.0.0.2, a loopback address; namespace default may reach it once an admin"
+                + " grants it (PUT /api/v1/namespaces/default/egress), within worker.http.allow");
     assertThat(allowed.requests()).hasSize(1);
     assertThat(inside.requests()).hasValue(0);
   }
@@ -149,7 +156,8 @@ class HttpCallbackGuardTest {
         .isInstanceOf(NonRetryableException.class)
         .hasMessageMatching(
             "callback\\.url redirected \\(hop 1\\) to http://localhost:\\d+, which resolves to"
-                + " (127\\.0\\.0\\.1|0:0:0:0:0:0:0:1), a loopback address; allow it with"
+                + " (127\\.0\\.0\\.1|0:0:0:0:0:0:0:1), a loopback address; namespace default may reach it once an admin"
+                + " grants it \\(PUT /api/v1/namespaces/default/egress\\), within"
                 + " worker\\.http\\.allow");
     assertThat(allowed.requests()).hasValue(1);
     assertThat(inside.requests()).isEmpty();
@@ -226,7 +234,7 @@ class HttpCallbackGuardTest {
       HttpSettings http = new HttpSettings();
       http.requestTimeout = Duration.ofSeconds(1);
       http.allow = List.of("127.0.0.1/32");
-      HttpHandler handler = new HttpHandler(http, Clock.systemUTC(), TestSigning.SIGNER, null);
+      HttpHandler handler = new HttpHandler(http, Clock.systemUTC(), TestSigning.LOOPBACK, null);
       closing.add(handler);
       String url = "http://127.0.0.1:" + listener.getLocalPort() + "/hook";
 

@@ -14,6 +14,7 @@ import io.punctual.model.Backoff;
 import io.punctual.model.Job;
 import io.punctual.outbound.config.HttpSettings;
 import io.punctual.outbound.signing.WebhookSignature;
+import io.punctual.store.namespace.Egress;
 import io.punctual.worker.CallbackServer;
 import io.punctual.worker.CallbackServer.Request;
 import io.punctual.worker.CallbackServer.Response;
@@ -35,11 +36,15 @@ class HttpHandlerTest {
   private static final Instant NOW = Instant.parse("2026-11-26T02:00:00Z");
 
   private static HttpHandler handler(String... secrets) {
+    return handler(TestSigning.tenancy(TestSigning.with(secrets), TestSigning.LOOPBACK_GRANT));
+  }
+
+  private static HttpHandler handler(HttpHandler.Tenancy tenancy) {
     HttpSettings http = new HttpSettings();
     http.connectTimeout = Duration.ofSeconds(2);
     http.requestTimeout = Duration.ofSeconds(5);
-    http.allow = List.of("127.0.0.1/32"); // the test receivers listen on loopback
-    return new HttpHandler(http, Clock.fixed(NOW, ZoneOffset.UTC), TestSigning.with(secrets), null);
+    http.allow = List.of("127.0.0.1/32"); // the deployment's ceiling lets loopback be granted
+    return new HttpHandler(http, Clock.fixed(NOW, ZoneOffset.UTC), tenancy, null);
   }
 
   private static JobContext ctx(String url, int attempt) {
@@ -262,5 +267,66 @@ class HttpHandlerTest {
     java.io.StringWriter out = new java.io.StringWriter();
     t.printStackTrace(new java.io.PrintWriter(out));
     return out.toString();
+  }
+
+  @Test
+  void aNamespaceThatDoesNotKeepAnswersRecordsTheStatusOnly() throws Exception {
+    try (CallbackServer server = new CallbackServer(Response.of(200, "{\"internal\":\"data\"}"))) {
+      HttpHandler handler =
+          handler(
+              TestSigning.tenancy(TestSigning.SIGNER, new Egress(List.of("127.0.0.1/32"), false)));
+
+      JobResult result = handler.handle(ctx(server.url(), 1));
+
+      assertThat(result.result()).isEqualTo(Json.readTree("{\"status\":200}"));
+    }
+  }
+
+  @Test
+  void aKeptAnswerHidesTheCallbacksHeaderValuesItRepeats() throws Exception {
+    try (CallbackServer server =
+        new CallbackServer(
+            Response.of(
+                200,
+                "{\"echo\":{\"X-Tenant\":\"acme\",\"Authorization\":\"Bearer s3cr3t\\\"x\"}}"))) {
+      Job job =
+          TestJobs.running(
+              "http",
+              Json.readTree("{}"),
+              1,
+              3,
+              Backoff.DEFAULT,
+              Json.readTree(
+                  "{\"url\":\""
+                      + server.url()
+                      + "\",\"headers\":{\"Authorization\":\"Bearer s3cr3t\\\"x\"}}"));
+
+      JobResult result = handler(SECRET).handle(ctx(job));
+
+      assertThat(result.result().path("echo").path("Authorization").asText()).isEqualTo("(hidden)");
+      assertThat(result.result().path("echo").path("X-Tenant").asText()).isEqualTo("acme");
+      assertThat(result.result().toString()).doesNotContain("s3cr3t");
+    }
+  }
+
+  @Test
+  void aNamespaceReachesOnlyWhatItWasGrantedWithinTheDeploymentsCeiling() throws Exception {
+    try (CallbackServer server = new CallbackServer(Response.of(200, "{}"))) {
+      HttpHandler ungranted = handler(TestSigning.PUBLIC_ONLY);
+      HttpHandler beyondTheCeiling =
+          handler(
+              TestSigning.tenancy(
+                  TestSigning.SIGNER, new Egress(List.of("10.0.0.0/8", "127.0.0.1/32"), true)));
+
+      assertThatThrownBy(() -> ungranted.handle(ctx(server.url(), 1)))
+          .isInstanceOf(NonRetryableException.class)
+          .hasMessageContaining("127.0.0.1, a loopback address")
+          .hasMessageContaining("PUT /api/v1/namespaces/default/egress");
+      assertThat(server.requests()).isEmpty();
+      // 127.0.0.1/32 is within the ceiling: granted, it is reached; 10.0.0.0/8 is not, and opens
+      // nothing.
+      assertThat(beyondTheCeiling.handle(ctx(server.url(), 1)).result()).isNotNull();
+      assertThat(server.requests()).hasSize(1);
+    }
   }
 }

@@ -3,4 +3,4 @@ INSERT INTO namespaces (name, created_at, submits_per_second, submit_burst, max_
                         max_payload_bytes, weight)
 VALUES (:name, :now, :submitsPerSecond, :burst, :maxPending, :maxPayloadBytes, :weight)
 ON CONFLICT (name) DO NOTHING
-RETURNING name, active, created_at, deactivated_at, submits_per_second, submit_burst, max_pending, max_payload_bytes, quota_version, weight
+RETURNING name, active, created_at, deactivated_at, submits_per_second, submit_burst, max_pending, max_payload_bytes, quota_version, weight, egress_allow, keep_callback_response

@@ -1,19 +1,20 @@
 package io.punctual.worker.handler.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.punctual.common.json.Json;
 import io.punctual.handler.JobContext;
 import io.punctual.handler.JobHandler;
 import io.punctual.handler.JobResult;
 import io.punctual.handler.NonRetryableException;
 import io.punctual.handler.RetryAfterException;
-import io.punctual.outbound.GuardedHttpClient;
 import io.punctual.outbound.OutboundResponse;
 import io.punctual.outbound.address.ForbiddenAddressException;
 import io.punctual.outbound.address.OutboundPolicy;
 import io.punctual.outbound.config.HttpSettings;
 import io.punctual.outbound.signing.WebhookSignature;
 import io.punctual.outbound.signing.WebhookSigner;
+import io.punctual.store.namespace.Egress;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -28,17 +29,21 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import javax.net.ssl.SSLContext;
 
 /**
  * {@code http}: POSTs the job's payload as JSON to {@code callback.url}, with {@code
- * callback.headers}. 2xx succeeds (a JSON body becomes the result); 429 and 5xx are retried,
- * honouring {@code Retry-After}; other statuses fail the job; connection errors are retried.
+ * callback.headers}. 2xx succeeds (its result is {@code {"status": n}}, or the JSON body itself
+ * where the namespace keeps answers, with every value of {@code callback.headers} it repeats
+ * hidden); 429 and 5xx are retried, honouring {@code Retry-After}; other statuses fail the job;
+ * connection errors are retried.
  *
  * <p>Callbacks cannot be turned against the network Punctual runs in: every connection is checked
- * on the address it resolved to, at connect time, against the {@link OutboundPolicy} ({@code
- * worker.http.allow}); a refused address fails the attempt for good, with the address and why.
- * Redirects are followed hop by hop under the same check ({@link Redirects}); at most {@code
+ * on the address it resolved to, at connect time, against what the job's namespace may reach
+ * ({@link NamespaceCallbacks}: the deployment's {@code worker.http.allow} restricting the
+ * namespace's egress grant); a refused address fails the attempt for good, with the address and
+ * why. Redirects are followed hop by hop under the same check ({@link Redirects}); at most {@code
  * worker.http.maxResponseBytes} of an answer are read, and the whole exchange, redirects included,
  * gets {@code worker.http.requestTimeout} (or what is left of the job's timeout). What an endpoint
  * answered reaches {@code lastError} only as a short, sanitised {@link Excerpt}; a failed exchange
@@ -47,8 +52,8 @@ import javax.net.ssl.SSLContext;
  * signing secrets are ever part of an error or a log line.
  *
  * <p>Each request is signed the Standard Webhooks way ({@link WebhookSignature}) with every secret
- * of {@code worker.http.signingSecrets}: {@code webhook-id} is the job's id (the same for every
- * attempt), {@code webhook-timestamp} the clock's time of the request.
+ * of the job's namespace: {@code webhook-id} is the job's id (the same for every attempt), {@code
+ * webhook-timestamp} the clock's time of the request.
  */
 public final class HttpHandler implements JobHandler, AutoCloseable {
   private static final Set<String> RESERVED =
@@ -68,28 +73,26 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
   private static final int MIN_HIDDEN_LENGTH = 6;
 
   private final HttpSettings settings;
-  private final OutboundPolicy policy;
-  private final GuardedHttpClient client;
+  private final NamespaceCallbacks callbacks;
   private final WebhookSigner signer;
   private final Clock clock;
 
   /**
-   * The handler with the policy of {@code settings.allow}; {@code signer} signs each request with
-   * the secrets of the job's namespace; {@code tls} is whom HTTPS callbacks trust (null: the JDK's
+   * What the handler asks of each job's namespace: {@code signer} signs the request with the
+   * namespace's secrets; {@code egress} is the namespace's grant (what it may reach within {@code
+   * worker.http.allow}, whether its answers are kept), read again every 5 s.
+   */
+  public record Tenancy(WebhookSigner signer, Function<String, Egress> egress) {}
+
+  /**
+   * The handler under {@code settings}; {@code tls} is whom HTTPS callbacks trust (null: the JDK's
    * default, its trust store and {@code javax.net.ssl.*} properties).
    */
-  public HttpHandler(HttpSettings settings, Clock clock, WebhookSigner signer, SSLContext tls) {
+  public HttpHandler(HttpSettings settings, Clock clock, Tenancy tenancy, SSLContext tls) {
     this.settings = settings;
     this.clock = clock;
-    this.policy = settings.outboundPolicy();
-    this.signer = signer;
-    this.client =
-        new GuardedHttpClient(
-            policy,
-            settings.connectTimeout,
-            settings.requestTimeout,
-            settings.maxResponseBytes,
-            tls);
+    this.signer = tenancy.signer();
+    this.callbacks = new NamespaceCallbacks(settings, tls, tenancy.egress(), clock);
   }
 
   @Override
@@ -99,7 +102,9 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
 
   @Override
   public JobResult handle(JobContext ctx) throws Exception {
-    URI url = callbackUrl(ctx);
+    NamespaceCallbacks.ForNamespace namespace = callbacks.of(ctx.namespace());
+    OutboundPolicy policy = namespace.policy();
+    URI url = callbackUrl(ctx, policy);
     String body = ctx.payload() == null ? "{}" : Json.write(ctx.payload());
     List<Map.Entry<String, String>> callbackHeaders = callbackHeaders(ctx);
     Instant deadline = clock.instant().plus(timeout(ctx));
@@ -118,11 +123,11 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
       headers.addAll(ownHeaders(ctx, sending));
       OutboundResponse response;
       try {
-        response = client.send(method, target, headers, sending, left(deadline));
+        response = namespace.client().send(method, target, headers, sending, left(deadline));
       } catch (IOException e) {
         Optional<ForbiddenAddressException> forbidden = forbidden(e);
         if (forbidden.isPresent()) {
-          throw refused(hop, target, forbidden.get().refusal(), e);
+          throw refused(ctx, hop, target, forbidden.get().refusal(), e);
         }
         throw ScrubbedException.of(e);
       } catch (RuntimeException e) {
@@ -130,7 +135,7 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
         throw ScrubbedException.of(e);
       }
       if (!Redirects.isRedirect(response)) {
-        return interpret(response, callbackHeaders);
+        return interpret(response, callbackHeaders, namespace.keepResponse());
       }
       if (hop >= Redirects.MAX) {
         throw new NonRetryableException(
@@ -139,7 +144,7 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
       target = Redirects.next(target, response);
       Optional<String> literal = policy.literalRefusal(target.getHost());
       if (literal.isPresent()) {
-        throw refused(hop + 1, target, literal.get(), null);
+        throw refused(ctx, hop + 1, target, literal.get(), null);
       }
       if (!Redirects.keepsMethod(response.status())) {
         method = "GET";
@@ -148,7 +153,8 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
     }
   }
 
-  private static NonRetryableException refused(int hop, URI target, String why, Throwable cause) {
+  private static NonRetryableException refused(
+      JobContext ctx, int hop, URI target, String why, Throwable cause) {
     String what =
         hop == 0
             ? "callback.url"
@@ -158,7 +164,15 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
                 + Redirects.origin(target)
                 + ", which";
     return new NonRetryableException(
-        what + " resolves to " + why + "; allow it with " + OutboundPolicy.SETTING,
+        what
+            + " resolves to "
+            + why
+            + "; namespace "
+            + ctx.namespace()
+            + " may reach it once an admin grants it (PUT /api/v1/namespaces/"
+            + ctx.namespace()
+            + "/egress), within "
+            + OutboundPolicy.SETTING,
         cause == null ? null : ScrubbedException.of(cause));
   }
 
@@ -231,7 +245,7 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
     return left.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : left;
   }
 
-  private URI callbackUrl(JobContext ctx) throws NonRetryableException {
+  private URI callbackUrl(JobContext ctx, OutboundPolicy policy) throws NonRetryableException {
     JsonNode callback = ctx.callback();
     JsonNode url = callback == null ? null : callback.get("url");
     if (url == null || !url.isTextual() || url.asText().isBlank()) {
@@ -256,21 +270,28 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
     }
     Optional<String> literal = policy.literalRefusal(uri.getHost());
     if (literal.isPresent()) {
-      throw refused(0, uri, literal.get(), null);
+      throw refused(ctx, 0, uri, literal.get(), null);
     }
     return uri;
   }
 
   /**
-   * The job's end as {@code response} says it. An error answer's excerpt has every value of {@code
-   * sent} (the callback's headers) that it repeats replaced by {@code (hidden)}: an endpoint that
-   * echoes the request does not put the job's credentials into {@code lastError}.
+   * The job's end as {@code response} says it. A success's result is {@code {"status": n}}, or,
+   * where the namespace keeps answers ({@code keep}), the answer's JSON. An error answer's excerpt,
+   * and a kept answer, have every value of {@code sent} (the callback's headers) that they repeat
+   * replaced by {@code (hidden)}: an endpoint that echoes the request does not put the job's
+   * credentials into its result or {@code lastError}.
    */
-  private JobResult interpret(OutboundResponse response, List<Map.Entry<String, String>> sent)
+  private JobResult interpret(
+      OutboundResponse response, List<Map.Entry<String, String>> sent, boolean keep)
       throws Exception {
     int status = response.status();
     if (status >= 200 && status < 300) {
-      return JobResult.success(response.truncated() ? null : jsonOrNull(response.body()));
+      if (!keep) {
+        return JobResult.success(JsonNodeFactory.instance.objectNode().put("status", status));
+      }
+      return JobResult.success(
+          response.truncated() ? null : jsonOrNull(withoutValues(response.body(), sent)));
     }
     String excerpt = Excerpt.of(withoutValues(response.body(), sent));
     String message = "callback answered HTTP " + status + (excerpt.isEmpty() ? "" : ": " + excerpt);
@@ -294,6 +315,12 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
       String value = h.getValue().strip();
       if (value.length() >= MIN_HIDDEN_LENGTH) {
         out = out.replace(value, "(hidden)");
+        // The value as a JSON string would spell it (an echo in a JSON answer escapes it so).
+        String escaped = Json.write(value);
+        String inner = escaped.substring(1, escaped.length() - 1);
+        if (!inner.equals(value)) {
+          out = out.replace(inner, "(hidden)");
+        }
       }
     }
     return out;
@@ -311,7 +338,7 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
   }
 
   @Override
-  public void close() throws IOException {
-    client.close();
+  public void close() {
+    callbacks.close();
   }
 }

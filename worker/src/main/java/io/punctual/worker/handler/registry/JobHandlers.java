@@ -1,7 +1,6 @@
 package io.punctual.worker.handler.registry;
 
 import io.punctual.handler.JobHandler;
-import io.punctual.outbound.signing.WebhookSigner;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.builtin.FailHandler;
 import io.punctual.worker.handler.builtin.NoopHandler;
@@ -37,15 +36,15 @@ public final class JobHandlers {
    * The built-in handlers ({@code noop}, {@code sleep}, {@code fail}, {@code http}) plus every
    * {@link JobHandler} found by {@link ServiceLoader} (which may replace a built-in). {@code clock}
    * is the worker's: the {@code http} handler signs webhooks and reads {@code Retry-After} by it;
-   * {@code signer} signs each callback with the secrets of its job's namespace.
+   * {@code tenancy} is what it asks of each job's namespace (its signing secrets, its egress).
    */
   public static JobHandlers withBuiltIns(
-      WorkerSettings settings, Clock clock, WebhookSigner signer) {
+      WorkerSettings settings, Clock clock, HttpHandler.Tenancy tenancy) {
     JobHandlers handlers = new JobHandlers();
     handlers.register(new NoopHandler());
     handlers.register(new SleepHandler());
     handlers.register(new FailHandler());
-    handlers.register(new HttpHandler(settings.http, clock, signer, null));
+    handlers.register(new HttpHandler(settings.http, clock, tenancy, null));
     handlers.builtIn.addAll(handlers.byType.keySet());
     for (JobHandler handler : ServiceLoader.load(JobHandler.class)) {
       handlers.register(handler);

@@ -11,6 +11,7 @@ import io.punctual.handler.JobContext;
 import io.punctual.model.Backoff;
 import io.punctual.model.Job;
 import io.punctual.outbound.config.HttpSettings;
+import io.punctual.store.namespace.Egress;
 import io.punctual.worker.handler.TestSigning;
 import io.punctual.worker.run.TestJobs;
 import java.io.InputStream;
@@ -72,7 +73,11 @@ class HttpsCallbackTest {
     http.requestTimeout = Duration.ofSeconds(5);
     http.allow = List.of("127.0.0.1/32", "localhost");
     try (HttpHandler handler =
-        new HttpHandler(http, Clock.systemUTC(), TestSigning.SIGNER, clientTls)) {
+        new HttpHandler(
+            http,
+            Clock.systemUTC(),
+            TestSigning.tenancy(TestSigning.SIGNER, new Egress(http.allow, true)),
+            clientTls)) {
       int port = server.getAddress().getPort();
 
       assertThat(handler.handle(ctx("https://localhost:" + port + "/hook")).result())
