@@ -32,7 +32,10 @@ public final class AllowedHosts {
       Pattern.compile(
           "((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}"
               + "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])");
-  private static final Pattern IPV6 = Pattern.compile("[0-9a-f:.]+");
+
+  /** What an IPv6 literal may hold, starting as one must for Java to parse it, never resolve it. */
+  private static final Pattern IPV6 = Pattern.compile("[0-9a-f:][0-9a-f:.]*");
+
   private static final String LOOPBACK_V4 = "127.0.0.1";
   private static final String LOOPBACK_V6 = "0:0:0:0:0:0:0:1";
   private static final String LOCALHOST = "localhost";
@@ -144,8 +147,8 @@ public final class AllowedHosts {
         }
         port = rest.substring(1);
       }
-      if (host.indexOf(':') < 0) {
-        return Optional.empty();
+      if (host.indexOf(':') < 0 || host.indexOf('%') >= 0) {
+        return Optional.empty(); // not IPv6, or with a zone, which no Host names
       }
       host = canonicalAddress(host);
       if (host == null) {
@@ -196,7 +199,7 @@ public final class AllowedHosts {
     try {
       InetAddress address = InetAddress.getByName(value); // a literal: parsed, not resolved
       return address.getHostAddress();
-    } catch (UnknownHostException notAnAddress) {
+    } catch (UnknownHostException | IllegalArgumentException notAnAddress) {
       return null;
     }
   }
