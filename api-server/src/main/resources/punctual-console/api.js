@@ -46,7 +46,8 @@ export async function call(method, path, body, options = {}) {
   if (key) headers.Authorization = 'Bearer ' + key;
   const ns = options.namespace === undefined ? session.namespace() : options.namespace;
   if (ns) headers['Punctual-Namespace'] = ns;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // Every change is sent as JSON, a body or not: a server with API keys off takes no other.
+  if (body !== undefined || method !== 'GET') headers['Content-Type'] = 'application/json';
   const response = await fetch('/api/v1' + path, {
     method,
     headers,

@@ -469,11 +469,14 @@ class AlertEventsIT {
             AlertRule.Channel.SLACK,
             f.receiver.url("/services/T0/B0/secret"),
             Duration.ZERO));
-    f.fail("report");
+    f.fail("report<!channel>");
     f.alerter.runOnce();
     JsonNode body = bodies().get(0);
     assertThat(body.size()).isEqualTo(1);
-    assertThat(body.path("text").asText()).startsWith("FIRING: Punctual alert \"chat\"");
+    assertThat(body.path("text").asText())
+        .startsWith("FIRING: Punctual alert \"chat\"")
+        .contains("report&lt;!channel&gt;")
+        .doesNotContain("<!channel>");
   }
 
   @Test

@@ -13,6 +13,7 @@ import io.punctual.api.auth.KeyBootstrapAtStart;
 import io.punctual.api.bulk.BulkActionStore;
 import io.punctual.api.bulk.BulkResource;
 import io.punctual.api.bulk.BulkRunner;
+import io.punctual.api.config.AllowedHosts;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.config.AuthSettings;
 import io.punctual.api.console.Console;
@@ -26,6 +27,7 @@ import io.punctual.api.health.PostgresHealthCheck;
 import io.punctual.api.health.RedisHealthCheck;
 import io.punctual.api.http.ContentEncodingFilter;
 import io.punctual.api.http.CrossSiteRefusal;
+import io.punctual.api.http.LocalOriginFilter;
 import io.punctual.api.http.QueryTextFilter;
 import io.punctual.api.http.RequestSizeLimitFilter;
 import io.punctual.api.jobs.AfterCommitHook;
@@ -147,9 +149,17 @@ public final class ApiModule {
       env.lifecycle().manage(new StopOnly(bootstrap));
       authenticator = new KeyAuthenticator(keys, stores.clock(), auth.cacheFor);
     } else {
+      AllowedHosts hosts = AllowedHosts.of(settings.allowedHosts);
       LOG.warn(
           "Authentication is OFF (auth.enabled: false): anyone who reaches the API acts as an admin"
-              + " of every namespace. Only for a private network.");
+              + " of every namespace. Only for a private network. Changes are taken only with a"
+              + " JSON Content-Type and a Host of this server (localhost, 127.0.0.1, [::1], the"
+              + " address it was reached on) or of api.allowedHosts: {}",
+          hosts.describe());
+      // ahead of every other filter of the application port (the submit fast path included)
+      env.servlets()
+          .addFilter("punctual-local-origin", new LocalOriginFilter(hosts, env.getObjectMapper()))
+          .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     }
     Authorizer authorizer = new Authorizer(settings.defaultNamespace, authenticator);
     AuditStore auditStore = new AuditStore(stores.database().jdbi());

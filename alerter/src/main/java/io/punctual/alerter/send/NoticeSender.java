@@ -1,7 +1,6 @@
 package io.punctual.alerter.send;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.punctual.alerter.config.AlerterSettings;
 import io.punctual.common.json.Json;
 import io.punctual.outbound.GuardedHttpClient;
@@ -29,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * secrets of the rule's namespace ({@code webhook-id} is the notice's dedup key), and records the
  * outcome: sent on a 2xx, else tried again after an exponential backoff, given up ({@code failed})
  * after {@code alerts.maxAttempts}. Delivery is at least once: a receiver deduplicates by {@code
- * webhook-id} (the {@code dedupKey} of the body). A Slack channel gets {@code {"text": ...}}.
+ * webhook-id} (the {@code dedupKey} of the body). A Slack channel gets {@code {"text": ...}},
+ * escaped ({@link SlackMessage}).
  */
 public final class NoticeSender {
   private static final Logger log = LoggerFactory.getLogger(NoticeSender.class);
@@ -179,9 +179,7 @@ public final class NoticeSender {
       return c.payload();
     }
     JsonNode payload = Json.readTree(c.payload());
-    var slack = JsonNodeFactory.instance.objectNode();
-    slack.put("text", payload.path("summary").asText() + " (dedup key " + c.dedupKey() + ")");
-    return Json.write(slack);
+    return SlackMessage.body(payload.path("summary").asText(), c.dedupKey());
   }
 
   /** The failure without the URL (a Slack URL is a credential): its kind and message. */

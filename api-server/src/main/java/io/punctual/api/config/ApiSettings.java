@@ -11,6 +11,7 @@ import io.punctual.model.Priority;
 import io.punctual.outbound.address.OutboundPolicy;
 import io.punctual.store.config.AuditSettings;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Limits and defaults of the REST API (the {@code api} section of the configuration). Mutable
@@ -100,6 +101,15 @@ public final class ApiSettings implements ValidatedSettings {
   @JsonProperty public Duration statsWarmup = Duration.ofDays(31);
 
   /**
+   * With API keys switched off ({@code auth.enabled: false}): the {@code Host} values, besides this
+   * server's own ({@code localhost}, {@code 127.0.0.1}, {@code [::1]} and the address a request
+   * arrived on, at the port it arrived on), under which requests that change something are taken;
+   * each {@code name} (any port) or {@code name:port}. Not read while keys are on. See {@link
+   * AllowedHosts}.
+   */
+  @JsonProperty public List<String> allowedHosts = List.of();
+
+  /**
    * What a {@code callback.url} may name: not read from the {@code api} section but from {@code
    * worker.http.allow} of the same configuration (the launcher links the two), so that the API
    * refuses at submission exactly the literal addresses the workers would refuse to call.
@@ -171,5 +181,6 @@ public final class ApiSettings implements ValidatedSettings {
             && !statsWarmup.isNegative()
             && statsWarmup.compareTo(Duration.ofDays(31)) <= 0,
         "api.statsWarmup must be between 0 and 31 days");
+    AllowedHosts.parse(allowedHosts, errors);
   }
 }

@@ -3,6 +3,7 @@ package io.punctual.api.config;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.punctual.common.config.SettingsErrors;
 import io.punctual.common.config.ValidatedSettings;
+import io.punctual.common.config.WeakSecrets;
 import java.time.Duration;
 
 /**
@@ -13,6 +14,9 @@ public final class AuthSettings implements ValidatedSettings {
   /** Shortest secret accepted as a bootstrap key. */
   public static final int MIN_BOOTSTRAP_KEY_LENGTH = 32;
 
+  /** The bootstrap key's name in every error about it: the setting and its variable. */
+  public static final String BOOTSTRAP_KEY_SETTING = "auth.bootstrapKey (PUNCTUAL_BOOTSTRAP_KEY)";
+
   /**
    * Whether requests must carry an API key. Off, every request acts as an admin of every namespace:
    * only for a private network (a WARN at every start says so).
@@ -20,8 +24,9 @@ public final class AuthSettings implements ValidatedSettings {
   @JsonProperty public boolean enabled = true;
 
   /**
-   * A secret made an admin key at start, idempotently, for scripts and CI; at least 32 characters.
-   * Env: {@code PUNCTUAL_BOOTSTRAP_KEY}. Never logged or echoed.
+   * A secret made an admin key at start, idempotently, for scripts and CI; at least 32 characters,
+   * and not one that looks typed ({@link WeakSecrets}: an example word such as {@code change-me} or
+   * a character repeated six times). Env: {@code PUNCTUAL_BOOTSTRAP_KEY}. Never logged or echoed.
    */
   @JsonProperty public String bootstrapKey;
 
@@ -40,14 +45,13 @@ public final class AuthSettings implements ValidatedSettings {
   @Override
   public void validate(SettingsErrors errors) {
     String key = bootstrapKeyOrNull();
+    WeakSecrets.check(key, BOOTSTRAP_KEY_SETTING, errors);
     errors.require(
         key == null || key.length() >= MIN_BOOTSTRAP_KEY_LENGTH,
-        "auth.bootstrapKey (PUNCTUAL_BOOTSTRAP_KEY) must be at least "
-            + MIN_BOOTSTRAP_KEY_LENGTH
-            + " characters");
+        BOOTSTRAP_KEY_SETTING + " must be at least " + MIN_BOOTSTRAP_KEY_LENGTH + " characters");
     errors.require(
         key == null || key.chars().allMatch(c -> c > 0x20 && c < 0x7f),
-        "auth.bootstrapKey (PUNCTUAL_BOOTSTRAP_KEY) must be printable ASCII without spaces");
+        BOOTSTRAP_KEY_SETTING + " must be printable ASCII without spaces");
     errors.require(
         cacheFor != null
             && !cacheFor.isNegative()

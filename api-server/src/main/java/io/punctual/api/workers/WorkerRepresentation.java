@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 /** A worker in JSON; {@code status} is {@code alive}, {@code stale} or {@code stopped}. */
 public record WorkerRepresentation(
@@ -29,13 +30,17 @@ public record WorkerRepresentation(
     }
   }
 
-  public static WorkerRepresentation of(WorkerView w) {
+  /**
+   * The worker as a caller sees it: {@code namespaces} holds only those {@code visible} accepts
+   * (the namespaces the caller's key may act in).
+   */
+  public static WorkerRepresentation of(WorkerView w, Predicate<String> visible) {
     return new WorkerRepresentation(
         w.id(),
         w.status().name().toLowerCase(Locale.ROOT),
         w.host(),
         w.pid(),
-        w.namespaces(),
+        w.namespaces().stream().filter(visible).toList(),
         w.concurrency(),
         w.heartbeatInterval().toString(),
         w.running(),

@@ -2,6 +2,7 @@ package io.punctual.api.workers;
 
 import com.codahale.metrics.annotation.Timed;
 import io.punctual.api.auth.Permission;
+import io.punctual.api.auth.Principal;
 import io.punctual.api.auth.Requires;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.RequestContext;
@@ -18,7 +19,9 @@ import jakarta.ws.rs.core.MediaType;
 
 /**
  * {@code GET /api/v1/workers}: the workers serving the request's namespace, whether each is alive,
- * its last heartbeat, and the attempts of that namespace it runs now.
+ * its last heartbeat, and the attempts of that namespace it runs now. A worker's {@code namespaces}
+ * shows only those the calling key may see: a key of one namespace does not learn the names of the
+ * others a shared worker serves (a key of every namespace sees them all).
  */
 @Path("/api/v1/workers")
 @Produces(MediaType.APPLICATION_JSON)
@@ -36,10 +39,12 @@ public final class WorkersResource {
   @Requires(Permission.READ)
   public Items<WorkerRepresentation> list(
       @Context ContainerRequestContext request, @QueryParam("limit") String limit) {
-    String namespace = RequestContext.of(request).namespace();
+    RequestContext context = RequestContext.of(request);
+    Principal principal = context.principal();
     return new Items<>(
-        registry.list(namespace, QueryParams.limit(limit, settings)).stream()
-            .map(WorkerRepresentation::of)
+        registry.list(context.namespace(), QueryParams.limit(limit, settings)).stream()
+            .map(w -> WorkerRepresentation.of(w, principal::mayActIn))
+            .filter(w -> !w.namespaces().isEmpty())
             .toList());
   }
 }

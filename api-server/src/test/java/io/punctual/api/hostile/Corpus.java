@@ -94,6 +94,64 @@ final class Corpus {
     return List.copyOf(probes);
   }
 
+  /**
+   * For an API with keys off ({@code auth.enabled: false}), serving on {@code port}: every route
+   * that changes something, otherwise valid (its Host this server's, sent as JSON), under a Host
+   * that is not this server's (refused naming {@code Host}) or without a JSON content type (refused
+   * naming {@code Content-Type}).
+   */
+  List<Probe> keysOff(int port) {
+    Map<String, String> hosts = new LinkedHashMap<>();
+    hosts.put("other-name", "evil.example:" + port);
+    hosts.put("other-name-no-port", "evil.example");
+    hosts.put("rebound-name", "attacker.example:" + port);
+    hosts.put("suffix-of-localhost", "localhost.evil.example:" + port);
+    hosts.put("localhost-no-port", "localhost");
+    hosts.put("localhost-other-port", "localhost:" + (port == 65535 ? 1 : port + 1));
+    hosts.put("other-loopback", "127.0.0.2:" + port);
+    hosts.put("other-ipv6", "[::2]:" + port);
+    hosts.put("decimal-loopback", "2130706433:" + port);
+    // (none at all: Jetty refuses an HTTP/1.1 request without a Host before the API runs)
+    Map<String, String> types = new LinkedHashMap<>();
+    types.put("text/plain", "text/plain");
+    types.put("text/plain-utf8", "text/plain; charset=utf-8");
+    types.put("form", "application/x-www-form-urlencoded");
+    types.put("multipart", "multipart/form-data; boundary=x");
+    types.put("text/json", "text/json");
+    types.put("jsonx", "application/jsonx");
+    types.put("none", null);
+    for (Route route : Routes.ALL) {
+      if (route.method().equals("GET")) {
+        continue;
+      }
+      hosts.forEach(
+          (label, host) ->
+              add(
+                  route,
+                  "keys-off host:" + label,
+                  local(route, port).header("Host", host),
+                  "Host",
+                  Expect.REFUSED));
+      types.forEach(
+          (label, type) ->
+              add(
+                  route,
+                  "keys-off content-type:" + label,
+                  local(route, port).header("Content-Type", type),
+                  "Content-Type",
+                  Expect.REFUSED));
+    }
+    return List.copyOf(probes);
+  }
+
+  /** The route's valid request as a keys-off API takes it: its Host, and sent as JSON. */
+  private Request local(Route route, int port) {
+    Request request = valid(route).header("Host", "localhost:" + port);
+    return route.body() == BodyKind.NONE
+        ? request.header("Content-Type", "application/json")
+        : request;
+  }
+
   // ---- headers -----------------------------------------------------------------------------
 
   private void authorization(Route route) {

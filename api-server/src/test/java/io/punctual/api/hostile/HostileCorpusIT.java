@@ -34,6 +34,14 @@ class HostileCorpusIT {
 
   @RegisterExtension static final DropwizardAppExtension<?> APP = FIXTURE.app;
 
+  /** The API with keys switched off: changes need this server's Host and a JSON content type. */
+  static final ApiFixture KEYS_OFF = ApiFixture.withoutKeys(ApiFixture.testSettings());
+
+  @RegisterExtension static final DropwizardAppExtension<?> KEYS_OFF_APP = KEYS_OFF.app;
+
+  /** Routes that change something times the keys-off spoils of each (9 Hosts, 7 types). */
+  static final int MINIMUM_KEYS_OFF_PROBES = 20 * 16;
+
   /** The corpus may grow; it must not shrink unnoticed. */
   static final int MINIMUM_PROBES = 5_500;
 
@@ -57,11 +65,11 @@ class HostileCorpusIT {
     Ledger.Snapshot before = Ledger.snapshot(FIXTURE.stores.database().jdbi());
     Map<Route, String> seeds = new HashMap<>();
     Map<Route.IdKind, Integer> seedCount = new EnumMap<>(Route.IdKind.class);
-    String seedJob = seed(Route.IdKind.JOB, 0);
+    String seedJob = seed(FIXTURE, ledger, Route.IdKind.JOB, 0);
     for (Route route : Routes.ALL) {
       if (route.idKind() != Route.IdKind.NONE) {
         int n = seedCount.merge(route.idKind(), 1, Integer::sum);
-        seeds.put(route, seed(route.idKind(), n));
+        seeds.put(route, seed(FIXTURE, ledger, route.idKind(), n));
       }
     }
     List<Probe> probes =
@@ -75,7 +83,7 @@ class HostileCorpusIT {
     for (Probe probe : probes) {
       perRoute.merge(probe.route().name(), 1, Integer::sum);
       List<Response> responses = http.exchange(probe.bytes());
-      List<String> failed = check(probe, responses);
+      List<String> failed = check(probe, responses, ledger);
       if (KNOWN_DEFECTS.containsKey(probe.name())) {
         assertThat(failed).as("known defect, fixed? " + probe.name()).isNotEmpty();
         knownFailing++;
@@ -101,6 +109,56 @@ class HostileCorpusIT {
     assertThat(unreadableJobs()).as("accepted jobs the API cannot read back").isEmpty();
   }
 
+  @Test
+  void withKeysOffEveryChangeUnderAForeignHostOrNotInJsonIsRefusedNamingWhy() {
+    Ledger keysOff = new Ledger();
+    Ledger probed = new Ledger();
+    Ledger.Snapshot before = Ledger.snapshot(KEYS_OFF.stores.database().jdbi());
+    Map<Route, String> seeds = new HashMap<>();
+    Map<Route.IdKind, Integer> seedCount = new EnumMap<>(Route.IdKind.class);
+    String seedJob = seed(KEYS_OFF, keysOff, Route.IdKind.JOB, 0);
+    for (Route route : Routes.ALL) {
+      if (route.idKind() != Route.IdKind.NONE) {
+        int n = seedCount.merge(route.idKind(), 1, Integer::sum);
+        seeds.put(route, seed(KEYS_OFF, keysOff, route.idKind(), n));
+      }
+    }
+    Ledger.Snapshot seeded = Ledger.snapshot(KEYS_OFF.stores.database().jdbi());
+    assertThat(keysOff.differences(before, seeded))
+        .as("the seeds, sent as a client would, are taken")
+        .isEmpty();
+    List<Probe> probes =
+        new Corpus(ApiFixture.ADMIN_KEY, seeds::get, seedJob).keysOff(KEYS_OFF.baseUri().getPort());
+
+    RawHttp http = new RawHttp(KEYS_OFF.baseUri());
+    List<String> failures = new ArrayList<>();
+    for (Probe probe : probes) {
+      List<Response> responses = http.exchange(probe.bytes());
+      failures.addAll(check(probe, responses, probed));
+      int expected = probe.culprit().equals("Host") ? 403 : 415;
+      if (responses.size() != 1
+          || responses.get(0).status() != expected
+          || !names(parse(responses.get(0).text()), probe.culprit())) {
+        failures.add(
+            probe
+                + "\n   => "
+                + (responses.isEmpty()
+                    ? "no answer"
+                    : responses.get(0).status() + " " + abbreviated(responses.get(0).text()))
+                + "\n   : not a "
+                + expected
+                + " naming "
+                + probe.culprit());
+      }
+    }
+
+    assertThat(failures).as("%d of %d probes failed", failures.size(), probes.size()).isEmpty();
+    assertThat(probes.size()).as("probes sent").isGreaterThanOrEqualTo(MINIMUM_KEYS_OFF_PROBES);
+    Ledger.Snapshot after = Ledger.snapshot(KEYS_OFF.stores.database().jdbi());
+    assertThat(probed.differences(seeded, after)).as("nothing changed").isEmpty();
+    assertThat(probed.accepted()).as("nothing accepted").isZero();
+  }
+
   /** Each accepted job that {@code GET /jobs/{id}} does not answer with itself. */
   private List<String> unreadableJobs() {
     List<String> out = new ArrayList<>();
@@ -118,7 +176,7 @@ class HostileCorpusIT {
   }
 
   /** Every way the answers to {@code probe} break the rules (empty when they keep them). */
-  private List<String> check(Probe probe, List<Response> responses) {
+  private static List<String> check(Probe probe, List<Response> responses, Ledger ledger) {
     List<String> out = new ArrayList<>();
     if (responses.isEmpty() || responses.get(0).timedOut()) {
       if (probe.expect() != Expect.EITHER_OR_SILENCE) {
@@ -232,8 +290,8 @@ class HostileCorpusIT {
     return false;
   }
 
-  private String seed(Route.IdKind kind, int n) {
-    HttpSupport http = FIXTURE.http();
+  private static String seed(ApiFixture fixture, Ledger ledger, Route.IdKind kind, int n) {
+    HttpSupport http = fixture.http();
     Route creator =
         switch (kind) {
           case JOB -> Routes.ALL.get(0);

@@ -36,7 +36,7 @@ public final class ApiFixture {
   public final SigningSecrets signingSecrets;
   public final DropwizardAppExtension<TestApiConfiguration> app;
 
-  private ApiFixture(TestStack stack, Stores stores, ApiSettings settings) {
+  private ApiFixture(TestStack stack, Stores stores, ApiSettings settings, boolean keys) {
     this.clock = (TestClock) stack.clock;
     this.stack = stack;
     this.stores = stores;
@@ -49,6 +49,7 @@ public final class ApiFixture {
     config.signingSecrets = signingSecrets;
     config.api = settings;
     config.auth.bootstrapKey = ADMIN_KEY;
+    config.auth.enabled = keys;
     DefaultServerFactory server = (DefaultServerFactory) config.getServerFactory();
     server.setEnableVirtualThreads(true); // as the bundled punctual.yml sets it
     ((HttpConnectorFactory) server.getApplicationConnectors().get(0)).setPort(0);
@@ -69,10 +70,22 @@ public final class ApiFixture {
   }
 
   public static ApiFixture start(ApiSettings settings) {
+    return start(settings, true);
+  }
+
+  /**
+   * The API with API keys switched off ({@code auth.enabled: false}): every caller is an admin, and
+   * changes need a Host of the server and a JSON content type.
+   */
+  public static ApiFixture withoutKeys(ApiSettings settings) {
+    return start(settings, false);
+  }
+
+  private static ApiFixture start(ApiSettings settings, boolean keys) {
     TestStack stack = new TestStack(newClock());
     Stores stores =
         new Stores(stack.postgres, stack.redisSettings, stack.queueSettings, stack.clock, "api");
-    return new ApiFixture(stack, stores, settings);
+    return new ApiFixture(stack, stores, settings, keys);
   }
 
   /** The API against PostgreSQL settings of the caller's choosing (e.g. a server that is down). */
@@ -80,7 +93,7 @@ public final class ApiFixture {
     TestStack stack = new TestStack(newClock());
     RedisSettings redis = stack.redisSettings;
     Stores stores = new Stores(postgres, redis, stack.queueSettings, stack.clock, "api");
-    return new ApiFixture(stack, stores, testSettings());
+    return new ApiFixture(stack, stores, testSettings(), true);
   }
 
   private static TestClock newClock() {

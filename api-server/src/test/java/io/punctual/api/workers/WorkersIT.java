@@ -120,6 +120,83 @@ class WorkersIT {
     assertThat(idle.get("running").asInt()).isZero();
   }
 
+  @Test
+  void aKeySeesOnlyItsOwnNamespacesOfASharedWorker() {
+    FIXTURE
+        .stores
+        .workers()
+        .register(
+            new Registration(
+                "w-shared",
+                "host-f",
+                16,
+                List.of("alpha", "beta", "gamma"),
+                8,
+                Duration.ofSeconds(10)));
+    FIXTURE
+        .stores
+        .workers()
+        .register(
+            new Registration("w-gamma", "host-g", 17, List.of("gamma"), 8, Duration.ofSeconds(10)));
+    String alphaKey = key("viewer", "[\"alpha\"]");
+    String alphaBetaKey = key("viewer", "[\"alpha\",\"beta\"]");
+    String everyKey = key("viewer", "[\"*\"]");
+
+    JsonNode alpha = workers(alphaKey, "alpha");
+    assertThat(alpha).extracting(w -> w.get("id").asText()).containsExactly("w-shared");
+    assertThat(byId(alpha, "w-shared").get("namespaces"))
+        .extracting(JsonNode::asText)
+        .containsExactly("alpha");
+
+    JsonNode alphaBeta = workers(alphaBetaKey, "alpha");
+    assertThat(byId(alphaBeta, "w-shared").get("namespaces"))
+        .extracting(JsonNode::asText)
+        .containsExactly("alpha", "beta");
+    assertThat(workers(alphaBetaKey, "beta"))
+        .extracting(w -> w.get("id").asText())
+        .containsExactly("w-shared");
+    assertThat(FIXTURE.http().key(alphaBetaKey).namespace("gamma").get("/api/v1/workers").status())
+        .as("a namespace the key may not act in")
+        .isEqualTo(403);
+
+    // a key of every namespace, viewer or admin, sees every namespace of every worker
+    for (String all : List.of(everyKey, ApiFixture.ADMIN_KEY)) {
+      JsonNode gamma = workers(all, "gamma");
+      assertThat(gamma)
+          .extracting(w -> w.get("id").asText())
+          .containsExactlyInAnyOrder("w-shared", "w-gamma");
+      assertThat(byId(gamma, "w-shared").get("namespaces"))
+          .extracting(JsonNode::asText)
+          .containsExactly("alpha", "beta", "gamma");
+    }
+  }
+
+  private static JsonNode workers(String key, String namespace) {
+    Reply reply = FIXTURE.http().key(key).namespace(namespace).get("/api/v1/workers");
+    assertThat(reply.status()).as(reply.raw().body()).isEqualTo(200);
+    return reply.json().get("items");
+  }
+
+  /** A new key of {@code role} for {@code namespaces} (a JSON array); its secret. */
+  private static String key(String role, String namespaces) {
+    Reply created =
+        FIXTURE
+            .http()
+            .post(
+                "/api/v1/keys",
+                "{\"name\":\"workers-"
+                    + role
+                    + "-"
+                    + namespaces.hashCode()
+                    + "\",\"role\":\""
+                    + role
+                    + "\",\"namespaces\":"
+                    + namespaces
+                    + "}");
+    assertThat(created.status()).as(created.raw().body()).isEqualTo(201);
+    return created.json().get("secret").asText();
+  }
+
   private static JsonNode byId(JsonNode items, String id) {
     for (JsonNode w : items) {
       if (w.get("id").asText().equals(id)) {

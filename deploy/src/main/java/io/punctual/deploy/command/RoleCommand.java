@@ -7,6 +7,7 @@ import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.core.setup.Environment;
 import io.punctual.deploy.config.ConfigFileArgument;
 import io.punctual.deploy.config.PunctualConfiguration;
+import io.punctual.deploy.runtime.AdminTasks;
 import io.punctual.deploy.runtime.GracefulShutdown;
 import io.punctual.deploy.runtime.PrometheusEndpoint;
 import io.punctual.deploy.runtime.Resources;
@@ -24,8 +25,9 @@ import net.sourceforge.argparse4j.inf.Subparser;
 
 /**
  * A long-running role: wires its parts into the Dropwizard environment, then runs the HTTP server
- * (the admin port always serves {@code /healthcheck}, {@code /metrics} and {@code /prometheus}).
- * SIGTERM and Ctrl-C stop the parts in reverse order of start and exit with status 0.
+ * (the admin port always serves {@code /healthcheck}, {@code /metrics} and {@code /prometheus}, and
+ * no Dropwizard task: {@link AdminTasks}). SIGTERM and Ctrl-C stop the parts in reverse order of
+ * start and exit with status 0.
  */
 abstract class RoleCommand extends ServerCommand<PunctualConfiguration> {
   private final Resources resources = new Resources();
@@ -61,6 +63,7 @@ abstract class RoleCommand extends ServerCommand<PunctualConfiguration> {
             });
     try {
       PrometheusEndpoint.register(environment, config.prometheus.labels());
+      AdminTasks.remove(environment);
       wire(new Wiring(environment, namespace, config, resources));
       super.run(environment, namespace, config);
     } catch (Exception | Error e) {

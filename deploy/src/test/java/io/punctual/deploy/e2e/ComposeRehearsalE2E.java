@@ -12,6 +12,7 @@ import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.punctual.common.config.WeakSecrets;
 import io.punctual.deploy.files.DeployFiles;
 import io.punctual.deploy.files.DeployFiles.Container;
 import io.punctual.deploy.files.DeployFiles.Image;
@@ -27,12 +28,14 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,10 +60,11 @@ import org.junit.jupiter.api.io.TempDir;
  * pod would mount it.
  *
  * <p>What it shows: migrate exits 0; the API, both workers, the planner and the reaper become
- * healthy; jobs submitted over REST (with the compose file's bootstrap key as a bearer token) wait
- * in the KEDA count until the workers start, then run; the planner materialises a schedule whose
- * jobs run; {@code reaper --once} exits 0; every long-running process stops with status 0 on
- * SIGTERM. What it cannot show: the image builds, the containers' network, Kubernetes itself.
+ * healthy, and none serves a Dropwizard task; jobs submitted over REST (with the bootstrap key the
+ * rehearsal exports for compose, as an operator would, as a bearer token) wait in the KEDA count
+ * until the workers start, then run; the planner materialises a schedule whose jobs run; {@code
+ * reaper --once} exits 0; every long-running process stops with status 0 on SIGTERM. What it cannot
+ * show: the image builds, the containers' network, Kubernetes itself.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ComposeRehearsalE2E {
@@ -70,6 +74,7 @@ class ComposeRehearsalE2E {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private static final int CONTAINER_HTTP_PORT = 8080;
   private static final int CONTAINER_ADMIN_PORT = 8081;
+  private static final String BOOTSTRAP_KEY = "PUNCTUAL_BOOTSTRAP_KEY";
 
   @TempDir Path tmp;
 
@@ -140,7 +145,9 @@ class ComposeRehearsalE2E {
   @Test
   void theComposeFleetRunsAsWrittenAgainstRealServers() throws Exception {
     image = DeployFiles.image(DeployFiles.dockerfile());
-    Map<String, Service> compose = DeployFiles.services(DeployFiles.compose());
+    // What the operator exports before `docker compose up`: the file holds no key of its own
+    Map<String, Service> compose =
+        DeployFiles.services(DeployFiles.compose(), Map.of(BOOTSTRAP_KEY, newBootstrapKey()));
     handlers = Files.createDirectories(tmp.resolve("handlers"));
 
     Map<String, String> pg = compose.get("postgres").environment();
@@ -156,7 +163,7 @@ class ComposeRehearsalE2E {
 
     // 2. the API: healthy by the compose health check, alive and ready by the probes' paths
     Service apiService = only(compose, "api");
-    bearer = apiService.environment().get("PUNCTUAL_BOOTSTRAP_KEY");
+    bearer = apiService.environment().get(BOOTSTRAP_KEY);
     PunctualProcess api = start(apiService, hosts, 0);
     awaitHealthy(api);
     assertProbesAnswer(api);
@@ -183,6 +190,12 @@ class ComposeRehearsalE2E {
     }
     for (PunctualProcess process : fleet) {
       awaitHealthy(process);
+      // no Dropwizard task on any role's admin port
+      for (String task : List.of("/tasks/gc", "/tasks/log-level?logger=ROOT&level=TRACE")) {
+        assertThat(postStatus("http://127.0.0.1:" + adminPorts.get(process) + task))
+            .as(services.get(process).name() + " " + task)
+            .isEqualTo(404);
+      }
     }
     assertThat(fleet).hasSize(5); // api, 2 workers, planner, reaper
 
@@ -251,6 +264,37 @@ class ComposeRehearsalE2E {
       assertThat(process.stop(stop))
           .as(services.get(process).name() + ":\n" + process.tail())
           .isZero();
+    }
+  }
+
+  /** A random admin key, as `openssl rand -base64 48` would make one (never a weak-looking one). */
+  private static String newBootstrapKey() {
+    SecureRandom random = new SecureRandom();
+    while (true) {
+      byte[] bytes = new byte[36];
+      random.nextBytes(bytes);
+      String key = Base64.getEncoder().encodeToString(bytes);
+      if (WeakSecrets.weakness(key).isEmpty()) {
+        return key;
+      }
+    }
+  }
+
+  /** The status of {@code POST url} without a body. */
+  private static int postStatus(String url) {
+    try {
+      return HTTP.send(
+              HttpRequest.newBuilder(URI.create(url))
+                  .POST(HttpRequest.BodyPublishers.noBody())
+                  .timeout(Duration.ofSeconds(10))
+                  .build(),
+              HttpResponse.BodyHandlers.discarding())
+          .statusCode();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
     }
   }
 
@@ -480,7 +524,7 @@ class ComposeRehearsalE2E {
             .POST(HttpRequest.BodyPublishers.ofString(body)));
   }
 
-  /** Every request carries the compose file's bootstrap key (an admin key once API keys land). */
+  /** Every request carries the bootstrap key given to compose (an admin key). */
   private HttpResponse<String> send(HttpRequest.Builder request) {
     try {
       return HTTP.send(

@@ -212,11 +212,15 @@ public final class DeployFiles {
       Map<String, Object> raw) {}
 
   /**
-   * The services of the compose file in file order. Punctual's own are those built from
-   * deploy/Dockerfile or using the image that build produces.
+   * The services of the compose file in file order, as compose runs them when {@code shell} is the
+   * environment of {@code docker compose} (every value interpolated, see {@link #interpolate}).
+   * Punctual's own are those built from deploy/Dockerfile or using the image that build produces.
+   *
+   * @throws IllegalArgumentException what compose says when a required variable ({@code
+   *     ${VAR:?message}}) is missing
    */
-  public static Map<String, Service> services(Path compose) {
-    Map<String, Object> file = document(compose);
+  public static Map<String, Service> services(Path compose, Map<String, String> shell) {
+    Map<String, Object> file = map(interpolateValues(document(compose), shell));
     Set<String> punctualImages = new LinkedHashSet<>();
     for (Map.Entry<String, Object> e : map(file.get("services")).entrySet()) {
       Map<String, Object> service = map(e.getValue());
@@ -254,7 +258,147 @@ public final class DeployFiles {
     return services;
   }
 
+  /** {@code node} with every string value (not keys) interpolated as compose does. */
+  private static Object interpolateValues(Object node, Map<String, String> shell) {
+    if (node instanceof Map<?, ?> m) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      m.forEach((k, v) -> out.put(String.valueOf(k), interpolateValues(v, shell)));
+      return out;
+    }
+    if (node instanceof List<?> l) {
+      List<Object> out = new ArrayList<>();
+      l.forEach(v -> out.add(interpolateValues(v, shell)));
+      return out;
+    }
+    return node instanceof String text ? interpolate(text, shell) : node;
+  }
+
+  private static final Pattern VARIABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+  /**
+   * {@code text} with compose's interpolation applied, {@code shell} being the environment: {@code
+   * $$} is a {@code $}; {@code $VAR} and {@code ${VAR}} its value (empty when unset); {@code
+   * ${VAR:-default}} / {@code ${VAR-default}} the default when unset or empty / unset; {@code
+   * ${VAR:?message}} / {@code ${VAR?message}} an error when unset or empty / unset; {@code
+   * ${VAR:+other}} / {@code ${VAR+other}} {@code other} when set and not empty / set.
+   *
+   * @throws IllegalArgumentException for a required variable that is missing, with compose's
+   *     message, or a {@code ${} without its {@code }}
+   */
+  public static String interpolate(String text, Map<String, String> shell) {
+    StringBuilder out = new StringBuilder();
+    int i = 0;
+    while (i < text.length()) {
+      char c = text.charAt(i);
+      if (c != '$' || i + 1 >= text.length()) {
+        out.append(c);
+        i++;
+        continue;
+      }
+      char next = text.charAt(i + 1);
+      if (next == '$') {
+        out.append('$');
+        i += 2;
+      } else if (next == '{') {
+        int close = text.indexOf('}', i + 2);
+        if (close < 0) {
+          throw new IllegalArgumentException("invalid interpolation format: " + text);
+        }
+        out.append(expand(text.substring(i + 2, close), shell));
+        i = close + 1;
+      } else {
+        Matcher name = VARIABLE_NAME.matcher(text).region(i + 1, text.length());
+        if (name.lookingAt()) {
+          out.append(shell.getOrDefault(name.group(), ""));
+          i = name.end();
+        } else {
+          out.append(c);
+          i++;
+        }
+      }
+    }
+    return out.toString();
+  }
+
+  private static String expand(String expression, Map<String, String> shell) {
+    Matcher name = VARIABLE_NAME.matcher(expression);
+    if (!name.lookingAt()) {
+      throw new IllegalArgumentException("invalid interpolation format: ${" + expression + "}");
+    }
+    String variable = name.group();
+    String rest = expression.substring(name.end());
+    String value = shell.get(variable);
+    boolean set = value != null;
+    boolean filled = set && !value.isEmpty();
+    if (rest.isEmpty()) {
+      return set ? value : "";
+    }
+    boolean colon = rest.startsWith(":");
+    String operation = colon ? rest.substring(1, Math.min(2, rest.length())) : rest.substring(0, 1);
+    String argument = rest.substring(colon ? 2 : 1);
+    boolean present = colon ? filled : set;
+    return switch (operation) {
+      case "-" -> present ? value : argument;
+      case "+" -> present ? argument : "";
+      case "?" -> {
+        if (!present) {
+          throw new IllegalArgumentException(
+              "required variable " + variable + " is missing a value: " + argument);
+        }
+        yield value;
+      }
+      default ->
+          throw new IllegalArgumentException("invalid interpolation format: ${" + expression + "}");
+    };
+  }
+
   // ---------------------------------------------------------------- Kubernetes
+
+  /**
+   * A Secret a kustomization's {@code secretGenerator} makes: its name, the env files it reads, and
+   * the keys it will hold, read from each env file or, where the operator has not written it (it
+   * stays out of git), from the template beside it ({@code <file>.example}).
+   */
+  public record GeneratedSecret(
+      String name, List<Path> envFiles, Set<String> keys, Map<String, Object> entry) {}
+
+  /** The Secrets the {@code secretGenerator} of the kustomization in {@code dir} makes. */
+  public static List<GeneratedSecret> generatedSecrets(Path dir) {
+    Map<String, Object> kustomization = document(dir.resolve("kustomization.yaml"));
+    List<GeneratedSecret> secrets = new ArrayList<>();
+    for (Object g : list(kustomization.get("secretGenerator"))) {
+      Map<String, Object> generator = map(g);
+      List<Path> envFiles = new ArrayList<>();
+      Set<String> keys = new LinkedHashSet<>();
+      for (String env : strings(generator.get("envs"))) {
+        Path file = dir.resolve(env).normalize();
+        envFiles.add(file);
+        Path read = Files.isRegularFile(file) ? file : Path.of(file + ".example");
+        for (String line : readLines(read)) {
+          String trimmed = line.strip();
+          if (!trimmed.isEmpty() && !trimmed.startsWith("#")) {
+            keys.add(trimmed.split("=", 2)[0].strip());
+          }
+        }
+      }
+      for (String literal : strings(generator.get("literals"))) {
+        keys.add(literal.split("=", 2)[0].strip());
+      }
+      for (String source : strings(generator.get("files"))) {
+        keys.add(
+            source.contains("=")
+                ? source.split("=", 2)[0]
+                : Path.of(source).getFileName().toString());
+      }
+      secrets.add(
+          new GeneratedSecret(
+              String.valueOf(generator.get("name")),
+              List.copyOf(envFiles),
+              Set.copyOf(keys),
+              generator));
+    }
+    return secrets;
+  }
 
   /** The resources a kustomization lists (its resources, and those of its components). */
   public static List<Map<String, Object>> resources(Path kustomizationDir) {

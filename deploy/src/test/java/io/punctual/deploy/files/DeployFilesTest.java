@@ -6,6 +6,7 @@ import static io.punctual.deploy.files.DeployFiles.map;
 import static io.punctual.deploy.files.DeployFiles.strings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dropwizard.configuration.DefaultConfigurationFactoryFactory;
 import io.dropwizard.core.server.DefaultServerFactory;
@@ -50,6 +51,14 @@ class DeployFilesTest {
 
   private static final String CONFIG_MOUNT = "/etc/punctual";
 
+  /** The environment of {@code docker compose}: what an operator exports before {@code up}. */
+  static final Map<String, String> SHELL =
+      Map.of(BOOTSTRAP_KEY, "q0Zk3vX9+Jf2mH8sLr4pWt7yBc1nDe6gAu5iOo/K");
+
+  /** Names of variables and keys that hold credentials. */
+  private static final java.util.regex.Pattern SECRET_NAME =
+      java.util.regex.Pattern.compile("(?i).*(password|secret|key|token).*");
+
   @TempDir Path tmp;
 
   private static Set<String> knownVariables() {
@@ -64,6 +73,21 @@ class DeployFilesTest {
 
   private static List<Map<String, Object>> overlay() {
     return DeployFiles.resources(DeployFiles.k8s().resolve("overlays/example"));
+  }
+
+  /** The Secret punctual-secrets, as the example overlay's secretGenerator makes it. */
+  private static DeployFiles.GeneratedSecret punctualSecrets() {
+    return DeployFiles.generatedSecrets(DeployFiles.k8s().resolve("overlays/example")).stream()
+        .filter(g -> g.name().equals("punctual-secrets"))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("the example overlay makes no punctual-secrets"));
+  }
+
+  private static String bundledConfigText() throws Exception {
+    try (var in = DeployFilesTest.class.getClassLoader().getResourceAsStream("punctual.yml")) {
+      assertThat(in).as("punctual.yml").isNotNull();
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
   }
 
   private static PunctualConfiguration load(Path file) throws Exception {
@@ -129,7 +153,9 @@ class DeployFilesTest {
     assertThat(classPath.split(":")[0]).endsWith("/punctual-production.jar");
     assertThat(image.cmd()).containsExactly("help");
 
-    assertThat(image.env()).containsEntry("PUNCTUAL_ADMIN_HOST", "0.0.0.0");
+    // the admin port stays on the container's loopback unless a deployment says otherwise
+    assertThat(image.env()).doesNotContainKey("PUNCTUAL_ADMIN_HOST");
+    assertThat(bundledConfigText()).contains("bindHost: ${PUNCTUAL_ADMIN_HOST:-127.0.0.1}");
     assertThat(knownVariables()).containsAll(image.env().keySet());
     PunctualConfiguration bundled = load(null);
     assertThat(image.instructions())
@@ -144,7 +170,7 @@ class DeployFilesTest {
 
   @Test
   void composeRunsTheWholeFleetWithTheLaunchersCommandsAndVariables() throws Exception {
-    Map<String, Service> services = DeployFiles.services(DeployFiles.compose());
+    Map<String, Service> services = DeployFiles.services(DeployFiles.compose(), SHELL);
     Set<String> roles = new HashSet<>();
     Set<String> known = knownVariables();
     for (Service service : services.values()) {
@@ -194,8 +220,8 @@ class DeployFilesTest {
     }
     assertThat(roles).containsExactlyInAnyOrder("migrate", "api", "worker", "planner", "reaper");
     assertThat(services.get("worker").replicas()).isEqualTo(2);
-    assertThat(services.get("api").environment().get(BOOTSTRAP_KEY))
-        .hasSizeGreaterThanOrEqualTo(32);
+    assertThat(services.get("api").environment())
+        .containsEntry(BOOTSTRAP_KEY, SHELL.get(BOOTSTRAP_KEY));
     assertThat(strings(at(services.get("postgres").raw(), "healthcheck", "test")))
         .contains("pg_isready");
     // autoprewarm: the console's first calls after a restart do not wait on the disk
@@ -208,6 +234,71 @@ class DeployFilesTest {
     Duration grace =
         Duration.ofSeconds(parseSeconds(at(services.get("worker").raw(), "stop_grace_period")));
     assertThat(grace).isGreaterThan(load(null).worker.shutdownGrace);
+  }
+
+  @Test
+  void composeTakesTheBootstrapKeyFromTheEnvironmentOnlyAndBindsToLoopback() throws Exception {
+    // no fixed key in the file: the value is compose's "required" interpolation of the variable
+    Map<String, Object> raw = DeployFiles.document(DeployFiles.compose());
+    Object written = at(raw, "services", "api", "environment", BOOTSTRAP_KEY);
+    assertThat(String.valueOf(written)).matches("\\$\\{" + BOOTSTRAP_KEY + ":\\?[^}]*32[^}]*}");
+    for (Map.Entry<String, Object> e : map(raw.get("services")).entrySet()) {
+      map(at(e.getValue(), "environment"))
+          .forEach(
+              (name, value) -> {
+                if (SECRET_NAME.matcher(name).matches() && !name.contains("PASSWORD")) {
+                  assertThat(String.valueOf(value))
+                      .as(e.getKey() + " " + name + ": from the environment, never written here")
+                      .startsWith("${" + name + ":?");
+                }
+              });
+    }
+    // compose refuses to start without it (or with it empty), saying what to set
+    for (Map<String, String> shell : List.of(Map.<String, String>of(), Map.of(BOOTSTRAP_KEY, ""))) {
+      assertThatThrownBy(() -> DeployFiles.services(DeployFiles.compose(), shell))
+          .hasMessageContaining("required variable " + BOOTSTRAP_KEY + " is missing a value")
+          .hasMessageContaining("set " + BOOTSTRAP_KEY + " to a secret of 32+ characters");
+    }
+
+    // every published port is on this machine's loopback unless the environment says otherwise
+    Map<String, Service> services = DeployFiles.services(DeployFiles.compose(), SHELL);
+    for (Service service : services.values()) {
+      List<String> ports = strings(service.raw().get("ports"));
+      for (String port : ports) {
+        assertThat(port).as(service.name() + " publishes").startsWith("127.0.0.1:");
+      }
+      // a container's admin port is on its loopback (the health check runs inside), unless it is
+      // published: then it listens on the container's interfaces, published on loopback only
+      boolean adminPublished = ports.stream().anyMatch(p -> p.endsWith(":8081"));
+      if (service.punctual()) {
+        assertThat(service.environment().get("PUNCTUAL_ADMIN_HOST"))
+            .as(service.name() + " PUNCTUAL_ADMIN_HOST")
+            .isEqualTo(adminPublished ? "0.0.0.0" : null);
+      }
+    }
+    assertThat(strings(services.get("api").raw().get("ports")))
+        .containsExactly("127.0.0.1:8080:8080", "127.0.0.1:8081:8081");
+    Map<String, String> open = new java.util.HashMap<>(SHELL);
+    open.put("PUNCTUAL_API_BIND", "0.0.0.0");
+    assertThat(
+            strings(
+                DeployFiles.services(DeployFiles.compose(), open).get("api").raw().get("ports")))
+        .containsExactly("0.0.0.0:8080:8080", "127.0.0.1:8081:8081");
+  }
+
+  @Test
+  void composeInterpolationReadsTheEnvironmentAsComposeDoes() {
+    Map<String, String> shell = Map.of("SET", "v", "EMPTY", "");
+    assertThat(DeployFiles.interpolate("${SET}-$SET-${UNSET}-$$SET", shell)).isEqualTo("v-v--$SET");
+    assertThat(DeployFiles.interpolate("${UNSET:-d}|${EMPTY:-d}|${EMPTY-d}|${SET:-d}", shell))
+        .isEqualTo("d|d||v");
+    assertThat(DeployFiles.interpolate("${SET:+a}|${EMPTY:+a}|${EMPTY+a}|${UNSET+a}", shell))
+        .isEqualTo("a||a|");
+    assertThat(DeployFiles.interpolate("${EMPTY?m}|${SET:?m}", shell)).isEqualTo("|v");
+    assertThatThrownBy(() -> DeployFiles.interpolate("${EMPTY:?say so}", shell))
+        .hasMessage("required variable EMPTY is missing a value: say so");
+    assertThatThrownBy(() -> DeployFiles.interpolate("${UNSET?say so}", shell))
+        .hasMessage("required variable UNSET is missing a value: say so");
   }
 
   private static long parseSeconds(Object value) {
@@ -223,14 +314,16 @@ class DeployFilesTest {
     List<Map<String, Object>> resources = base();
     Map<String, Object> env =
         map(at(DeployFiles.find(resources, "ConfigMap", "punctual-env"), "data"));
-    Map<String, Object> secrets =
-        map(at(DeployFiles.find(resources, "Secret", "punctual-secrets"), "stringData"));
+    // the Secret is not in the base: the overlay's secretGenerator makes it from the operator's
+    // file (its keys read from the template beside it)
+    Set<String> secrets = punctualSecrets().keys();
     Map<String, Object> config =
         map(at(DeployFiles.find(resources, "ConfigMap", "punctual-config"), "data"));
     Set<String> known = knownVariables();
-    assertThat(known).containsAll(env.keySet()).containsAll(secrets.keySet());
+    assertThat(known).containsAll(env.keySet()).containsAll(secrets);
+    // the probes come from outside the pod: every pod opens its admin port (the image does not)
     assertThat(env).containsEntry("PUNCTUAL_ADMIN_HOST", "0.0.0.0");
-    assertThat(String.valueOf(secrets.get(BOOTSTRAP_KEY))).hasSizeGreaterThanOrEqualTo(32);
+    assertThat(secrets).containsExactlyInAnyOrder("PUNCTUAL_DATABASE_PASSWORD", BOOTSTRAP_KEY);
 
     Set<String> commands = new HashSet<>();
     List<Container> containers = DeployFiles.containers(resources);
@@ -270,7 +363,7 @@ class DeployFilesTest {
         names.add(name);
         Map<String, Object> ref = map(at(variable, "valueFrom", "secretKeyRef"));
         assertThat(ref).as(c + " " + name).containsEntry("name", "punctual-secrets");
-        assertThat(secrets).as(c + " " + name).containsKey(String.valueOf(ref.get("key")));
+        assertThat(secrets).as(c + " " + name).contains(String.valueOf(ref.get("key")));
       }
       assertThat(known).as(c.toString()).containsAll(names);
       assertThat(names).as(c.toString()).contains("PUNCTUAL_DATABASE_PASSWORD");
@@ -375,6 +468,75 @@ class DeployFilesTest {
   }
 
   @Test
+  void theKubernetesFilesHoldNoSecretValue() throws Exception {
+    List<Path> files;
+    try (Stream<Path> walk = Files.walk(DeployFiles.k8s())) {
+      files = walk.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+    }
+    for (Path file : files) {
+      for (Map<String, Object> resource : DeployFiles.documents(file)) {
+        String what = DeployFiles.k8s().relativize(file) + ": " + resource.get("kind");
+        if ("Secret".equals(resource.get("kind"))) {
+          assertThat(resource).as(what).doesNotContainKeys("data", "stringData");
+        }
+        if ("ConfigMap".equals(resource.get("kind"))) {
+          map(resource.get("data"))
+              .forEach(
+                  (key, value) -> {
+                    assertThat(key).as(what).doesNotMatch(SECRET_NAME.pattern());
+                    assertThat(String.valueOf(value))
+                        .as(what + " " + key)
+                        .doesNotContain("password", "bootstrapKey", "signingSecrets");
+                  });
+        }
+        for (Object g : list(resource.get("secretGenerator"))) {
+          assertThat(map(g)).as(what + " secretGenerator").doesNotContainKey("literals");
+        }
+      }
+    }
+    // no container is given a credential as a literal value
+    List<Map<String, Object>> all = new ArrayList<>(base());
+    all.addAll(overlay());
+    for (Container c : DeployFiles.containers(all)) {
+      for (Object e : list(c.container().get("env"))) {
+        Map<String, Object> variable = map(e);
+        if (SECRET_NAME.matcher(String.valueOf(variable.get("name"))).matches()) {
+          assertThat(variable).as(c + " " + variable.get("name")).doesNotContainKey("value");
+          assertThat(at(variable, "valueFrom", "secretKeyRef")).as(c.toString()).isNotNull();
+        }
+      }
+    }
+    assertThat(DeployFiles.generatedSecrets(DeployFiles.k8s().resolve("base"))).isEmpty();
+
+    // the overlay makes the Secret from a file the operator writes, which git does not keep: a
+    // template beside it names every key and holds no value
+    DeployFiles.GeneratedSecret secret = punctualSecrets();
+    assertThat(secret.envFiles()).hasSize(1);
+    Path envFile = secret.envFiles().get(0);
+    Path repository = DeployFiles.deployDir().getParent();
+    List<String> ignored =
+        Files.readAllLines(repository.resolve(".gitignore"), StandardCharsets.UTF_8);
+    Path relative = repository.relativize(envFile);
+    assertThat(ignored)
+        .as(".gitignore keeps " + relative + " out of git")
+        .anyMatch(
+            line ->
+                !line.isBlank()
+                    && !line.startsWith("#")
+                    && java.nio.file.FileSystems.getDefault()
+                        .getPathMatcher("glob:" + line.strip())
+                        .matches(relative));
+    Path template = Path.of(envFile + ".example");
+    for (String line : Files.readAllLines(template, StandardCharsets.UTF_8)) {
+      if (!line.isBlank() && !line.startsWith("#")) {
+        assertThat(line).as(template + ": a key without a value").endsWith("=");
+      }
+    }
+    // KEDA's TriggerAuthentication names the Secret: kustomize must not add a hash to its name
+    assertThat(at(secret.entry(), "options", "disableNameSuffixHash")).isEqualTo(true);
+  }
+
+  @Test
   void kedaCountsTheDueJobsInTheRealSchemaAndOwnsTheWorkerCount() throws Exception {
     List<Map<String, Object>> resources = overlay();
     Map<String, Object> scaled = DeployFiles.find(resources, "ScaledObject", "punctual-worker");
@@ -441,6 +603,14 @@ class DeployFilesTest {
       for (String entry : strings(k.get("resources"))) {
         Path path = dir.resolve(entry).normalize();
         assertThat(path).as(file + ": " + entry).exists();
+      }
+      for (Object g : list(k.get("secretGenerator"))) {
+        for (String env : strings(map(g).get("envs"))) {
+          Path path = dir.resolve(env).normalize();
+          assertThat(Files.isRegularFile(path) || Files.isRegularFile(Path.of(path + ".example")))
+              .as(file + ": " + env + " or its template " + env + ".example")
+              .isTrue();
+        }
       }
       for (String entry : strings(k.get("components"))) {
         Path path = dir.resolve(entry).normalize().resolve("kustomization.yaml");

@@ -19,11 +19,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every built-in Kubernetes resource of {@code deploy/k8s} (base, components, the overlay's patch
- * files) against the Kubernetes API's schema, offline: the models of the official Java client
- * (generated from the API's OpenAPI document, Kubernetes 1.32) refuse a field the API does not
- * define, a required field missing and a value of the wrong type, as {@code kubectl apply}'s
- * validation would. KEDA's ScaledObject and TriggerAuthentication are custom resources: no schema
- * of theirs is checked here ({@code DeployFilesTest} checks what Punctual relies on in them).
+ * files, and the Secret its secretGenerator makes, with the keys of its template) against the
+ * Kubernetes API's schema, offline: the models of the official Java client (generated from the
+ * API's OpenAPI document, Kubernetes 1.32) refuse a field the API does not define, a required field
+ * missing and a value of the wrong type, as {@code kubectl apply}'s validation would. KEDA's
+ * ScaledObject and TriggerAuthentication are custom resources: no schema of theirs is checked here
+ * ({@code DeployFilesTest} checks what Punctual relies on in them).
  */
 class KubernetesSchemaTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -49,6 +50,32 @@ class KubernetesSchemaTest {
                 + "/"
                 + DeployFiles.at(resource, "metadata", "name"),
             resource);
+      }
+    }
+    // and the Secrets kustomizations generate, with the keys their templates name
+    List<Path> kustomizations;
+    try (Stream<Path> walk = Files.walk(DeployFiles.k8s())) {
+      kustomizations =
+          walk.filter(p -> p.getFileName().toString().equals("kustomization.yaml"))
+              .sorted()
+              .toList();
+    }
+    for (Path kustomization : kustomizations) {
+      for (DeployFiles.GeneratedSecret secret :
+          DeployFiles.generatedSecrets(kustomization.getParent())) {
+        Map<String, Object> generated = new LinkedHashMap<>();
+        generated.put("apiVersion", "v1");
+        generated.put("kind", "Secret");
+        generated.put("metadata", Map.of("name", secret.name()));
+        generated.put("type", "Opaque");
+        Map<String, Object> data = new LinkedHashMap<>();
+        secret.keys().forEach(key -> data.put(key, ""));
+        generated.put("stringData", data);
+        all.put(
+            DeployFiles.k8s().relativize(kustomization)
+                + " (secretGenerator): Secret/"
+                + secret.name(),
+            generated);
       }
     }
     return all;
@@ -110,7 +137,7 @@ class KubernetesSchemaTest {
         .anyMatch(k -> k.endsWith("PodDisruptionBudget/punctual-api"))
         .anyMatch(k -> k.endsWith("Service/punctual-api"))
         .anyMatch(k -> k.endsWith("Secret/punctual-secrets"))
-        .hasSizeGreaterThanOrEqualTo(14);
+        .hasSizeGreaterThanOrEqualTo(13); // 11 in the base, the overlay's ConfigMap and Secret
     assertThat(custom)
         .containsExactlyInAnyOrder(
             "components/keda/scaledobject.yaml: ScaledObject/punctual-worker",

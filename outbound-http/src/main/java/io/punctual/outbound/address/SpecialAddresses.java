@@ -12,7 +12,11 @@ import java.util.Optional;
  * The addresses Punctual does not send requests to unless told: loopback, private, link-local
  * (cloud metadata included), unspecified, multicast and reserved blocks, in IPv4 and IPv6, and IPv6
  * addresses that carry one of those IPv4 addresses (IPv4-mapped {@code ::ffff:127.0.0.1},
- * IPv4-compatible {@code ::127.0.0.1}, NAT64 {@code 64:ff9b::/96}, 6to4 {@code 2002::/16}).
+ * IPv4-compatible {@code ::127.0.0.1}, NAT64 {@code 64:ff9b::/96}, 6to4 {@code 2002::/16},
+ * IPv4-translated {@code ::ffff:0:127.0.0.1}). Three IPv6 blocks that reach IPv4 through a
+ * translator or a tunnel are refused whatever they carry: local-use NAT64 {@code 64:ff9b:1::/48}
+ * (its IPv4 address sits where the operator's prefix length puts it), Teredo {@code 2001::/32} (an
+ * obfuscated client address behind a relay) and IPv4-translated {@code ::ffff:0:0:0/96}.
  */
 public final class SpecialAddresses {
   /** One block and what its addresses are. */
@@ -36,7 +40,10 @@ public final class SpecialAddresses {
           special("240.0.0.0/4", "reserved (incl. broadcast)"),
           special("::/128", "unspecified"),
           special("::1/128", "loopback"),
+          special("::ffff:0:0:0/96", "reserved (IPv4-translated)"),
+          special("64:ff9b:1::/48", "reserved (local-use NAT64)"),
           special("100::/64", "reserved (discard-only)"),
+          special("2001::/32", "reserved (Teredo)"),
           special("2001:db8::/32", "reserved (documentation)"),
           special("fc00::/7", "private (unique local)"),
           special("fe80::/10", "link-local"),
@@ -45,6 +52,7 @@ public final class SpecialAddresses {
 
   private static final AddressBlock IPV4_COMPATIBLE = AddressBlock.parse("::/96");
   private static final AddressBlock NAT64 = AddressBlock.parse("64:ff9b::/96");
+  private static final AddressBlock IPV4_TRANSLATED = AddressBlock.parse("::ffff:0:0:0/96");
   private static final AddressBlock SIX_TO_FOUR = AddressBlock.parse("2002::/16");
 
   private SpecialAddresses() {}
@@ -65,7 +73,8 @@ public final class SpecialAddresses {
 
   /**
    * The IPv4 address an IPv6 address carries ({@code ::127.0.0.1}, {@code 64:ff9b::7f00:1}, {@code
-   * 2002:7f00:1::}), or empty. (Java already reads {@code ::ffff:127.0.0.1} as 127.0.0.1.)
+   * 2002:7f00:1::}, {@code ::ffff:0:7f00:1}), or empty. (Java already reads {@code
+   * ::ffff:127.0.0.1} as 127.0.0.1.)
    */
   public static Optional<InetAddress> embeddedIpv4(InetAddress address) {
     if (!(address instanceof Inet6Address)) {
@@ -73,7 +82,10 @@ public final class SpecialAddresses {
     }
     byte[] b = address.getAddress();
     byte[] v4;
-    if (IPV4_COMPATIBLE.contains(address) || NAT64.contains(address) || isMapped(b)) {
+    if (IPV4_COMPATIBLE.contains(address)
+        || NAT64.contains(address)
+        || IPV4_TRANSLATED.contains(address)
+        || isMapped(b)) {
       v4 = Arrays.copyOfRange(b, 12, 16);
     } else if (SIX_TO_FOUR.contains(address)) {
       v4 = Arrays.copyOfRange(b, 2, 6);

@@ -60,7 +60,16 @@ class OutboundPolicyTest {
         "::10.1.2.3|private",
         "64:ff9b::a9fe:a9fe|link-local (cloud metadata)",
         "2002:7f00:1::|loopback",
-        "2002:c0a8:101::1|private"
+        "2002:c0a8:101::1|private",
+        "64:ff9b:1::1|reserved (local-use NAT64)",
+        "64:ff9b:1::a00:1|reserved (local-use NAT64)",
+        "64:ff9b:1:ffff:ffff:ffff:ffff:ffff|reserved (local-use NAT64)",
+        "2001::1|reserved (Teredo)",
+        "2001:0:4136:e378:8000:63bf:3fff:fdd2|reserved (Teredo)",
+        "2001:0:ffff:ffff:ffff:ffff:ffff:ffff|reserved (Teredo)",
+        "::ffff:0:10.1.2.3|reserved (IPv4-translated)",
+        "::ffff:0:127.0.0.1|reserved (IPv4-translated)",
+        "::ffff:0:8.8.8.8|reserved (IPv4-translated)"
       })
   void eachSpecialRangeIsKnownForWhatItIs(String address, String kind) {
     assertThat(SpecialAddresses.kind(ip(address))).contains(kind);
@@ -84,7 +93,12 @@ class OutboundPolicyTest {
         "2606:4700:4700::1111",
         "2a00:1450:4001::200e",
         "64:ff9b::808:808",
-        "2002:808:808::1"
+        "2002:808:808::1",
+        "64:ff9b:2::1",
+        "64:ff9b:0:1::1",
+        "2001:4860:4860::8888",
+        "2001:1::1",
+        "::fffe:0:808:808"
       })
   void publicAddressesAreAllowed(String address) {
     assertThat(SpecialAddresses.kind(ip(address))).isEmpty();
@@ -99,6 +113,28 @@ class OutboundPolicyTest {
         .contains("0:0:0:0:0:0:7f00:1 (127.0.0.1), a loopback address");
     assertThat(OutboundPolicy.DEFAULT.refusal(null, ip("10.0.0.1")))
         .contains("10.0.0.1, a private address");
+  }
+
+  @Test
+  void translatorAndTunnelBlocksAreRefusedUnlessAllowed() {
+    // an IPv4-translated address (RFC 2765) of a private IPv4 address: refused, its IPv4 named
+    assertThat(OutboundPolicy.DEFAULT.refusal(null, ip("::ffff:0:10.0.0.1")))
+        .contains("0:0:0:0:ffff:0:a00:1 (10.0.0.1), a reserved (IPv4-translated) address");
+    assertThat(SpecialAddresses.embeddedIpv4(ip("::ffff:0:192.168.1.1")))
+        .contains(ip("192.168.1.1"));
+    assertThat(OutboundPolicy.DEFAULT.literalRefusal("[::ffff:0:10.0.0.1]")).isPresent();
+    assertThat(OutboundPolicy.DEFAULT.literalRefusal("[::ffff:0:a00:1]")).isPresent();
+    assertThat(OutboundPolicy.DEFAULT.literalRefusal("[64:ff9b:1::a9fe:a9fe]")).isPresent();
+    assertThat(OutboundPolicy.DEFAULT.literalRefusal("[2001:0:4136:e378:8000:63bf:3fff:fdd2]"))
+        .isPresent();
+
+    // opened by name: the block itself, or (translated) the IPv4 block it carries
+    OutboundPolicy opened = OutboundPolicy.of("64:ff9b:1::/48", "2001::/32", "10.0.0.0/8");
+    assertThat(opened.refusal(null, ip("64:ff9b:1::a00:1"))).isEmpty();
+    assertThat(opened.refusal(null, ip("2001:0:4136:e378:8000:63bf:3fff:fdd2"))).isEmpty();
+    assertThat(opened.refusal(null, ip("::ffff:0:10.0.0.1"))).isEmpty();
+    assertThat(opened.refusal(null, ip("::ffff:0:192.168.0.1"))).isPresent();
+    assertThat(opened.refusal(null, ip("::ffff:0:8.8.8.8"))).isPresent();
   }
 
   @Test
