@@ -75,6 +75,7 @@ class ComposeRehearsalE2E {
   private static final int CONTAINER_HTTP_PORT = 8080;
   private static final int CONTAINER_ADMIN_PORT = 8081;
   private static final String BOOTSTRAP_KEY = "PUNCTUAL_BOOTSTRAP_KEY";
+  private static final String SECRETS_KEY = "PUNCTUAL_SECRETS_KEY";
 
   @TempDir Path tmp;
 
@@ -147,7 +148,9 @@ class ComposeRehearsalE2E {
     image = DeployFiles.image(DeployFiles.dockerfile());
     // What the operator exports before `docker compose up`: the file holds no key of its own
     Map<String, Service> compose =
-        DeployFiles.services(DeployFiles.compose(), Map.of(BOOTSTRAP_KEY, newBootstrapKey()));
+        DeployFiles.services(
+            DeployFiles.compose(),
+            Map.of(BOOTSTRAP_KEY, newBootstrapKey(), SECRETS_KEY, newSecretsKey()));
     handlers = Files.createDirectories(tmp.resolve("handlers"));
 
     Map<String, String> pg = compose.get("postgres").environment();
@@ -265,6 +268,13 @@ class ComposeRehearsalE2E {
           .as(services.get(process).name() + ":\n" + process.tail())
           .isZero();
     }
+  }
+
+  /** A random secrets key, as `openssl rand -base64 32` makes one. */
+  private static String newSecretsKey() {
+    byte[] bytes = new byte[32];
+    new SecureRandom().nextBytes(bytes);
+    return Base64.getEncoder().encodeToString(bytes);
   }
 
   /** A random admin key, as `openssl rand -base64 48` would make one (never a weak-looking one). */

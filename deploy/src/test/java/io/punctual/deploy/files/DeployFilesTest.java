@@ -49,11 +49,21 @@ class DeployFilesTest {
    */
   private static final String BOOTSTRAP_KEY = "PUNCTUAL_BOOTSTRAP_KEY";
 
+  /** The key that seals signing secrets: every role that opens them is given it, no other. */
+  private static final String SECRETS_KEY = "PUNCTUAL_SECRETS_KEY";
+
+  /** The roles that open the namespaces' signing secrets (sign deliveries, or make secrets). */
+  private static final Set<String> SEALING_ROLES = Set.of("api", "worker", "reaper");
+
   private static final String CONFIG_MOUNT = "/etc/punctual";
 
   /** The environment of {@code docker compose}: what an operator exports before {@code up}. */
   static final Map<String, String> SHELL =
-      Map.of(BOOTSTRAP_KEY, "q0Zk3vX9+Jf2mH8sLr4pWt7yBc1nDe6gAu5iOo/K");
+      Map.of(
+          BOOTSTRAP_KEY,
+          "q0Zk3vX9+Jf2mH8sLr4pWt7yBc1nDe6gAu5iOo/K",
+          SECRETS_KEY,
+          "c2VjcmV0cyBrZXkgb2YgdGhlIGNvbXBvc2UgdGVzdHM=");
 
   /** Names of variables and keys that hold credentials. */
   private static final java.util.regex.Pattern SECRET_NAME =
@@ -217,6 +227,10 @@ class DeployFilesTest {
       assertThat(service.environment().containsKey(BOOTSTRAP_KEY))
           .as(service.name() + ": only the API is given the bootstrap key")
           .isEqualTo(service.command().get(0).equals("api"));
+      assertThat(service.environment().get(SECRETS_KEY))
+          .as(service.name() + ": the roles that open signing secrets share one key, no other")
+          .isEqualTo(
+              SEALING_ROLES.contains(service.command().get(0)) ? SHELL.get(SECRETS_KEY) : null);
     }
     assertThat(roles).containsExactlyInAnyOrder("migrate", "api", "worker", "planner", "reaper");
     assertThat(services.get("worker").replicas()).isEqualTo(2);
@@ -259,6 +273,12 @@ class DeployFilesTest {
           .hasMessageContaining("required variable " + BOOTSTRAP_KEY + " is missing a value")
           .hasMessageContaining("set " + BOOTSTRAP_KEY + " to a secret of 32+ characters");
     }
+
+    assertThatThrownBy(
+            () ->
+                DeployFiles.services(DeployFiles.compose(), Map.of(BOOTSTRAP_KEY, "x".repeat(40))))
+        .hasMessageContaining("required variable " + SECRETS_KEY + " is missing a value")
+        .hasMessageContaining("base64 of 32 random bytes");
 
     // every published port is on this machine's loopback unless the environment says otherwise
     Map<String, Service> services = DeployFiles.services(DeployFiles.compose(), SHELL);
@@ -323,7 +343,8 @@ class DeployFilesTest {
     assertThat(known).containsAll(env.keySet()).containsAll(secrets);
     // the probes come from outside the pod: every pod opens its admin port (the image does not)
     assertThat(env).containsEntry("PUNCTUAL_ADMIN_HOST", "0.0.0.0");
-    assertThat(secrets).containsExactlyInAnyOrder("PUNCTUAL_DATABASE_PASSWORD", BOOTSTRAP_KEY);
+    assertThat(secrets)
+        .containsExactlyInAnyOrder("PUNCTUAL_DATABASE_PASSWORD", BOOTSTRAP_KEY, SECRETS_KEY);
 
     Set<String> commands = new HashSet<>();
     List<Container> containers = DeployFiles.containers(resources);
@@ -370,6 +391,9 @@ class DeployFilesTest {
       assertThat(names.contains(BOOTSTRAP_KEY))
           .as(c + ": only the API is given the bootstrap key")
           .isEqualTo(c.args().get(0).equals("api"));
+      assertThat(names.contains(SECRETS_KEY))
+          .as(c + ": the roles that open signing secrets are given the secrets key, no other")
+          .isEqualTo(SEALING_ROLES.contains(c.args().get(0)));
 
       assertThat(at(c.container(), "resources", "requests", "cpu")).as(c.toString()).isNotNull();
       assertThat(at(c.container(), "resources", "requests", "memory")).as(c.toString()).isNotNull();
