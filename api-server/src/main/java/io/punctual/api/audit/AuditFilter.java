@@ -35,7 +35,8 @@ import org.glassfish.jersey.uri.UriTemplate;
  * </ul>
  *
  * A request matching no route (404, 405) acted on nothing and is not audited; neither is one
- * refused before routing (a body over {@code api.maxRequestBytes}, a malformed request).
+ * refused before routing (a malformed request). A body over {@code api.maxRequestBytes} is refused
+ * after the key was checked, on its route, and audited as any refusal.
  */
 @Priority(Priorities.USER)
 public final class AuditFilter implements ContainerResponseFilter {
