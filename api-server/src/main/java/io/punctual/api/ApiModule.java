@@ -136,7 +136,7 @@ public final class ApiModule {
       KeyBootstrapAtStart bootstrap = new KeyBootstrapAtStart(auth, keys);
       bootstrap.start(); // now, so that a missing admin key stops the start with its reason
       env.lifecycle().manage(new StopOnly(bootstrap));
-      authenticator = new KeyAuthenticator(keys, stores.clock(), auth.cacheFor);
+      authenticator = new KeyAuthenticator(keys, stores.clock(), auth, env.metrics());
     } else {
       LOG.warn(
           "Authentication is OFF (auth.enabled: false): anyone who reaches the API acts as an admin"
