@@ -6,6 +6,8 @@ import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ContainerResponseFilter;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,11 +31,24 @@ import java.io.InputStream;
  * sending, and many clients then report "connection reset" instead of the 413. Bodies larger still
  * are cut off that way: draining them would let any client make the server read without bound. A
  * content-coded body is not drained: what is left of it would be inflated to be thrown away.
+ *
+ * <p><b>An answer to a request whose body was not read to its end says {@code Connection:
+ * close}</b> (a refusal before the body, a 413, a route that reads no body). Jetty reads what has
+ * arrived of an unread body when the answer is done, and if more is to come, closes the connection;
+ * without the header a keep-alive client would send its next request on a connection the server is
+ * closing, and see it fail ("header parser received no bytes"). A body read to its end (every
+ * accepted submit) keeps the connection open.
  */
 @Priority(Priorities.HEADER_DECORATOR)
-public final class RequestSizeLimitFilter implements ContainerRequestFilter {
+public final class RequestSizeLimitFilter
+    implements ContainerRequestFilter, ContainerResponseFilter {
   /** Jetty's GzipHandler names the coding it removed in this header (and drops the original). */
   private static final String INFLATED_HEADER = "X-Content-Encoding";
+
+  /** ... and the length it removed in this one. */
+  private static final String INFLATED_LENGTH_HEADER = "X-Content-Length";
+
+  private static final String BODY = RequestSizeLimitFilter.class.getName() + ".body";
 
   private final long maxBytes;
 
@@ -52,7 +67,28 @@ public final class RequestSizeLimitFilter implements ContainerRequestFilter {
     boolean coded =
         request.getHeaderString(INFLATED_HEADER) != null
             || request.getHeaderString(ContentEncodingFilter.HEADER) != null;
-    request.setEntityStream(new Capped(request.getEntityStream(), maxBytes, coded));
+    Capped body = new Capped(request.getEntityStream(), maxBytes, coded);
+    request.setProperty(BODY, body);
+    request.setEntityStream(body);
+  }
+
+  @Override
+  public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+    if (!declaresBody(request)) {
+      return;
+    }
+    if (request.getProperty(BODY) instanceof Capped body && body.ended) {
+      return;
+    }
+    response.getHeaders().putSingle("Connection", "close");
+  }
+
+  /** Whether the request says a body follows its headers (chunked, or of a length over zero). */
+  private static boolean declaresBody(ContainerRequestContext request) {
+    return request.getLength() > 0
+        || request.getHeaderString("Transfer-Encoding") != null
+        || request.getHeaderString(INFLATED_LENGTH_HEADER) != null
+        || request.getHeaderString(INFLATED_HEADER) != null;
   }
 
   /**
@@ -84,6 +120,9 @@ public final class RequestSizeLimitFilter implements ContainerRequestFilter {
     private final boolean coded;
     private long read;
 
+    /** Whether the body was read to its end. */
+    private volatile boolean ended;
+
     Capped(InputStream in, long max, boolean coded) {
       super(in);
       this.max = max;
@@ -95,6 +134,8 @@ public final class RequestSizeLimitFilter implements ContainerRequestFilter {
       int b = super.read();
       if (b >= 0) {
         counted(1);
+      } else {
+        ended = true;
       }
       return b;
     }
@@ -106,6 +147,8 @@ public final class RequestSizeLimitFilter implements ContainerRequestFilter {
       int n = super.read(buffer, offset, (int) Math.min(length, allowed));
       if (n > 0) {
         counted(n);
+      } else if (n < 0) {
+        ended = true;
       }
       return n;
     }

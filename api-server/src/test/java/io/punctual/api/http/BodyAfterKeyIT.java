@@ -98,6 +98,62 @@ class BodyAfterKeyIT {
     assertThat(answer.json().path("type").asText()).isEqualTo("zipped");
   }
 
+  @Test
+  void aRefusalBeforeTheBodyClosesTheConnectionAndSaysSo() throws IOException {
+    // the body comes after the answer: without "Connection: close" a keep-alive client would send
+    // its next request on a connection Jetty closes as it finds the body unread
+    byte[] body = "{\"jobs\":[{\"type\":\"noop\"}]}".getBytes(StandardCharsets.UTF_8);
+    for (String path : new String[] {"/api/v1/jobs", "/api/v1/jobs/batch"}) {
+      try (Socket socket = socket()) {
+        write(socket, keepAlive(path, "pct_not-a-key-at-all-0123456789", body.length));
+        Answer answer = read(socket.getInputStream());
+        write(socket, body);
+
+        assertThat(answer.status()).isEqualTo(401);
+        assertThat(answer.text()).containsIgnoringCase("\r\nConnection: close\r\n");
+        assertThat(socket.getInputStream().read()).as("closed after the answer").isEqualTo(-1);
+      }
+    }
+  }
+
+  @Test
+  void aBodyReadToItsEndKeepsTheConnectionOpen() throws IOException {
+    byte[] body = "{\"jobs\":[{\"type\":\"noop\"}]}".getBytes(StandardCharsets.UTF_8);
+    try (Socket socket = socket()) {
+      for (int i = 0; i < 3; i++) {
+        write(socket, keepAlive("/api/v1/jobs/batch", ApiFixture.ADMIN_KEY, body.length));
+        write(socket, body);
+        Answer answer = read(socket.getInputStream());
+
+        assertThat(answer.status()).as(answer.text()).isEqualTo(201);
+        assertThat(answer.text()).doesNotContainIgnoringCase("Connection: close");
+      }
+    }
+  }
+
+  private static Socket socket() throws IOException {
+    Socket socket = new Socket(FIXTURE.baseUri().getHost(), FIXTURE.baseUri().getPort());
+    socket.setSoTimeout(10_000);
+    return socket;
+  }
+
+  private static byte[] keepAlive(String path, String key, int length) {
+    return ("POST "
+            + path
+            + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+            + "Authorization: Bearer "
+            + key
+            + "\r\nContent-Length: "
+            + length
+            + "\r\n\r\n")
+        .getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  private static void write(Socket socket, byte[] bytes) throws IOException {
+    socket.getOutputStream().write(bytes);
+    socket.getOutputStream().flush();
+  }
+
   /** The answer's status and body. */
   record Answer(int status, String text) {
     JsonNode json() throws IOException {
