@@ -8,6 +8,7 @@ import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Requires;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.problem.Problems;
+import io.punctual.api.problem.StoreFailures;
 import io.punctual.store.JobQueries;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -33,6 +34,9 @@ import java.util.UUID;
 @Path("/api/v1/jobs/bulk")
 @Produces(MediaType.APPLICATION_JSON)
 public final class BulkResource {
+  /** What narrows a filter best when it matches too much to take in the statement timeout. */
+  private static final String NARROWS = "filter.from";
+
   private final JobQueries jobs;
   private final BulkActionStore store;
   private final BulkRunner runner;
@@ -53,18 +57,22 @@ public final class BulkResource {
     RequestContext context = RequestContext.of(request);
     BulkRequest bulk = BulkRequest.parse(context.namespace(), body);
     if (bulk.dryRun()) {
-      return Response.ok(Map.of("count", jobs.count(bulk.filter()))).build();
+      long matching = StoreFailures.narrowable(NARROWS, () -> jobs.count(bulk.filter()));
+      return Response.ok(Map.of("count", matching)).build();
     }
     UUID id = UUID.randomUUID();
     OptionalInt count =
-        store.create(
-            id,
-            bulk.action(),
-            bulk.filterJson(),
-            context.principal().keyId(),
-            bulk.filter(),
-            maxJobs,
-            runner.owner());
+        StoreFailures.narrowable(
+            NARROWS,
+            () ->
+                store.create(
+                    id,
+                    bulk.action(),
+                    bulk.filterJson(),
+                    context.principal().keyId(),
+                    bulk.filter(),
+                    maxJobs,
+                    runner.owner()));
     if (count.isEmpty()) {
       throw Problems.invalid(
           "filter", "matches more than " + maxJobs + " jobs (api.bulkMaxJobs); narrow it");

@@ -100,6 +100,15 @@ public final class ApiSettings implements ValidatedSettings {
   @JsonProperty public Duration statsWarmup = Duration.ofDays(31);
 
   /**
+   * PostgreSQL cancels any statement of the API's connection pool that runs longer ({@code
+   * statement_timeout}, set once per connection): a request that hits it is a 422 {@code
+   * query-too-broad} asking to narrow it. The pool's background work (audit writer, bulk actions,
+   * namespace refresh, statistics warm-up) runs under it too; workers, planner and reaper have
+   * pools of their own without it. Zero: no timeout.
+   */
+  @JsonProperty public Duration statementTimeout = Duration.ofSeconds(5);
+
+  /**
    * What a {@code callback.url} may name: not read from the {@code api} section but from {@code
    * worker.http.allow} of the same configuration (the launcher links the two), so that the API
    * refuses at submission exactly the literal addresses the workers would refuse to call.
@@ -171,5 +180,11 @@ public final class ApiSettings implements ValidatedSettings {
             && !statsWarmup.isNegative()
             && statsWarmup.compareTo(Duration.ofDays(31)) <= 0,
         "api.statsWarmup must be between 0 and 31 days");
+    errors.require(
+        statementTimeout != null
+            && (statementTimeout.isZero()
+                || (statementTimeout.toMillis() >= 100
+                    && statementTimeout.compareTo(Duration.ofHours(1)) <= 0)),
+        "api.statementTimeout must be PT0S (none) or between PT0.1S and PT1H");
   }
 }

@@ -12,6 +12,7 @@ import io.punctual.api.context.RequestContext;
 import io.punctual.api.http.QueryParams;
 import io.punctual.api.namespaces.RateHeaders;
 import io.punctual.api.problem.Problems;
+import io.punctual.api.problem.StoreFailures;
 import io.punctual.model.Job;
 import io.punctual.model.JobState;
 import io.punctual.store.JobQueries;
@@ -138,7 +139,8 @@ public final class JobsResource {
     String namespace = RequestContext.of(request).namespace();
     ListParams.FilterFields fields =
         new ListParams.FilterFields(status, type, tag, from, to, idempotencyKey, payload);
-    Page<Job> page = store.list(ListParams.parse(namespace, settings, fields, limit, cursor));
+    JobQueries.JobQuery query = ListParams.parse(namespace, settings, fields, limit, cursor);
+    Page<Job> page = StoreFailures.narrowable("from", () -> store.list(query));
     return new JobPage(
         page.items().stream().map(JobRepresentation::of).toList(),
         page.nextCursor() == null ? null : page.nextCursor().toString());

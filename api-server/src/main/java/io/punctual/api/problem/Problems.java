@@ -110,6 +110,23 @@ public final class Problems {
     return new ProblemException(Problem.of(409, kind, title, detail).withField(field));
   }
 
+  /**
+   * 422: PostgreSQL cancelled the request's statement at {@code api.statementTimeout} (SQLSTATE
+   * 57014): the request asks for more than it may, and says how to ask for less. {@code field}: the
+   * parameter that narrows it best ({@code from}), or null.
+   */
+  public static ProblemException queryTooBroad(String field) {
+    return new ProblemException(
+        Problem.of(
+                422,
+                "query-too-broad",
+                "Query too broad",
+                "The store stopped this request at the API's statement timeout"
+                    + " (api.statementTimeout): narrow it, with a shorter from/to range or more"
+                    + " filters (status, type, tag), and send it again.")
+            .withField(field));
+  }
+
   /** 503: a store is unreachable; the client should retry later. */
   public static Problem unavailable(String detail, int retryAfterSeconds) {
     return Problem.of(503, "unavailable", "Service unavailable", detail)

@@ -58,8 +58,11 @@ public final class ApiFixture {
 
   public static ApiFixture start(ApiSettings settings) {
     TestStack stack = new TestStack(newClock());
+    // the API's pool, as the api command opens it: under api.statementTimeout
+    PostgresSettings postgres = new PostgresSettings(stack.postgres);
+    postgres.statementTimeout = settings.statementTimeout;
     Stores stores =
-        new Stores(stack.postgres, stack.redisSettings, stack.queueSettings, stack.clock, "api");
+        new Stores(postgres, stack.redisSettings, stack.queueSettings, stack.clock, "api");
     return new ApiFixture(stack, stores, settings);
   }
 
