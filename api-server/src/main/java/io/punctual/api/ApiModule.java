@@ -30,6 +30,7 @@ import io.punctual.api.http.QueryTextFilter;
 import io.punctual.api.http.RequestSizeLimitFilter;
 import io.punctual.api.jobs.AfterCommitHook;
 import io.punctual.api.jobs.JobActions;
+import io.punctual.api.jobs.JobListing;
 import io.punctual.api.jobs.JobRequestParser;
 import io.punctual.api.jobs.JobRetryResource;
 import io.punctual.api.jobs.JobSubmitter;
@@ -67,6 +68,7 @@ import io.punctual.schedule.ScheduleDefinition;
 import io.punctual.schedule.store.ScheduleDefinitions;
 import io.punctual.schedule.store.ScheduleJobs;
 import io.punctual.store.AuditStore;
+import io.punctual.store.PayloadIndex;
 import io.punctual.store.alert.AlertRules;
 import io.punctual.store.stats.StatsReader;
 import jakarta.servlet.DispatcherType;
@@ -156,10 +158,12 @@ public final class ApiModule {
     jersey.register(new QueryTextFilter());
     jersey.register(new AuditFilter(audit, ApiModule::caller));
     jersey.register(new AuditResource(auditStore, settings, ApiModule::caller));
+    JobListing listing =
+        new JobListing(settings, new PayloadIndex(stores.database().jdbi()), stores.clock());
     jersey.register(
         new JobsResource(
-            stores.queries(), stores.transitions(), submitter, queue, parser, settings));
-    registerOperations(env, stores, settings, submitter, queue);
+            stores.queries(), stores.transitions(), submitter, queue, parser, listing));
+    registerOperations(env, stores, listing, submitter, queue);
     if (settings.submitFastPath) {
       env.servlets()
           .addFilter(
@@ -234,9 +238,10 @@ public final class ApiModule {
   private static void registerOperations(
       Environment env,
       Stores stores,
-      ApiSettings settings,
+      JobListing listing,
       JobSubmitter submitter,
       QueueWriter queue) {
+    ApiSettings settings = listing.settings();
     JerseyEnvironment jersey = env.jersey();
     JobActions actions =
         new JobActions(stores.queries(), stores.transitions(), submitter::enqueueReleased, queue);
@@ -252,7 +257,7 @@ public final class ApiModule {
             BulkRunner.newOwner());
     env.lifecycle().manage(bulkRunner);
     jersey.register(
-        new BulkResource(stores.queries(), bulkStore, bulkRunner, settings.bulkMaxJobs));
+        new BulkResource(stores.queries(), listing, bulkStore, bulkRunner, settings.bulkMaxJobs));
     List<HoldCheck> holds = List.of();
     jersey.register(
         new JobDiagnosisResource(

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Requires;
 import io.punctual.api.context.RequestContext;
+import io.punctual.api.jobs.JobListing;
 import io.punctual.api.problem.Problems;
 import io.punctual.api.problem.StoreFailures;
 import io.punctual.store.JobQueries;
@@ -38,12 +39,16 @@ public final class BulkResource {
   private static final String NARROWS = "filter.from";
 
   private final JobQueries jobs;
+  private final JobListing listing;
   private final BulkActionStore store;
   private final BulkRunner runner;
   private final int maxJobs;
 
-  public BulkResource(JobQueries jobs, BulkActionStore store, BulkRunner runner, int maxJobs) {
+  /** {@code listing}: what a filter may ask of the store (a payload search's range). */
+  public BulkResource(
+      JobQueries jobs, JobListing listing, BulkActionStore store, BulkRunner runner, int maxJobs) {
     this.jobs = jobs;
+    this.listing = listing;
     this.store = store;
     this.runner = runner;
     this.maxJobs = maxJobs;
@@ -56,6 +61,7 @@ public final class BulkResource {
   public Response start(@Context ContainerRequestContext request, JsonNode body) {
     RequestContext context = RequestContext.of(request);
     BulkRequest bulk = BulkRequest.parse(context.namespace(), body);
+    listing.requirePayloadRange(bulk.filter(), "filter.", Problems::invalid);
     if (bulk.dryRun()) {
       long matching = StoreFailures.narrowable(NARROWS, () -> jobs.count(bulk.filter()));
       return Response.ok(Map.of("count", matching)).build();

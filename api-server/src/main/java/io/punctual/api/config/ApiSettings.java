@@ -100,6 +100,14 @@ public final class ApiSettings implements ValidatedSettings {
   @JsonProperty public Duration statsWarmup = Duration.ofDays(31);
 
   /**
+   * The longest {@code from}/{@code to} range of a payload search ({@code GET /jobs?payload=}, a
+   * bulk action's {@code filter.payload}) while the payload index is off ({@code
+   * reaper.payloadIndex}): without the index the search reads every job of its range. With the
+   * index any range (or none) is taken.
+   */
+  @JsonProperty public Duration payloadSearchMaxRange = Duration.ofDays(1);
+
+  /**
    * PostgreSQL cancels any statement of the API's connection pool that runs longer ({@code
    * statement_timeout}, set once per connection): a request that hits it is a 422 {@code
    * query-too-broad} asking to narrow it. The pool's background work (audit writer, bulk actions,
@@ -180,6 +188,11 @@ public final class ApiSettings implements ValidatedSettings {
             && !statsWarmup.isNegative()
             && statsWarmup.compareTo(Duration.ofDays(31)) <= 0,
         "api.statsWarmup must be between 0 and 31 days");
+    errors.require(
+        payloadSearchMaxRange != null
+            && payloadSearchMaxRange.toSeconds() >= 1
+            && payloadSearchMaxRange.compareTo(Duration.ofDays(366)) <= 0,
+        "api.payloadSearchMaxRange must be between PT1S and P366D");
     errors.require(
         statementTimeout != null
             && (statementTimeout.isZero()

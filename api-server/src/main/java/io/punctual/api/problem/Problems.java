@@ -41,13 +41,19 @@ public final class Problems {
 
   /** 400: a query parameter or header is unusable. */
   public static ProblemException badParameter(String parameter, String message) {
+    return badParameters(List.of(new FieldError(parameter, message)));
+  }
+
+  /** 400: query parameters that are unusable together; {@code field} is the first one. */
+  public static ProblemException badParameters(List<FieldError> errors) {
+    FieldError first = errors.get(0);
     return new ProblemException(
         Problem.withErrors(
             400,
             "invalid-parameter",
             "Invalid parameter",
-            parameter + ": " + message,
-            List.of(new FieldError(parameter, message))));
+            first.field() + ": " + first.message(),
+            errors));
   }
 
   /** 400: the body is not JSON; {@code pointer} locates the error when known. */
