@@ -20,14 +20,14 @@ import java.util.function.Function;
  * {@code api.payloadSearchMaxRange}: without the index such a search reads every job of the range,
  * and without a range every job the namespace ever had (about 3 s at 10 million jobs).
  *
- * <p>Whether the index exists is read from PostgreSQL by the first payload search and then at most
- * once per {@link #INDEX_RECHECK}: other reads never ask, and a payload search costs that read once
- * a minute at most. An index built or dropped by the reaper applies here within that time (a search
- * it lets through meanwhile is still bounded by {@code api.statementTimeout}).
+ * <p>Whether the index exists is read from PostgreSQL (the catalog) by the first payload search
+ * that gives no such range, and then at most once per {@link #INDEX_RECHECK} (10 s): other reads
+ * never ask. An index built or dropped by the reaper applies here within that time (a search it
+ * lets through meanwhile is still bounded by {@code api.statementTimeout}).
  */
 public final class JobListing {
   /** How long what was read of the payload index is trusted. */
-  static final Duration INDEX_RECHECK = Duration.ofMinutes(1);
+  static final Duration INDEX_RECHECK = Duration.ofSeconds(10);
 
   private final ApiSettings settings;
   private final PayloadIndex index;
