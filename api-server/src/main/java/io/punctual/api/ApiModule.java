@@ -18,6 +18,7 @@ import io.punctual.api.config.AuthSettings;
 import io.punctual.api.console.Console;
 import io.punctual.api.context.Authorizer;
 import io.punctual.api.context.PermissionFeature;
+import io.punctual.api.context.ReadRateLimit;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.diagnosis.Diagnoser;
 import io.punctual.api.diagnosis.HoldCheck;
@@ -155,6 +156,10 @@ public final class ApiModule {
     jersey.register(new CrossSiteRefusal());
     jersey.register(authorizer);
     jersey.register(new PermissionFeature());
+    if (settings.readsPerSecondPerKey > 0) {
+      jersey.register(
+          new ReadRateLimit(settings.readsPerSecondPerKey, stores.clock(), env.metrics()));
+    }
     jersey.register(new QueryTextFilter());
     jersey.register(new AuditFilter(audit, ApiModule::caller));
     jersey.register(new AuditResource(auditStore, settings, ApiModule::caller));

@@ -100,6 +100,13 @@ public final class ApiSettings implements ValidatedSettings {
   @JsonProperty public Duration statsWarmup = Duration.ofDays(31);
 
   /**
+   * Reads ({@code GET}) one API key may make per second of one API process, in bursts of twice
+   * that; more is a 429 with {@code Retry-After}. Kept in each process (no Redis call per read), so
+   * behind N API processes a key may read N times this. 0 turns the limit off.
+   */
+  @JsonProperty public int readsPerSecondPerKey = 100;
+
+  /**
    * The longest {@code from}/{@code to} range of a payload search ({@code GET /jobs?payload=}, a
    * bulk action's {@code filter.payload}) while the payload index is off ({@code
    * reaper.payloadIndex}): without the index the search reads every job of its range. With the
@@ -188,6 +195,9 @@ public final class ApiSettings implements ValidatedSettings {
             && !statsWarmup.isNegative()
             && statsWarmup.compareTo(Duration.ofDays(31)) <= 0,
         "api.statsWarmup must be between 0 and 31 days");
+    errors.require(
+        readsPerSecondPerKey >= 0 && readsPerSecondPerKey <= 1_000_000,
+        "api.readsPerSecondPerKey must be between 0 (no limit) and 1000000");
     errors.require(
         payloadSearchMaxRange != null
             && payloadSearchMaxRange.toSeconds() >= 1
