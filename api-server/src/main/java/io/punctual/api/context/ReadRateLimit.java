@@ -26,9 +26,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * tokens; writes are not counted (submits have their namespaces' quotas).
  *
  * <p>Why in the process and not in Redis like the namespaces' submit quotas: a read is often one
- * indexed statement of a millisecond or less, and a Redis round trip per read would add a fifth to
- * it and make every read depend on Redis; what the limit is for is to bound the work one key makes
- * this process and its PostgreSQL connections do, which a bucket of its own bounds exactly. The
+ * indexed statement, and a Redis round trip per read would add to every one of them and make every
+ * read depend on Redis; what the limit is for is to bound the work one key makes this process and
+ * its PostgreSQL connections do, which a bucket of its own bounds exactly. The
  * price: behind a load balancer of N API processes a key may read up to N times the rate (set it
  * for one process). Time comes from the injected clock. With authentication off (no key) nothing is
  * limited.
