@@ -28,10 +28,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Why in the process and not in Redis like the namespaces' submit quotas: a read is often one
  * indexed statement, and a Redis round trip per read would add to every one of them and make every
  * read depend on Redis; what the limit is for is to bound the work one key makes this process and
- * its PostgreSQL connections do, which a bucket of its own bounds exactly. The
- * price: behind a load balancer of N API processes a key may read up to N times the rate (set it
- * for one process). Time comes from the injected clock. With authentication off (no key) nothing is
- * limited.
+ * its PostgreSQL connections do, which a bucket of its own bounds exactly. The price: behind a load
+ * balancer of N API processes a key may read up to N times the rate (set it for one process). Time
+ * comes from the injected clock. With authentication off (no key) nothing is limited.
  */
 @Priority(Priorities.AUTHORIZATION + 10)
 public final class ReadRateLimit implements ContainerRequestFilter, ContainerResponseFilter {
