@@ -117,8 +117,7 @@ final class PunctualProcesses implements AutoCloseable {
     return start(command, n, adminPort, httpPort, List.of());
   }
 
-  private Process start(
-      String command, int n, int adminPort, int httpPort, List<String> jvmFlags)
+  private Process start(String command, int n, int adminPort, int httpPort, List<String> jvmFlags)
       throws IOException {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException("no " + jar + ": build it first (load-tests/bench does)");

@@ -39,8 +39,7 @@ final class ScalePages {
     try (PunctualProcesses processes = new PunctualProcesses(jdbcUrl, redisUrl)) {
       // the console's calls timed back to back, and ten tabs, on one key: more reads a second
       // than api.readsPerSecondPerKey lets one key make (this phase measures the store, not that)
-      PunctualProcesses.Role api =
-          processes.startApi(List.of("-Ddw.api.readsPerSecondPerKey=0"));
+      PunctualProcesses.Role api = processes.startApi(List.of("-Ddw.api.readsPerSecondPerKey=0"));
       ScaleConsole console = new ScaleConsole(api, tenant);
       Fixtures f = fixtures(stores, console, tenant);
       // a store kept from an interrupted run may still have the payload index
