@@ -41,7 +41,7 @@ public class PostgresSettings {
 
   public PostgresSettings() {}
 
-  /** A copy of {@code other}, to change for one pool. */
+  /** A copy of {@code other}, to change for one pool (a field added above is copied here too). */
   public PostgresSettings(PostgresSettings other) {
     this.url = other.url;
     this.user = other.user;
