@@ -66,9 +66,12 @@ public final class ReadRateLimit implements ContainerRequestFilter, ContainerRes
     if (!"GET".equals(method) && !"HEAD".equals(method)) {
       return;
     }
-    UUID key = RequestContext.of(request).principal().keyId();
+    UUID key =
+        request.getProperty(RequestContext.PROPERTY) instanceof RequestContext context
+            ? context.principal().keyId()
+            : null;
     if (key == null) {
-      return; // authentication off
+      return; // authentication off (or a route the authorizer did not resolve)
     }
     if (buckets.size() >= MAX_KEYS && !buckets.containsKey(key)) {
       buckets.clear();
