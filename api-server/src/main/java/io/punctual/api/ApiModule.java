@@ -19,6 +19,7 @@ import io.punctual.api.config.AuthSettings;
 import io.punctual.api.console.Console;
 import io.punctual.api.context.Authorizer;
 import io.punctual.api.context.PermissionFeature;
+import io.punctual.api.context.ReadRateLimit;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.diagnosis.Diagnoser;
 import io.punctual.api.diagnosis.HoldCheck;
@@ -32,6 +33,7 @@ import io.punctual.api.http.QueryTextFilter;
 import io.punctual.api.http.RequestSizeLimitFilter;
 import io.punctual.api.jobs.AfterCommitHook;
 import io.punctual.api.jobs.JobActions;
+import io.punctual.api.jobs.JobListing;
 import io.punctual.api.jobs.JobRequestParser;
 import io.punctual.api.jobs.JobRetryResource;
 import io.punctual.api.jobs.JobSubmitter;
@@ -70,6 +72,7 @@ import io.punctual.schedule.ScheduleDefinition;
 import io.punctual.schedule.store.ScheduleDefinitions;
 import io.punctual.schedule.store.ScheduleJobs;
 import io.punctual.store.AuditStore;
+import io.punctual.store.PayloadIndex;
 import io.punctual.store.alert.AlertRules;
 import io.punctual.store.secret.SigningSecrets;
 import io.punctual.store.stats.StatsReader;
@@ -147,7 +150,7 @@ public final class ApiModule {
       KeyBootstrapAtStart bootstrap = new KeyBootstrapAtStart(auth, keys);
       bootstrap.start(); // now, so that a missing admin key stops the start with its reason
       env.lifecycle().manage(new StopOnly(bootstrap));
-      authenticator = new KeyAuthenticator(keys, stores.clock(), auth.cacheFor);
+      authenticator = new KeyAuthenticator(keys, stores.clock(), auth, env.metrics());
     } else {
       AllowedHosts hosts = AllowedHosts.of(settings.allowedHosts);
       LOG.warn(
@@ -172,13 +175,19 @@ public final class ApiModule {
     jersey.register(new CrossSiteRefusal());
     jersey.register(authorizer);
     jersey.register(new PermissionFeature());
+    if (settings.readsPerSecondPerKey > 0) {
+      jersey.register(
+          new ReadRateLimit(settings.readsPerSecondPerKey, stores.clock(), env.metrics()));
+    }
     jersey.register(new QueryTextFilter());
     jersey.register(new AuditFilter(audit, ApiModule::caller));
     jersey.register(new AuditResource(auditStore, settings, ApiModule::caller));
+    JobListing listing =
+        new JobListing(settings, new PayloadIndex(stores.database().jdbi()), stores.clock());
     jersey.register(
         new JobsResource(
-            stores.queries(), stores.transitions(), submitter, queue, parser, settings));
-    registerOperations(env, stores, settings, submitter, queue);
+            stores.queries(), stores.transitions(), submitter, queue, parser, listing));
+    registerOperations(env, stores, listing, submitter, queue);
     if (settings.submitFastPath) {
       env.servlets()
           .addFilter(
@@ -256,9 +265,10 @@ public final class ApiModule {
   private static void registerOperations(
       Environment env,
       Stores stores,
-      ApiSettings settings,
+      JobListing listing,
       JobSubmitter submitter,
       QueueWriter queue) {
+    ApiSettings settings = listing.settings();
     JerseyEnvironment jersey = env.jersey();
     JobActions actions =
         new JobActions(stores.queries(), stores.transitions(), submitter::enqueueReleased, queue);
@@ -274,7 +284,7 @@ public final class ApiModule {
             BulkRunner.newOwner());
     env.lifecycle().manage(bulkRunner);
     jersey.register(
-        new BulkResource(stores.queries(), bulkStore, bulkRunner, settings.bulkMaxJobs));
+        new BulkResource(stores.queries(), listing, bulkStore, bulkRunner, settings.bulkMaxJobs));
     List<HoldCheck> holds = List.of();
     jersey.register(
         new JobDiagnosisResource(

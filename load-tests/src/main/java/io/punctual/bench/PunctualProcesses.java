@@ -99,15 +99,28 @@ final class PunctualProcesses implements AutoCloseable {
 
   /** Starts one API process and waits until it reports healthy. */
   Role startApi() throws Exception {
+    return startApi(List.of());
+  }
+
+  /**
+   * Starts one API process with {@code jvmFlags} too (settings as {@code -Ddw.api.<setting>=...})
+   * and waits until it reports healthy.
+   */
+  Role startApi(List<String> jvmFlags) throws Exception {
     int admin = FreePorts.pick();
     int http = FreePorts.pick();
-    Role role = new Role("api", start("api", 1, admin, http), admin, http);
+    Role role = new Role("api", start("api", 1, admin, http, jvmFlags), admin, http);
     roles.add(role);
     awaitHealthy(role);
     return role;
   }
 
   private Process start(String command, int n, int adminPort, int httpPort) throws IOException {
+    return start(command, n, adminPort, httpPort, List.of());
+  }
+
+  private Process start(String command, int n, int adminPort, int httpPort, List<String> jvmFlags)
+      throws IOException {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException("no " + jar + ": build it first (load-tests/bench does)");
     }
@@ -120,6 +133,7 @@ final class PunctualProcesses implements AutoCloseable {
     if (!opts.isEmpty()) {
       cmd.addAll(List.of(opts.split("\\s+")));
     }
+    cmd.addAll(jvmFlags);
     cmd.add("-jar");
     cmd.add(jar.toString());
     cmd.add(command);

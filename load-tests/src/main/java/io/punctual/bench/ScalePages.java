@@ -37,7 +37,9 @@ final class ScalePages {
     ObjectNode out = Json.mapper().createObjectNode();
     seedWorkers(stores);
     try (PunctualProcesses processes = new PunctualProcesses(jdbcUrl, redisUrl)) {
-      PunctualProcesses.Role api = processes.startApi();
+      // the console's calls timed back to back, and ten tabs, on one key: more reads a second
+      // than api.readsPerSecondPerKey lets one key make (this phase measures the store, not that)
+      PunctualProcesses.Role api = processes.startApi(List.of("-Ddw.api.readsPerSecondPerKey=0"));
       ScaleConsole console = new ScaleConsole(api, tenant);
       Fixtures f = fixtures(stores, console, tenant);
       // a store kept from an interrupted run may still have the payload index
@@ -45,7 +47,8 @@ final class ScalePages {
       List<Call> calls = pageCalls(console, f);
       out.set("pages", console.time(calls, o.reps()));
       out.set("stats", console.time(statsCalls(), o.reps()));
-      out.set("payloadSearchWithoutIndex", console.time(payloadCalls(f), Math.min(o.reps(), 5)));
+      out.set(
+          "payloadSearchWithoutIndex", console.time(payloadCalls(f, false), Math.min(o.reps(), 5)));
       out.set("prometheus", console.scrape(o.scrapes()));
       out.set("tabs", tabs(console, f, o, postgresPort, api.pid()));
       if (o.payloadIndex()) {
@@ -56,7 +59,10 @@ final class ScalePages {
         System.out.printf(Locale.ROOT, "%npayload index jobs_payload built in %.0f s%n", seconds);
         out.put("payloadIndexBuildSeconds", Math.round(seconds));
         out.put("payloadIndexSize", payloadIndexSize(stores));
-        out.set("payloadSearchWithIndex", console.time(payloadCalls(f), Math.min(o.reps(), 5)));
+        // the API reads whether the index exists at most every 10 s (JobListing)
+        Thread.sleep(11_000);
+        out.set(
+            "payloadSearchWithIndex", console.time(payloadCalls(f, true), Math.min(o.reps(), 5)));
         index.ensure(false);
       }
       processes.sampleRss();
@@ -285,14 +291,23 @@ final class ScalePages {
     return calls;
   }
 
-  /** The payload search as the jobs page makes it (no range), and within yesterday. */
-  private static List<Call> payloadCalls(Fixtures f) {
+  /**
+   * The payload search within yesterday; with the index also as the jobs page makes it without a
+   * range (without the index the API refuses that: api.payloadSearchMaxRange).
+   */
+  private static List<Call> payloadCalls(Fixtures f, boolean indexed) {
     String payload = enc("{\"order\":" + f.order() + "}");
+    String customer = enc("{\"customer\":\"c-42\"}");
     String yesterday = "from=" + enc(f.yesterday()) + "&to=" + enc(f.today());
+    if (!indexed) {
+      return List.of(
+          Call.of("jobs", "/jobs?payload=" + payload + "&" + yesterday),
+          Call.of("jobs", "/jobs?payload=" + customer + "&" + yesterday));
+    }
     return List.of(
         Call.of("jobs", "/jobs?payload=" + payload),
         Call.of("jobs", "/jobs?payload=" + payload + "&" + yesterday),
-        Call.of("jobs", "/jobs?payload=" + enc("{\"customer\":\"c-42\"}")));
+        Call.of("jobs", "/jobs?payload=" + customer));
   }
 
   private static String payloadIndexSize(Stores stores) throws Exception {

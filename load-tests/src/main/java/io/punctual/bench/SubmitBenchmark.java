@@ -53,8 +53,8 @@ public final class SubmitBenchmark {
   /** Requests of the fixed-rate phase in flight at most (each sender waits for its answer). */
   private static final int FIXED_RATE_SENDERS = 64;
 
-  /** The key requests carry; null with {@code --no-auth}. */
-  private static String apiKey;
+  /** The key requests carry; null with {@code --no-auth} (set by the benchmark that runs). */
+  static String apiKey;
 
   /** Seconds at the fixed rate before the measured ones (see {@link #fixedRate}). */
   private static final int FIXED_RATE_LEAD_IN_SECONDS = 5;
@@ -209,7 +209,7 @@ public final class SubmitBenchmark {
     }
   }
 
-  private static void print(String what, Result r) {
+  static void print(String what, Result r) {
     System.out.printf(
         Locale.ROOT,
         "  %-42s %8.0f jobs/s (%6.0f requests/s)  latency ms p50 %5.1f  p95 %5.1f  p99 %5.1f"
@@ -234,7 +234,11 @@ public final class SubmitBenchmark {
         r.cpuCeiling());
   }
 
-  private static Result phase(
+  /**
+   * {@code clients} senders posting {@code body} to {@code url} as fast as answered for {@code
+   * seconds} (negative: a warm-up of at least that many requests), each answer a 201.
+   */
+  static Result phase(
       String url, String body, int clients, int seconds, int jobsPerRequest, Cpu cpu)
       throws Exception {
     double[] cpuBefore = cpu.now();
@@ -300,7 +304,7 @@ public final class SubmitBenchmark {
    * steady rate: in nine runs of 2026-11-25 the first second's p99 was 14-49 ms against 6-14 ms for
    * the median second.
    */
-  private static Result fixedRate(String url, String body, int rate, int seconds, Cpu cpu)
+  static Result fixedRate(String url, String body, int rate, int seconds, Cpu cpu)
       throws Exception {
     int leadIn = rate * FIXED_RATE_LEAD_IN_SECONDS;
     int measured = rate * seconds;

@@ -3,6 +3,7 @@ package io.punctual.store;
 import io.punctual.store.sql.SqlFiles;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -15,8 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The audit log in PostgreSQL ({@code audit_log}, V13): append-only, in daily partitions (UTC)
- * created here on first use of a day and dropped by the reaper past {@code audit.retention}.
+ * The audit log in PostgreSQL ({@code audit_log}, V13, summaries V25): append-only, in daily
+ * partitions (UTC) created here on first use of a day and dropped by the reaper past {@code
+ * audit.retention}.
  */
 public final class AuditStore {
   private static final Logger log = LoggerFactory.getLogger(AuditStore.class);
@@ -34,9 +36,20 @@ public final class AuditStore {
     this.jdbi = jdbi;
   }
 
+  /** An entry for one request. */
+  public static final String REQUEST = "request";
+
+  /** An entry counting refused authentications of one source, minute, reason and route. */
+  public static final String REFUSALS = "refusals";
+
+  /** An entry counting entries left out while the API's buffer was full. */
+  public static final String DROPPED = "dropped";
+
   /**
-   * One mutating request as audited. {@code at} is kept to the microsecond (PostgreSQL's
-   * precision). Only {@code at}, {@code action} and {@code status} are always there.
+   * One mutating request as audited ({@link #REQUEST}), or a summary of many events ({@link
+   * #REFUSALS}, {@link #DROPPED}: {@code count} of them from {@code firstAt} to {@code at}, V25).
+   * Times are kept to the microsecond (PostgreSQL's precision). Only {@code at}, {@code action},
+   * {@code status}, {@code kind} and {@code count} are always there.
    */
   public record Entry(
       Instant at,
@@ -47,9 +60,31 @@ public final class AuditStore {
       String action,
       String target,
       int status,
-      String problem) {
+      String problem,
+      String kind,
+      int count,
+      Instant firstAt,
+      String source,
+      String reason) {
     public Entry {
       at = at.truncatedTo(ChronoUnit.MICROS);
+      firstAt = firstAt == null ? null : firstAt.truncatedTo(ChronoUnit.MICROS);
+    }
+
+    /** The entry of one request. */
+    public Entry(
+        Instant at,
+        String requestId,
+        UUID keyId,
+        String keyName,
+        String namespace,
+        String action,
+        String target,
+        int status,
+        String problem) {
+      this(
+          at, requestId, keyId, keyName, namespace, action, target, status, problem, REQUEST, 1,
+          null, null, null);
     }
   }
 
@@ -116,6 +151,16 @@ public final class AuditStore {
                 .texts("targets", Entry::target)
                 .ints("statuses", Entry::status)
                 .texts("problems", Entry::problem)
+                .texts("kinds", Entry::kind)
+                .ints("counts", Entry::count)
+                .longs(
+                    "firstAtMicros",
+                    e ->
+                        e.firstAt() == null
+                            ? null
+                            : ChronoUnit.MICROS.between(Instant.EPOCH, e.firstAt()))
+                .texts("sources", Entry::source)
+                .texts("reasons", Entry::reason)
                 .bind(h.createUpdate(SQL.get("insertMany")))
                 .execute());
   }
@@ -166,7 +211,7 @@ public final class AuditStore {
                             new Stored(
                                 rs.getLong("id"),
                                 new Entry(
-                                    rs.getObject("at", java.time.OffsetDateTime.class).toInstant(),
+                                    rs.getObject("at", OffsetDateTime.class).toInstant(),
                                     rs.getString("request_id"),
                                     rs.getObject("key_id", UUID.class),
                                     rs.getString("key_name"),
@@ -174,7 +219,12 @@ public final class AuditStore {
                                     rs.getString("action"),
                                     rs.getString("target"),
                                     rs.getInt("status"),
-                                    rs.getString("problem"))))
+                                    rs.getString("problem"),
+                                    rs.getString("kind"),
+                                    rs.getInt("count"),
+                                    instant(rs.getObject("first_at", OffsetDateTime.class)),
+                                    rs.getString("source"),
+                                    rs.getString("reason"))))
                     .list());
     if (rows.size() > q.limit()) {
       List<Stored> page = List.copyOf(rows.subList(0, q.limit()));
@@ -182,5 +232,9 @@ public final class AuditStore {
       return new Page(page, new Cursor(last.entry().at(), last.id()));
     }
     return new Page(rows, null);
+  }
+
+  private static Instant instant(OffsetDateTime time) {
+    return time == null ? null : time.toInstant();
   }
 }

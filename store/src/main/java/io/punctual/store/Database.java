@@ -3,6 +3,9 @@ package io.punctual.store;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.punctual.store.config.PostgresSettings;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.postgres.PostgresPlugin;
@@ -33,13 +36,31 @@ public final class Database implements AutoCloseable {
     // uuid[] parameters in binary (BinaryArrays); the driver's other binary types stay as they are.
     config.addDataSourceProperty(
         "binaryTransferEnable", Integer.toString(BinaryArrays.UUID_ARRAY_OID));
-    if (settings.idleInTransactionTimeout != null && !settings.idleInTransactionTimeout.isZero()) {
-      config.setConnectionInitSql(
-          "SET idle_in_transaction_session_timeout = "
-              + settings.idleInTransactionTimeout.toMillis());
+    String sessionSettings =
+        sessionSettings(settings.idleInTransactionTimeout, settings.statementTimeout);
+    if (sessionSettings != null) {
+      config.setConnectionInitSql(sessionSettings);
     }
     config.addDataSourceProperty("ApplicationName", "punctual-" + poolName);
     return new Database(new HikariDataSource(config));
+  }
+
+  /**
+   * The statement each new session of the pool runs first (once per connection, never per request),
+   * setting the timeouts that are not zero; null when none is.
+   */
+  static String sessionSettings(Duration idleInTransaction, Duration statement) {
+    List<String> sets = new ArrayList<>();
+    if (idleInTransaction != null && !idleInTransaction.isZero()) {
+      sets.add(
+          "set_config('idle_in_transaction_session_timeout', '"
+              + idleInTransaction.toMillis()
+              + "', false)");
+    }
+    if (statement != null && !statement.isZero()) {
+      sets.add("set_config('statement_timeout', '" + statement.toMillis() + "', false)");
+    }
+    return sets.isEmpty() ? null : "SELECT " + String.join(", ", sets);
   }
 
   public Jdbi jdbi() {

@@ -4,7 +4,11 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.punctual.store.AuditStore.Stored;
 import java.time.Instant;
 
-/** One entry of {@code GET /audit}; absent fields are null. */
+/**
+ * One entry of {@code GET /audit}; absent fields are null. {@code kind}: {@code request} (one
+ * request), {@code refusals} or {@code dropped} (summaries of {@code count} events from {@code
+ * firstAt} to {@code at}).
+ */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record AuditEntryRepresentation(
     Instant at,
@@ -15,7 +19,12 @@ public record AuditEntryRepresentation(
     String action,
     String target,
     int status,
-    String problem) {
+    String problem,
+    String kind,
+    int count,
+    Instant firstAt,
+    String source,
+    String reason) {
 
   static AuditEntryRepresentation of(Stored stored) {
     var e = stored.entry();
@@ -28,6 +37,11 @@ public record AuditEntryRepresentation(
         e.action(),
         e.target(),
         e.status(),
-        e.problem());
+        e.problem(),
+        e.kind(),
+        e.count(),
+        e.firstAt(),
+        e.source(),
+        e.reason());
   }
 }

@@ -2,10 +2,12 @@ package io.punctual.api.audit;
 
 import io.punctual.api.problem.Problem;
 import jakarta.annotation.Priority;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MultivaluedMap;
 import java.lang.reflect.RecordComponent;
 import java.net.URI;
@@ -34,8 +36,14 @@ import org.glassfish.jersey.uri.UriTemplate;
  *       caller as resolved for it ({@code callers}), else unknown.
  * </ul>
  *
- * A request matching no route (404, 405) acted on nothing and is not audited; neither is one
- * refused before routing (a body over {@code api.maxRequestBytes}, a malformed request).
+ * A refused authentication (401, {@link #refusedAuthentication}), whatever the method, is not
+ * written as an entry of its own but counted by {@link AuditLog#refused} per source address (the
+ * client address as the server sees it: behind a proxy, only with Dropwizard's {@code
+ * useForwardedHeaders}), minute, reason and route, so that a flood of bad keys costs a few rows.
+ *
+ * <p>A request matching no route (404, 405) acted on nothing and is not audited; neither is one
+ * refused before routing (a malformed request). A body over {@code api.maxRequestBytes} is refused
+ * after the key was checked, on its route, and audited as any refusal.
  */
 @Priority(Priorities.USER)
 public final class AuditFilter implements ContainerResponseFilter {
@@ -43,10 +51,14 @@ public final class AuditFilter implements ContainerResponseFilter {
   static final String PREFIX = "/api/v1/";
   public static final String REQUEST_ID_HEADER = "X-Request-Id";
   private static final String ACTOR = AuditFilter.class.getName() + ".actor";
+  private static final String REFUSED = AuditFilter.class.getName() + ".refusedAuthentication";
   private static final Pattern PARAMETER = Pattern.compile("\\{\\s*(\\w[\\w.-]*)");
 
   private final AuditLog audit;
   private final Function<ContainerRequestContext, Actor> callers;
+
+  /** The request as the servlet container has it (Jersey injects a proxy), for its address. */
+  @Context private HttpServletRequest servletRequest;
 
   /**
    * {@code callers}: the sender of a request as resolved for it (null when none was): given by the
@@ -67,10 +79,17 @@ public final class AuditFilter implements ContainerResponseFilter {
     request.setProperty(ACTOR, actor);
   }
 
+  /**
+   * The authorizer refused the request's key (a 401) for {@code reason} ({@code "unknown key"}):
+   * the refusal is counted, not written as an entry of its own. Never pass the key.
+   */
+  public static void refusedAuthentication(ContainerRequestContext request, String reason) {
+    request.setProperty(REFUSED, reason);
+  }
+
   @Override
   public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-    if (!MUTATING.contains(request.getMethod())
-        || !(request.getUriInfo() instanceof ExtendedUriInfo info)
+    if (!(request.getUriInfo() instanceof ExtendedUriInfo info)
         || info.getMatchedResourceMethod() == null) {
       return;
     }
@@ -79,6 +98,17 @@ public final class AuditFilter implements ContainerResponseFilter {
       return;
     }
     int status = response.getStatus();
+    if (status == 401 && request.getProperty(REFUSED) instanceof String reason) {
+      audit.refused(
+          source(),
+          reason,
+          request.getMethod() + " " + route,
+          response.getEntity() instanceof Problem p ? p.type() : null);
+      return;
+    }
+    if (!MUTATING.contains(request.getMethod())) {
+      return;
+    }
     audit.record(
         actor(request),
         request.getMethod() + " " + route,
@@ -86,6 +116,16 @@ public final class AuditFilter implements ContainerResponseFilter {
         status,
         status >= 400 && response.getEntity() instanceof Problem p ? p.type() : null,
         request.getHeaderString(REQUEST_ID_HEADER));
+  }
+
+  /** The client's address, or {@code (unknown)} when the container cannot tell. */
+  private String source() {
+    try {
+      String address = servletRequest == null ? null : servletRequest.getRemoteAddr();
+      return address == null ? "(unknown)" : address;
+    } catch (RuntimeException outsideARequest) {
+      return "(unknown)";
+    }
   }
 
   private Actor actor(ContainerRequestContext request) {

@@ -101,6 +101,11 @@ public final class ApiKeys {
     return Optional.ofNullable(match);
   }
 
+  /** The prefixes of every key not revoked. */
+  public List<String> prefixes() {
+    return jdbi.withHandle(h -> h.createQuery(SQL.get("prefixes")).mapTo(String.class).list());
+  }
+
   public Optional<ApiKey> find(UUID id) {
     return jdbi.withHandle(
         h -> h.createQuery(SQL.get("find")).bind("id", id).map(ApiKeys::key).findOne());

@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Requires;
 import io.punctual.api.context.RequestContext;
+import io.punctual.api.jobs.JobListing;
 import io.punctual.api.problem.Problems;
+import io.punctual.api.problem.StoreFailures;
 import io.punctual.store.JobQueries;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -33,13 +35,20 @@ import java.util.UUID;
 @Path("/api/v1/jobs/bulk")
 @Produces(MediaType.APPLICATION_JSON)
 public final class BulkResource {
+  /** What narrows a filter best when it matches too much to take in the statement timeout. */
+  private static final String NARROWS = "filter.from";
+
   private final JobQueries jobs;
+  private final JobListing listing;
   private final BulkActionStore store;
   private final BulkRunner runner;
   private final int maxJobs;
 
-  public BulkResource(JobQueries jobs, BulkActionStore store, BulkRunner runner, int maxJobs) {
+  /** {@code listing}: what a filter may ask of the store (a payload search's range). */
+  public BulkResource(
+      JobQueries jobs, JobListing listing, BulkActionStore store, BulkRunner runner, int maxJobs) {
     this.jobs = jobs;
+    this.listing = listing;
     this.store = store;
     this.runner = runner;
     this.maxJobs = maxJobs;
@@ -52,19 +61,24 @@ public final class BulkResource {
   public Response start(@Context ContainerRequestContext request, JsonNode body) {
     RequestContext context = RequestContext.of(request);
     BulkRequest bulk = BulkRequest.parse(context.namespace(), body);
+    listing.requirePayloadRange(bulk.filter(), "filter.", Problems::invalid);
     if (bulk.dryRun()) {
-      return Response.ok(Map.of("count", jobs.count(bulk.filter()))).build();
+      long matching = StoreFailures.narrowable(NARROWS, () -> jobs.count(bulk.filter()));
+      return Response.ok(Map.of("count", matching)).build();
     }
     UUID id = UUID.randomUUID();
     OptionalInt count =
-        store.create(
-            id,
-            bulk.action(),
-            bulk.filterJson(),
-            context.principal().keyId(),
-            bulk.filter(),
-            maxJobs,
-            runner.owner());
+        StoreFailures.narrowable(
+            NARROWS,
+            () ->
+                store.create(
+                    id,
+                    bulk.action(),
+                    bulk.filterJson(),
+                    context.principal().keyId(),
+                    bulk.filter(),
+                    maxJobs,
+                    runner.owner()));
     if (count.isEmpty()) {
       throw Problems.invalid(
           "filter", "matches more than " + maxJobs + " jobs (api.bulkMaxJobs); narrow it");

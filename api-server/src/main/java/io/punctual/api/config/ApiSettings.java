@@ -110,6 +110,32 @@ public final class ApiSettings implements ValidatedSettings {
   @JsonProperty public List<String> allowedHosts = List.of();
 
   /**
+   * Reads ({@code GET}) one API key may make per second of one API process, in bursts of twice
+   * that; more is a 429 with {@code Retry-After}. Kept in each process (no Redis call per read), so
+   * behind N API processes a key may read N times this. Far above the console's polling and a
+   * service polling its jobs (the Gatling MixedReadWriteSimulation at its default 100 users a
+   * second reads, by its script, about 300 times a second with one key). 0 turns the limit off.
+   */
+  @JsonProperty public int readsPerSecondPerKey = 1_000;
+
+  /**
+   * The longest {@code from}/{@code to} range of a payload search ({@code GET /jobs?payload=}, a
+   * bulk action's {@code filter.payload}) while the payload index is off ({@code
+   * reaper.payloadIndex}): without the index the search reads every job of its range. With the
+   * index any range (or none) is taken.
+   */
+  @JsonProperty public Duration payloadSearchMaxRange = Duration.ofDays(1);
+
+  /**
+   * PostgreSQL cancels any statement of the API's connection pool that runs longer ({@code
+   * statement_timeout}, set once per connection): a request that hits it is a 422 {@code
+   * query-too-broad} asking to narrow it. The pool's background work (audit writer, bulk actions,
+   * namespace refresh, statistics warm-up) runs under it too; workers, planner and reaper have
+   * pools of their own without it. Zero: no timeout.
+   */
+  @JsonProperty public Duration statementTimeout = Duration.ofSeconds(5);
+
+  /**
    * What a {@code callback.url} may name: not read from the {@code api} section but from {@code
    * worker.http.allow} of the same configuration (the launcher links the two), so that the API
    * refuses at submission exactly the literal addresses the workers would refuse to call.
@@ -182,5 +208,19 @@ public final class ApiSettings implements ValidatedSettings {
             && statsWarmup.compareTo(Duration.ofDays(31)) <= 0,
         "api.statsWarmup must be between 0 and 31 days");
     AllowedHosts.parse(allowedHosts, errors);
+    errors.require(
+        readsPerSecondPerKey >= 0 && readsPerSecondPerKey <= 1_000_000,
+        "api.readsPerSecondPerKey must be between 0 (no limit) and 1000000");
+    errors.require(
+        payloadSearchMaxRange != null
+            && payloadSearchMaxRange.toSeconds() >= 1
+            && payloadSearchMaxRange.compareTo(Duration.ofDays(366)) <= 0,
+        "api.payloadSearchMaxRange must be between PT1S and P366D");
+    errors.require(
+        statementTimeout != null
+            && (statementTimeout.isZero()
+                || (statementTimeout.toMillis() >= 100
+                    && statementTimeout.compareTo(Duration.ofHours(1)) <= 0)),
+        "api.statementTimeout must be PT0S (none) or between PT0.1S and PT1H");
   }
 }

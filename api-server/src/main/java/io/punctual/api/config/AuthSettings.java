@@ -37,6 +37,14 @@ public final class AuthSettings implements ValidatedSettings {
    */
   @JsonProperty public Duration cacheFor = Duration.ofSeconds(5);
 
+  /**
+   * How long an API server remembers a key it refused, and trusts the set of key prefixes it read,
+   * before reading PostgreSQL again for an unknown key: so a flood of bad keys costs a read per
+   * period, not per request. A key created through another API server may be refused here for up to
+   * this long after its creation. Zero: every unknown key is looked up.
+   */
+  @JsonProperty public Duration unknownKeysFor = Duration.ofSeconds(2);
+
   /** The bootstrap key, or null when none is set (an empty value counts as none). */
   public String bootstrapKeyOrNull() {
     return bootstrapKey == null || bootstrapKey.isBlank() ? null : bootstrapKey;
@@ -57,5 +65,10 @@ public final class AuthSettings implements ValidatedSettings {
             && !cacheFor.isNegative()
             && cacheFor.compareTo(Duration.ofMinutes(5)) <= 0,
         "auth.cacheFor must be between PT0S and PT5M");
+    errors.require(
+        unknownKeysFor != null
+            && !unknownKeysFor.isNegative()
+            && unknownKeysFor.compareTo(Duration.ofMinutes(1)) <= 0,
+        "auth.unknownKeysFor must be between PT0S and PT1M");
   }
 }

@@ -3,7 +3,7 @@ package io.punctual.api.context;
 import io.punctual.api.audit.Actor;
 import io.punctual.api.audit.AuditFilter;
 import io.punctual.api.auth.KeyAuthenticator;
-import io.punctual.api.auth.KeySecrets;
+import io.punctual.api.auth.KeyRefusal;
 import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Principal;
 import io.punctual.api.problem.ProblemException;
@@ -48,8 +48,8 @@ public final class Authorizer implements ContainerRequestFilter {
 
   /**
    * Resolves the request's {@link RequestContext}, as {@link #resolve}. A refusal tells the audit
-   * log what is known of the sender first ({@link AuditFilter#identify}): for a 401 the public
-   * prefix of the key presented, if any; for a 403 the key.
+   * log what is known of it first: for a 401 its reason ({@link AuditFilter#refusedAuthentication}:
+   * counted per source, not written one by one); for a 403 the key ({@link AuditFilter#identify}).
    */
   @Override
   public void filter(ContainerRequestContext request) {
@@ -58,7 +58,8 @@ public final class Authorizer implements ContainerRequestFilter {
     try {
       principal = principal(authorization);
     } catch (ProblemException refused) {
-      AuditFilter.identify(request, Actor.refused(null, presentedKey(authorization), null));
+      KeyRefusal.of(refused)
+          .ifPresent(reason -> AuditFilter.refusedAuthentication(request, reason.label()));
       throw refused;
     }
     try {
@@ -68,22 +69,6 @@ public final class Authorizer implements ContainerRequestFilter {
       AuditFilter.identify(request, Actor.refused(principal.keyId(), principal.keyName(), null));
       throw refused;
     }
-  }
-
-  /**
-   * How the audit log names a key that was refused: {@code "unknown key pct_AbCdEfGh..."} (the
-   * public prefix of what was presented, never more), or null without a Bearer value.
-   */
-  static String presentedKey(String authorization) {
-    if (authorization == null) {
-      return null;
-    }
-    String value = authorization.trim();
-    if (value.length() <= 7 || !value.substring(0, 7).equalsIgnoreCase("bearer ")) {
-      return null;
-    }
-    String secret = value.substring(7).trim();
-    return secret.isEmpty() ? null : "unknown key " + KeySecrets.prefix(secret) + "...";
   }
 
   private Principal principal(String authorization) {

@@ -13,8 +13,11 @@ import java.util.Set;
 /**
  * A request body in a content coding the server does not decode ({@code br}, {@code deflate}, a
  * made-up one) is a 415 problem naming {@code Content-Encoding} (RFC 9110, section 8.4.1), instead
- * of its encoded bytes being read as if they were JSON. Jetty inflates {@code gzip} before the
- * application runs, so it and {@code identity} are the codings taken.
+ * of its encoded bytes being read as if they were JSON. Jetty's GzipHandler decodes {@code gzip},
+ * so it and {@code identity} are the codings taken. It inflates lazily, one buffer at a time as the
+ * body is read (its {@code GzipRequest} transforms each chunk read), never ahead: a body nobody
+ * reads (a request refused for its key) is never inflated, and {@link RequestSizeLimitFilter} stops
+ * the reading one buffer past {@code api.maxRequestBytes} of inflated bytes.
  */
 @PreMatching
 @Priority(Priorities.HEADER_DECORATOR - 1)

@@ -7,11 +7,11 @@ import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Requires;
-import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.http.QueryParams;
 import io.punctual.api.namespaces.RateHeaders;
 import io.punctual.api.problem.Problems;
+import io.punctual.api.problem.StoreFailures;
 import io.punctual.model.Job;
 import io.punctual.model.JobState;
 import io.punctual.store.JobQueries;
@@ -49,7 +49,7 @@ public final class JobsResource {
   private final JobSubmitter submitter;
   private final QueueWriter queue;
   private final JobRequestParser parser;
-  private final ApiSettings settings;
+  private final JobListing listing;
 
   public JobsResource(
       JobQueries store,
@@ -57,13 +57,13 @@ public final class JobsResource {
       JobSubmitter submitter,
       QueueWriter queue,
       JobRequestParser parser,
-      ApiSettings settings) {
+      JobListing listing) {
     this.store = store;
     this.transitions = transitions;
     this.submitter = submitter;
     this.queue = queue;
     this.parser = parser;
-    this.settings = settings;
+    this.listing = listing;
   }
 
   @POST
@@ -138,7 +138,8 @@ public final class JobsResource {
     String namespace = RequestContext.of(request).namespace();
     ListParams.FilterFields fields =
         new ListParams.FilterFields(status, type, tag, from, to, idempotencyKey, payload);
-    Page<Job> page = store.list(ListParams.parse(namespace, settings, fields, limit, cursor));
+    JobQueries.JobQuery query = listing.query(namespace, fields, limit, cursor);
+    Page<Job> page = StoreFailures.narrowable("from", () -> store.list(query));
     return new JobPage(
         page.items().stream().map(JobRepresentation::of).toList(),
         page.nextCursor() == null ? null : page.nextCursor().toString());
@@ -196,7 +197,7 @@ public final class JobsResource {
       @QueryParam("cursor") String cursor) {
     String namespace = RequestContext.of(request).namespace();
     UUID jobId = pathId(JOB, id);
-    int pageSize = QueryParams.limit(limit, settings);
+    int pageSize = listing.pageSize(limit);
     UUID after = QueryParams.idCursor(cursor);
     if (store.find(namespace, jobId).isEmpty()) {
       throw notFound(JOB, id);

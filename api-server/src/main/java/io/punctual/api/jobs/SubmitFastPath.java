@@ -45,9 +45,11 @@ import java.util.Map;
  * types or an {@code Accept} that is not plainly JSON, a {@code Content-Encoding}, two {@code
  * Authorization} or {@code Punctual-Namespace} headers, a body without a {@code Content-Length} or
  * over {@code api.maxRequestBytes}, and every request whose namespace, JSON or job is invalid (the
- * body it read is handed on, so Jersey answers the problem exactly as it always has). Once a job is
- * valid the request is this class's to answer, whatever happens: it is never handed on after the
- * store was asked, so a submit can never run twice.
+ * body it read is handed on, so Jersey answers the problem exactly as it always has). The key is
+ * checked before any of the body is read: a request refused for its key, namespace or role is
+ * handed on with its body unread, so a refusal never costs the body's bytes. Once a job is valid
+ * the request is this class's to answer, whatever happens: it is never handed on after the store
+ * was asked, so a submit can never run twice.
  */
 public final class SubmitFastPath implements Filter {
   private static final String PATH = "/api/v1/jobs";
@@ -105,27 +107,36 @@ public final class SubmitFastPath implements Filter {
       chain.doFilter(req, res);
       return;
     }
+    // The key first, from the headers alone: a request refused for its key (401), its namespace or
+    // its role (403), or whose key could not be checked (PostgreSQL unreachable: 503), goes to
+    // Jersey with its body unread, and Jersey refuses it again before reading it.
+    RequestContext context;
+    try {
+      context =
+          authorizer.resolve(
+              request.getHeader("Authorization"), request.getHeader(Authorizer.NAMESPACE_HEADER));
+      Authorizer.require(context, Permission.SUBMIT);
+    } catch (RuntimeException refused) {
+      handedOn.mark();
+      chain.doFilter(req, res);
+      return;
+    }
     byte[] body = request.getInputStream().readNBytes((int) length);
-    if (body.length < length || !serve(request, (HttpServletResponse) res, body)) {
+    if (body.length < length || !serve(request, (HttpServletResponse) res, context, body)) {
       handedOn.mark();
       chain.doFilter(new ReplayedRequest(request, body), res);
     }
   }
 
   /** Answers the request, or returns false (having answered nothing) to hand it to Jersey. */
-  private boolean serve(HttpServletRequest request, HttpServletResponse response, byte[] body)
+  private boolean serve(
+      HttpServletRequest request, HttpServletResponse response, RequestContext context, byte[] body)
       throws IOException {
-    RequestContext context;
     ValidatedJob job;
     try {
-      context =
-          authorizer.resolve(
-              request.getHeader("Authorization"), request.getHeader(Authorizer.NAMESPACE_HEADER));
-      Authorizer.require(context, Permission.SUBMIT);
       job = parser.parseOne(mapper.readTree(body));
     } catch (JsonProcessingException | RuntimeException notServedHere) {
-      // Jersey answers the same problem (and times it): an invalid job, a 401 or 403, and a key
-      // that could not be checked (PostgreSQL unreachable: 503). Nothing was stored yet.
+      // Jersey answers the same problem (and times it): an invalid job. Nothing was stored yet.
       return false;
     }
     Timer.Context timing = timer.time();

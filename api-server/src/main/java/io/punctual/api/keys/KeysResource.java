@@ -58,6 +58,9 @@ public final class KeysResource {
     ApiKey key =
         keys.create(request, secret)
             .orElseThrow(() -> new IllegalStateException("a fresh random secret collided"));
+    if (authenticator != null) {
+      authenticator.created(secret);
+    }
     return Response.created(URI.create("/api/v1/keys/" + key.id()))
         .entity(KeyRepresentation.withSecret(key, secret))
         .build();

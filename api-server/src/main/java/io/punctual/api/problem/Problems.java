@@ -41,13 +41,19 @@ public final class Problems {
 
   /** 400: a query parameter or header is unusable. */
   public static ProblemException badParameter(String parameter, String message) {
+    return badParameters(List.of(new FieldError(parameter, message)));
+  }
+
+  /** 400: query parameters that are unusable together; {@code field} is the first one. */
+  public static ProblemException badParameters(List<FieldError> errors) {
+    FieldError first = errors.get(0);
     return new ProblemException(
         Problem.withErrors(
             400,
             "invalid-parameter",
             "Invalid parameter",
-            parameter + ": " + message,
-            List.of(new FieldError(parameter, message))));
+            first.field() + ": " + first.message(),
+            errors));
   }
 
   /** 400: the body is not JSON; {@code pointer} locates the error when known. */
@@ -108,6 +114,23 @@ public final class Problems {
   /** 409: the request conflicts with the job's current state or an earlier request. */
   public static ProblemException conflict(String kind, String title, String detail, String field) {
     return new ProblemException(Problem.of(409, kind, title, detail).withField(field));
+  }
+
+  /**
+   * 422: PostgreSQL cancelled the request's statement at {@code api.statementTimeout} (SQLSTATE
+   * 57014): the request asks for more than it may, and says how to ask for less. {@code field}: the
+   * parameter that narrows it best ({@code from}), or null.
+   */
+  public static ProblemException queryTooBroad(String field) {
+    return new ProblemException(
+        Problem.of(
+                422,
+                "query-too-broad",
+                "Query too broad",
+                "The store stopped this request at the API's statement timeout"
+                    + " (api.statementTimeout): narrow it, with a shorter from/to range or more"
+                    + " filters (status, type, tag), and send it again.")
+            .withField(field));
   }
 
   /** 503: a store is unreachable; the client should retry later. */

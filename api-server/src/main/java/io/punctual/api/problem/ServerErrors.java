@@ -7,8 +7,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Answers an unexpected exception: 503 with {@code Retry-After} when PostgreSQL is unreachable,
- * otherwise a 500 whose body carries only a reference to the log entry (never a stack trace).
+ * Answers an unexpected exception: 422 {@code query-too-broad} when the statement timeout cancelled
+ * a statement, 503 with {@code Retry-After} when PostgreSQL is unreachable, otherwise a 500 whose
+ * body carries only a reference to the log entry (never a stack trace).
  */
 public final class ServerErrors {
   private static final Logger LOG = LoggerFactory.getLogger(ServerErrors.class);
@@ -22,6 +23,10 @@ public final class ServerErrors {
 
   /** The same, for a request served outside Jersey; {@code path} is its raw path. */
   public static Response toResponse(Throwable exception, String path) {
+    if (StoreFailures.isStatementTimeout(exception)) {
+      LOG.info("statement timeout path={}", path);
+      return ProblemResponses.of(Problems.queryTooBroad(null).problem(), path);
+    }
     if (StoreFailures.isUnavailable(exception)) {
       LOG.warn("store unavailable path={} error={}", path, String.valueOf(exception));
       return ProblemResponses.of(

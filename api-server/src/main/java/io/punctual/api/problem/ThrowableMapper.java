@@ -7,7 +7,8 @@ import jakarta.ws.rs.ext.ExceptionMapper;
 
 /**
  * Any exception no closer mapper handles: 400 for a body that cannot be read as sent (malformed
- * chunked encoding, not gzip under Content-Encoding: gzip), 503 for a store outage, else 500.
+ * chunked encoding, not gzip under Content-Encoding: gzip), 422 for a statement the API's timeout
+ * cancelled, 503 for a store outage, else 500.
  */
 public final class ThrowableMapper implements ExceptionMapper<Throwable> {
   @Context private UriInfo uriInfo;

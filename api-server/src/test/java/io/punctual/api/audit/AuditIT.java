@@ -174,45 +174,108 @@ class AuditIT {
   }
 
   @Test
-  void requestsTheAuthorizerRefusesAreAuditedWithWhatIsKnownOfTheirKey() {
+  void refusedKeysAreCountedPerSourceAndReasonAndAForbiddenKeyIsAnEntryOfItsOwn() {
     String[] scoped = createKey("audit-scoped", "operator", "[\"audit-auth\"]");
     String request = UUID.randomUUID().toString();
     String job = UUID.randomUUID().toString();
     HttpSupport anonymous = http("audit-auth").key(null);
+    Instant first = FIXTURE.clock.instant();
     // 401 without a key, on the fast path's route (handed on to Jersey) and on another.
     assertThat(post(anonymous, "/api/v1/jobs", "{\"type\":\"noop\"}", request).status())
         .isEqualTo(401);
     assertThat(post(anonymous, "/api/v1/jobs/" + job + "/cancel", "", request).status())
         .isEqualTo(401);
-    // 401 with a key that is not one: its public prefix, never more.
+    assertThat(post(anonymous, "/api/v1/jobs", "{}", request).status()).isEqualTo(401);
+    // 401 with a key that is not one: counted under its own reason, and nothing of the key kept
     String wrong = "pct_" + "W".repeat(43);
+    FIXTURE.clock.advance(Duration.ofMillis(5));
     assertThat(post(http("audit-auth").key(wrong), "/api/v1/jobs", "{}", request).status())
         .isEqualTo(401);
-    // 403: a valid key naming a namespace it may not act in.
+    // 403: a valid key naming a namespace it may not act in: an entry of its own, at once
     assertThat(post(http("elsewhere").key(scoped[1]), "/api/v1/jobs", "{}", request).status())
         .isEqualTo(403);
 
-    List<JsonNode> trail = byRequestId(request, 4);
-
+    List<JsonNode> trail = byRequestId(request, 1);
     assertThat(trail.stream().map(AuditIT::row))
-        .containsExactly(
-            "POST /api/v1/jobs | - | 403 | https://punctual.dev/problems/forbidden",
-            "POST /api/v1/jobs | - | 401 | https://punctual.dev/problems/unauthorized",
-            "POST /api/v1/jobs/{id}/cancel | "
-                + job
-                + " | 401 | https://punctual.dev/problems/unauthorized",
-            "POST /api/v1/jobs | - | 401 | https://punctual.dev/problems/unauthorized");
+        .containsExactly("POST /api/v1/jobs | - | 403 | https://punctual.dev/problems/forbidden");
     assertThat(trail.get(0).get("keyId").asText()).isEqualTo(scoped[0]);
     assertThat(trail.get(0).get("keyName").asText()).isEqualTo("audit-scoped");
-    assertThat(trail.get(1).get("keyId").isNull()).isTrue();
-    assertThat(trail.get(1).get("keyName").asText()).isEqualTo("unknown key pct_WWWWWWWW...");
-    for (JsonNode e : trail.subList(2, 4)) {
+    assertThat(trail.get(0).get("kind").asText()).isEqualTo("request");
+    assertThat(trail.get(0).get("count").asInt()).isEqualTo(1);
+
+    // the refusals are stored once their minute is over
+    FIXTURE.clock.advance(Duration.ofMinutes(1));
+    List<JsonNode> refusals = refusalsSince(first, 3);
+    assertThat(refusals.stream().map(AuditIT::refusal))
+        .containsExactlyInAnyOrder(
+            "POST /api/v1/jobs | no key | 2",
+            "POST /api/v1/jobs/{id}/cancel | no key | 1",
+            "POST /api/v1/jobs | unknown key | 1");
+    for (JsonNode e : refusals) {
+      assertThat(e.get("status").asInt()).isEqualTo(401);
+      assertThat(e.get("problem").asText()).isEqualTo("https://punctual.dev/problems/unauthorized");
+      assertThat(e.get("source").asText()).isIn("127.0.0.1", "0:0:0:0:0:0:0:1");
       assertThat(e.get("keyId").isNull()).isTrue();
       assertThat(e.get("keyName").isNull()).isTrue();
-    }
-    for (JsonNode e : trail) {
       assertThat(e.get("namespace").isNull()).isTrue();
+      assertThat(e.get("target").isNull()).isTrue();
+      assertThat(e.get("requestId").isNull()).isTrue();
+      assertThat(Instant.parse(e.get("firstAt").asText()))
+          .isBeforeOrEqualTo(Instant.parse(e.get("at").asText()));
     }
+    assertThat(FIXTURE.http().get("/api/v1/audit?limit=50").raw().body()).doesNotContain(wrong);
+  }
+
+  @Test
+  void twoThousandRefusedKeysAddOneEntry() {
+    Instant first = FIXTURE.clock.instant();
+    HttpSupport http = FIXTURE.http();
+    for (int i = 0; i < 2_000; i++) {
+      Reply refused =
+          http.key("pct_" + UUID.randomUUID() + "-flood")
+              .post("/api/v1/jobs/batch", "{\"jobs\":[{\"type\":\"noop\"}]}");
+      assertThat(refused.status()).isEqualTo(401);
+    }
+    FIXTURE.clock.advance(Duration.ofMinutes(1));
+
+    List<JsonNode> refusals = refusalsSince(first, 1);
+
+    assertThat(refusals.stream().map(AuditIT::refusal))
+        .containsExactly("POST /api/v1/jobs/batch | unknown key | 2000");
+  }
+
+  /**
+   * The summaries of refused authentications stored since {@code since}, once there are {@code
+   * count}.
+   */
+  private static List<JsonNode> refusalsSince(Instant since, int count) {
+    List<JsonNode> found = new ArrayList<>();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () -> {
+              found.clear();
+              Reply page = FIXTURE.http().get("/api/v1/audit?limit=20&from=" + since);
+              assertThat(page.status()).as(page.raw().body()).isEqualTo(200);
+              page.json()
+                  .get("items")
+                  .forEach(
+                      e -> {
+                        if (e.get("kind").asText().equals("refusals")) {
+                          found.add(e);
+                        }
+                      });
+              assertThat(found).hasSize(count);
+            });
+    return found;
+  }
+
+  private static String refusal(JsonNode e) {
+    return e.get("action").asText()
+        + " | "
+        + e.get("reason").asText()
+        + " | "
+        + e.get("count").asInt();
   }
 
   @Test

@@ -2,8 +2,10 @@ package io.punctual.api.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.punctual.api.config.AuthSettings;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport;
@@ -134,7 +136,10 @@ public class KeysIT {
     String secret = createKey(FIXTURE, "elsewhere", "viewer", "[\"*\"]");
     ApiKeys keys = new ApiKeys(FIXTURE.stores.database().jdbi(), FIXTURE.clock);
     Duration cacheFor = Duration.ofSeconds(5);
-    KeyAuthenticator otherServer = new KeyAuthenticator(keys, FIXTURE.clock, cacheFor);
+    AuthSettings settings = new AuthSettings();
+    settings.cacheFor = cacheFor;
+    KeyAuthenticator otherServer =
+        new KeyAuthenticator(keys, FIXTURE.clock, settings, new MetricRegistry());
     assertThat(otherServer.authenticate("Bearer " + secret).role()).isEqualTo(Role.VIEWER);
 
     assertThat(FIXTURE.http().method("DELETE", "/api/v1/keys/" + idOf(secret)).status())
@@ -144,6 +149,83 @@ public class KeysIT {
     assertThat(otherServer.authenticate("Bearer " + secret).role()).isEqualTo(Role.VIEWER);
     FIXTURE.clock.advance(Duration.ofMillis(1));
     assertThat(refusal(otherServer, "Bearer " + secret)).isEqualTo(401);
+  }
+
+  @Test
+  void randomKeysCostOneReadOfThePrefixesPerPeriodNotOneReadEach() {
+    MetricRegistry metrics = new MetricRegistry();
+    KeyAuthenticator otherServer = otherServer(new AuthSettings(), metrics);
+
+    for (int i = 0; i < 500; i++) {
+      assertThat(refusal(otherServer, "Bearer " + KeySecrets.generate())).isEqualTo(401);
+    }
+
+    assertThat(metrics.meter("punctual.auth.prefixReads").getCount()).isEqualTo(1);
+    assertThat(metrics.meter("punctual.auth.keyReads").getCount()).isZero();
+    assertThat(metrics.meter("punctual.auth.refusedUnread").getCount()).isEqualTo(500);
+    FIXTURE.clock.advance(UNKNOWN_KEYS_FOR);
+    assertThat(refusal(otherServer, "Bearer " + KeySecrets.generate())).isEqualTo(401);
+    assertThat(metrics.meter("punctual.auth.prefixReads").getCount()).isEqualTo(2);
+    // a key that exists is still read (and cached) as before
+    assertThat(otherServer.authenticate("Bearer " + ApiFixture.ADMIN_KEY).role())
+        .isEqualTo(Role.ADMIN);
+    assertThat(metrics.meter("punctual.auth.keyReads").getCount()).isEqualTo(1);
+  }
+
+  @Test
+  void aRefusedKeyIsReadOncePerPeriodWhateverItsPrefix() {
+    MetricRegistry metrics = new MetricRegistry();
+    KeyAuthenticator otherServer = otherServer(new AuthSettings(), metrics);
+    String real = createKey(FIXTURE, "prefix owner", "viewer", "[\"*\"]");
+    // the prefix of a real key (public: listed, audited), the rest wrong
+    String forged = real.substring(0, KeySecrets.PREFIX_LENGTH) + "x".repeat(43);
+
+    for (int i = 0; i < 100; i++) {
+      assertThat(refusal(otherServer, "Bearer " + forged)).isEqualTo(401);
+    }
+
+    assertThat(metrics.meter("punctual.auth.keyReads").getCount()).isEqualTo(1);
+    FIXTURE.clock.advance(UNKNOWN_KEYS_FOR);
+    assertThat(refusal(otherServer, "Bearer " + forged)).isEqualTo(401);
+    assertThat(metrics.meter("punctual.auth.keyReads").getCount()).isEqualTo(2);
+  }
+
+  @Test
+  void aKeyCreatedThroughThisServerWorksAtOnceRightAfterUnknownKeys() {
+    // this server has just read the prefixes for an unknown key: they are fresh
+    assertThat(as(KeySecrets.generate()).get("/api/v1/me").status()).isEqualTo(401);
+
+    String secret = createKey(FIXTURE, "made here", "viewer", "[\"*\"]");
+
+    assertThat(as(secret).get("/api/v1/me").status()).isEqualTo(200);
+  }
+
+  @Test
+  void aKeyCreatedThroughAnotherServerWorksHereWithinUnknownKeysFor() {
+    KeyAuthenticator otherServer = otherServer(new AuthSettings(), new MetricRegistry());
+    assertThat(refusal(otherServer, "Bearer " + KeySecrets.generate())).isEqualTo(401);
+
+    String secret = createKey(FIXTURE, "made elsewhere", "viewer", "[\"*\"]");
+
+    // the documented bound: the other server read the prefixes before the key existed
+    assertThat(refusal(otherServer, "Bearer " + secret)).isEqualTo(401);
+    FIXTURE.clock.advance(UNKNOWN_KEYS_FOR);
+    assertThat(otherServer.authenticate("Bearer " + secret).role()).isEqualTo(Role.VIEWER);
+  }
+
+  @Test
+  void withUnknownKeysForZeroEveryUnknownKeyIsLookedUp() {
+    AuthSettings settings = new AuthSettings();
+    settings.unknownKeysFor = Duration.ZERO;
+    MetricRegistry metrics = new MetricRegistry();
+    KeyAuthenticator otherServer = otherServer(settings, metrics);
+
+    for (int i = 0; i < 3; i++) {
+      assertThat(refusal(otherServer, "Bearer " + KeySecrets.generate())).isEqualTo(401);
+    }
+
+    assertThat(metrics.meter("punctual.auth.keyReads").getCount()).isEqualTo(3);
+    assertThat(metrics.meter("punctual.auth.prefixReads").getCount()).isZero();
   }
 
   @Test
@@ -209,6 +291,17 @@ public class KeysIT {
     assertThat(FIXTURE.http().get("/api/v1/keys/not-a-uuid").status()).isEqualTo(404);
     assertThat(FIXTURE.http().method("DELETE", "/api/v1/keys/not-a-uuid").status()).isEqualTo(404);
     assertThat(FIXTURE.http().get("/api/v1/keys?cursor=nope").status()).isEqualTo(400);
+  }
+
+  private static final Duration UNKNOWN_KEYS_FOR = new AuthSettings().unknownKeysFor;
+
+  /** An authenticator over the same keys, as another API server has one. */
+  private static KeyAuthenticator otherServer(AuthSettings settings, MetricRegistry metrics) {
+    return new KeyAuthenticator(
+        new ApiKeys(FIXTURE.stores.database().jdbi(), FIXTURE.clock),
+        FIXTURE.clock,
+        settings,
+        metrics);
   }
 
   private static int refusal(KeyAuthenticator authenticator, String header) {

@@ -76,4 +76,34 @@ class ApiSettingsTest {
     assertThatThrownBy(() -> new ApiSettings().setDefaultPriorityName("urgent"))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void theBoundsOnWorkPerRequestHaveWorkingDefaultsAndRanges() {
+    ApiSettings defaults = new ApiSettings();
+    assertThat(defaults.statementTimeout).isEqualTo(Duration.ofSeconds(5));
+    assertThat(defaults.payloadSearchMaxRange).isEqualTo(Duration.ofDays(1));
+    assertThat(defaults.readsPerSecondPerKey).isEqualTo(1_000);
+    defaults.validate();
+
+    ApiSettings off = new ApiSettings();
+    off.statementTimeout = Duration.ZERO;
+    off.readsPerSecondPerKey = 0;
+    off.validate();
+
+    ApiSettings shortTimeout = new ApiSettings();
+    shortTimeout.statementTimeout = Duration.ofMillis(50);
+    assertThatThrownBy(shortTimeout::validate).hasMessageContaining("api.statementTimeout");
+    ApiSettings noRange = new ApiSettings();
+    noRange.payloadSearchMaxRange = Duration.ZERO;
+    assertThatThrownBy(noRange::validate).hasMessageContaining("api.payloadSearchMaxRange");
+    ApiSettings negativeReads = new ApiSettings();
+    negativeReads.readsPerSecondPerKey = -1;
+    assertThatThrownBy(negativeReads::validate).hasMessageContaining("api.readsPerSecondPerKey");
+
+    AuthSettings auth = new AuthSettings();
+    assertThat(auth.unknownKeysFor).isEqualTo(Duration.ofSeconds(2));
+    auth.validate();
+    auth.unknownKeysFor = Duration.ofMinutes(2);
+    assertThatThrownBy(auth::validate).hasMessageContaining("auth.unknownKeysFor");
+  }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.punctual.api.config.ApiSettings;
 import io.punctual.api.hostile.Probe.Expect;
 import io.punctual.api.hostile.RawHttp.Response;
 import io.punctual.api.problem.Problem;
@@ -12,6 +13,7 @@ import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -27,7 +29,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * and at the HTTP framing itself, over a raw socket. Every answer must be below 500; every refusal
  * RFC 9457 problem+json with type, title and status, naming the field or parameter at fault; no
  * answer may echo a NUL or the 10 KB garbage; and afterwards the database must hold exactly what
- * the accepted requests created, nothing half-written by the refused ones.
+ * the accepted requests created, nothing half-written by the refused ones. Requests that would cost
+ * more than their refusal ({@link CostProbes}: gzip bombs, payload searches without a range) must
+ * get the one status each names, and reads over a key's rate a 429 (on a second API with a low
+ * rate).
  */
 class HostileCorpusIT {
   static final ApiFixture FIXTURE = ApiFixture.start();
@@ -41,6 +46,21 @@ class HostileCorpusIT {
 
   /** Routes that change something times the keys-off spoils of each (9 Hosts, 7 types). */
   static final int MINIMUM_KEYS_OFF_PROBES = 20 * 16;
+
+  /**
+   * A second API whose keys may read once a second (bursts of 2), for the reads over a key's rate:
+   * the main one runs without the limit, as its test clock stands still and the corpus reads
+   * thousands of times with one key.
+   */
+  static final ApiFixture LIMITED = ApiFixture.start(limitedReads());
+
+  @RegisterExtension static final DropwizardAppExtension<?> LIMITED_APP = LIMITED.app;
+
+  private static ApiSettings limitedReads() {
+    ApiSettings settings = ApiFixture.testSettings();
+    settings.readsPerSecondPerKey = 1;
+    return settings;
+  }
 
   /** The corpus may grow; it must not shrink unnoticed. */
   static final int MINIMUM_PROBES = 5_500;
@@ -75,6 +95,7 @@ class HostileCorpusIT {
     List<Probe> probes =
         new ArrayList<>(new Corpus(ApiFixture.ADMIN_KEY, seeds::get, seedJob).build());
     probes.addAll(RawProbes.all(ApiFixture.ADMIN_KEY));
+    probes.addAll(CostProbes.all(ApiFixture.ADMIN_KEY));
 
     RawHttp http = new RawHttp(FIXTURE.baseUri());
     List<String> failures = new ArrayList<>();
@@ -159,6 +180,48 @@ class HostileCorpusIT {
     assertThat(probed.accepted()).as("nothing accepted").isZero();
   }
 
+  @Test
+  void readsOverTheKeysRateAre429ProblemsWithRetryAfterNamingTheKey() {
+    RawHttp http = new RawHttp(LIMITED.baseUri());
+    List<String> failures = new ArrayList<>();
+    int limited = 0;
+    for (Route route : Routes.ALL) {
+      if (!route.method().equals("GET") || route.idKind() != Route.IdKind.NONE) {
+        continue;
+      }
+      LIMITED.clock.advance(Duration.ofSeconds(2)); // a full bucket: two reads, then none
+      for (int i = 0; i < 3; i++) {
+        Probe probe =
+            new Probe(
+                "READ " + route.name() + " #" + i,
+                route,
+                new Request("GET", route.template(), ApiFixture.ADMIN_KEY).bytes(),
+                null,
+                i < 2 ? Expect.EITHER : Expect.REFUSED,
+                i < 2 ? 0 : 429);
+        List<Response> responses = http.exchange(probe.bytes());
+        failures.addAll(check(probe, responses, new Ledger()));
+        if (i < 2 || responses.isEmpty() || responses.get(0).status() != 429) {
+          continue;
+        }
+        limited++;
+        Response refused = responses.get(0);
+        JsonNode problem = parse(refused.text());
+        if (!refused.header("retry-after").equals("1")
+            || !refused.header("ratelimit-policy").equals("\"reads\";q=2;w=2")
+            || !refused.header("ratelimit").startsWith("\"reads\";r=0;t=")
+            || problem == null
+            || !problem.path("type").asText().endsWith("/read-rate-exceeded")
+            || !names(problem, "Authorization")) {
+          failures.add(probe + "\n   => " + refused.headers() + " " + refused.text());
+        }
+      }
+    }
+
+    assertThat(failures).isEmpty();
+    assertThat(limited).as("GET routes refused over the rate").isGreaterThanOrEqualTo(10);
+  }
+
   /** Each accepted job that {@code GET /jobs/{id}} does not answer with itself. */
   private List<String> unreadableJobs() {
     List<String> out = new ArrayList<>();
@@ -205,6 +268,9 @@ class HostileCorpusIT {
       }
       if (status < 400 && probe.expect() == Expect.REFUSED && responses.size() == 1) {
         out.add(where + "\n   : accepted, must be refused");
+      }
+      if (probe.status() != 0 && status != probe.status()) {
+        out.add(where + "\n   : must be a " + probe.status());
       }
       String text = response.text();
       if (text.indexOf('\u0000') >= 0 || (json != null && holdsNul(json))) {

@@ -9,8 +9,13 @@ import java.nio.charset.StandardCharsets;
  * @param culprit the body field or parameter the refusal must name ({@code field} or an {@code
  *     errors[].field} equal to it or below it), or null when nothing is to be named
  * @param expect whether a 2xx is allowed
+ * @param status the one status the answer must have, or 0 for any that {@code expect} allows
  */
-record Probe(String name, Route route, byte[] bytes, String culprit, Expect expect) {
+record Probe(String name, Route route, byte[] bytes, String culprit, Expect expect, int status) {
+
+  Probe(String name, Route route, byte[] bytes, String culprit, Expect expect) {
+    this(name, route, bytes, culprit, expect, 0);
+  }
 
   enum Expect {
     /** Must be refused with a 4xx. */

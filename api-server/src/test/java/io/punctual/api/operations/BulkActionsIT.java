@@ -10,6 +10,7 @@ import io.punctual.api.support.HttpSupport;
 import io.punctual.api.support.HttpSupport.Reply;
 import io.punctual.model.JobState;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -180,6 +181,14 @@ class BulkActionsIT {
       {"{\"action\":\"retry\",\"filter\":{\"status\":\"DONE\"}}", "filter.status"},
       {"{\"action\":\"retry\",\"filter\":{\"from\":\"yesterday\"}}", "filter.from"},
       {"{\"action\":\"retry\",\"filter\":{\"payload\":\"[1\"}}", "filter.payload"},
+      // without the payload index, a payload filter needs a range of at most a day
+      {"{\"action\":\"retry\",\"filter\":{\"payload\":{\"a\":1}}}", "filter.from"},
+      {
+        "{\"action\":\"retry\",\"filter\":{\"payload\":{\"a\":1},"
+            + "\"from\":\"2030-01-01T00:00:00Z\",\"to\":\"2030-01-03T00:00:00Z\"},"
+            + "\"dryRun\":true}",
+        "filter.to"
+      },
       {"{\"action\":\"retry\",\"filter\":{\"type\":3}}", "filter.type"},
       {"{\"action\":\"retry\",\"filter\":{},\"extra\":1}", "extra"},
     };
@@ -196,8 +205,14 @@ class BulkActionsIT {
     HttpSupport http = FIXTURE.http().namespace("bulk-payload");
     jobs.submit(http, "{\"type\":\"noop\",\"payload\":{\"customerId\":7}}");
     jobs.submit(http, "{\"type\":\"noop\",\"payload\":{\"customerId\":8}}");
-    Reply dry =
-        http.post("/api/v1/jobs/bulk", body("cancel", "{\"payload\":{\"customerId\":7}}", true));
+    Instant now = FIXTURE.clock.instant();
+    String filter =
+        "{\"payload\":{\"customerId\":7},\"from\":\""
+            + now.minus(Duration.ofHours(1))
+            + "\",\"to\":\""
+            + now.plus(Duration.ofHours(1))
+            + "\"}";
+    Reply dry = http.post("/api/v1/jobs/bulk", body("cancel", filter, true));
     assertThat(dry.json().get("count").asInt()).isEqualTo(1);
   }
 

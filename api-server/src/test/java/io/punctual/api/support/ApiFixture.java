@@ -83,8 +83,11 @@ public final class ApiFixture {
 
   private static ApiFixture start(ApiSettings settings, boolean keys) {
     TestStack stack = new TestStack(newClock());
+    // the API's pool, as the api command opens it: under api.statementTimeout
+    PostgresSettings postgres = new PostgresSettings(stack.postgres);
+    postgres.statementTimeout = settings.statementTimeout;
     Stores stores =
-        new Stores(stack.postgres, stack.redisSettings, stack.queueSettings, stack.clock, "api");
+        new Stores(postgres, stack.redisSettings, stack.queueSettings, stack.clock, "api");
     return new ApiFixture(stack, stores, settings, keys);
   }
 
@@ -107,6 +110,9 @@ public final class ApiFixture {
     settings.maxRequestBytes = 64 * 1024;
     settings.maxListLimit = 20;
     settings.defaultListLimit = 10;
+    // the test clock stands still, so a read bucket would never fill again: the tests of the
+    // limit (ReadRateLimitIT, the corpus's) turn it on and move the clock themselves
+    settings.readsPerSecondPerKey = 0;
     return settings;
   }
 

@@ -7,6 +7,7 @@ import io.punctual.deploy.config.PunctualConfiguration;
 import io.punctual.deploy.runtime.Resources;
 import io.punctual.deploy.runtime.ServerUrls;
 import io.punctual.queue.Stores;
+import io.punctual.store.config.PostgresSettings;
 import java.util.List;
 
 /** {@code punctual api}: the REST API against the configured PostgreSQL and Redis. */
@@ -20,7 +21,10 @@ final class ApiCommand extends RoleCommand {
     Environment environment = wiring.environment();
     PunctualConfiguration config = wiring.config();
     Resources resources = wiring.resources();
-    Stores stores = RoleWiring.openStores(config, "api", resources, environment);
+    // the API's own pool: every statement under api.statementTimeout (no other role's pool)
+    PostgresSettings postgres = new PostgresSettings(config.postgres);
+    postgres.statementTimeout = config.api.statementTimeout;
+    Stores stores = RoleWiring.openStores(postgres, config, "api", resources, environment);
     RoleWiring.checkSchema(stores);
     ApiModule.register(
         environment,

@@ -10,6 +10,7 @@ import io.punctual.outbound.signing.WebhookSigner;
 import io.punctual.planner.plan.Planner;
 import io.punctual.queue.Stores;
 import io.punctual.store.Migrations;
+import io.punctual.store.config.PostgresSettings;
 import io.punctual.store.secret.SecretSealer;
 import io.punctual.store.secret.SigningSecrets;
 import io.punctual.worker.Worker;
@@ -36,8 +37,17 @@ final class RoleWiring {
   /** Opens PostgreSQL and Redis; they are closed after everything opened later. */
   static Stores openStores(
       PunctualConfiguration config, String role, Resources resources, Environment environment) {
-    Stores stores =
-        new Stores(config.postgres, config.redis, config.queue, Clock.systemUTC(), role);
+    return openStores(config.postgres, config, role, resources, environment);
+  }
+
+  /** The same, with {@code postgres} instead of the configuration's (the API's own pool). */
+  static Stores openStores(
+      PostgresSettings postgres,
+      PunctualConfiguration config,
+      String role,
+      Resources resources,
+      Environment environment) {
+    Stores stores = new Stores(postgres, config.redis, config.queue, Clock.systemUTC(), role);
     resources.add("stores", stores::close, environment);
     // HikariCP's own Dropwizard metrics (<role>.pool.*): on /metrics and, bridged, /prometheus.
     if (stores.database().dataSource() instanceof HikariDataSource pool) {

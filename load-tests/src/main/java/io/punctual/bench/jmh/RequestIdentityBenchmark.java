@@ -1,9 +1,11 @@
 package io.punctual.bench.jmh;
 
+import com.codahale.metrics.MetricRegistry;
 import io.punctual.api.auth.ApiKeys;
 import io.punctual.api.auth.KeyAuthenticator;
 import io.punctual.api.auth.KeyBootstrap;
 import io.punctual.api.auth.KeySecrets;
+import io.punctual.api.config.AuthSettings;
 import io.punctual.api.context.Authorizer;
 import io.punctual.api.context.RequestContext;
 import io.punctual.embedded.EmbeddedPostgresServer;
@@ -11,7 +13,6 @@ import io.punctual.store.Database;
 import io.punctual.store.Migrations;
 import io.punctual.store.config.PostgresSettings;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -64,7 +65,9 @@ public class RequestIdentityBenchmark {
     authorization = "Bearer " + secret;
     keyed =
         new Authorizer(
-            "default", new KeyAuthenticator(keys, Clock.systemUTC(), Duration.ofSeconds(5)));
+            "default",
+            new KeyAuthenticator(
+                keys, Clock.systemUTC(), new AuthSettings(), new MetricRegistry()));
     unkeyed = new Authorizer("default", null);
   }
 

@@ -17,8 +17,9 @@ public class AuditSettings implements ValidatedSettings {
   @JsonProperty public Duration retention = Duration.ofDays(90);
 
   /**
-   * Most entries waiting in an API process for the writer. A request that finds it full waits for
-   * room (nothing is dropped): this bounds the memory, and what a crash can lose.
+   * Most entries waiting in an API process for the writer. An entry that finds it full is left out
+   * and counted (a request never waits for room; one {@code dropped} entry records how many once
+   * there is room again): this bounds the memory, and what a crash can lose.
    */
   @JsonProperty public int bufferSize = 10_000;
 

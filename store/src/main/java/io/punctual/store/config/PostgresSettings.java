@@ -1,5 +1,6 @@
 package io.punctual.store.config;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Duration;
 
@@ -30,7 +31,27 @@ public class PostgresSettings {
   /** Days of daily partitions kept created ahead of today. */
   @JsonProperty public int partitionDaysAhead = 14;
 
+  /**
+   * PostgreSQL cancels any statement of this pool's sessions that runs longer ({@code
+   * statement_timeout}, SQLSTATE 57014); null or zero: none. Not a setting of the {@code postgres}
+   * section: the {@code api} role sets it on its own pool from {@code api.statementTimeout}, and
+   * the workers', planner's and reaper's pools run without one.
+   */
+  @JsonIgnore public Duration statementTimeout;
+
   public PostgresSettings() {}
+
+  /** A copy of {@code other}, to change for one pool (a field added above is copied here too). */
+  public PostgresSettings(PostgresSettings other) {
+    this.url = other.url;
+    this.user = other.user;
+    this.password = other.password;
+    this.maxPoolSize = other.maxPoolSize;
+    this.connectionTimeout = other.connectionTimeout;
+    this.idleInTransactionTimeout = other.idleInTransactionTimeout;
+    this.partitionDaysAhead = other.partitionDaysAhead;
+    this.statementTimeout = other.statementTimeout;
+  }
 
   public PostgresSettings(String url, String user, String password) {
     this.url = url;

@@ -1,6 +1,7 @@
 -- Keyset page of the audit log, newest first. Bounds on at are always given (the caller narrows
 -- them with the cursor), so only the day partitions in range are read.
-SELECT id, at, request_id, key_id, key_name, namespace, action, target, status, problem
+SELECT id, at, request_id, key_id, key_name, namespace, action, target, status, problem, kind,
+       count, first_at, source, reason
 FROM audit_log
 WHERE at >= :from AND at < :to
   AND (:anyNamespace OR namespace = ANY(:namespaces))
