@@ -26,9 +26,9 @@ import org.slf4j.LoggerFactory;
  * Keeps the limits' slots honest, each pass:
  *
  * <ul>
- *   <li>PostgreSQL: compares the slots held with the attempts RUNNING; a slot whose attempt is not
- *       RUNNING any more is given back (counted: {@link Repairs#slotsFreed()}, the metric {@code
- *       punctual.reaper.limitSlotsRepaired});
+ *   <li>PostgreSQL: compares the slots held (limits' and namespaces' running caps) with the
+ *       attempts RUNNING; a slot whose attempt is not RUNNING any more is given back (counted:
+ *       {@link Repairs#slotsFreed()}, the metric {@code punctual.reaper.limitSlotsRepaired});
  *   <li>Redis: the mirror (slots per key, holders) is rebuilt from PostgreSQL's slots, and every
  *       hold set whose key has free slots (or whose limit or pause is gone) gives back that many
  *       jobs to their queues, so a wake-up lost to a crash waits one pass at most.
@@ -79,7 +79,8 @@ public final class SlotReconciler {
         jdbi.withHandle(h -> h.createQuery(SQL.get("repair")).map(SlotReconciler::slot).list());
     for (Slot s : freed) {
       log.warn(
-          "slot given back: attempt no longer running job={} attempt={} namespace={} type={}",
+          "{} slot given back: attempt no longer running job={} attempt={} namespace={} type={}",
+          s.type() == null ? "namespace" : "limit",
           s.jobId(),
           s.attempt(),
           s.namespace(),

@@ -12,6 +12,7 @@ import io.punctual.queue.limit.LimitKeys;
 import io.punctual.store.JobTransitions;
 import io.punctual.store.limit.ClaimOutcome;
 import io.punctual.store.limit.Limit;
+import io.punctual.store.namespace.Quota;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -158,6 +159,44 @@ class LimitSlotsIT {
                     .execute());
     assertThat(slotReconciler().runOnce().slotsFreed()).isEqualTo(1);
     assertThat(slots()).isZero();
+  }
+
+  @Test
+  void theReconcilerGivesBackANamespaceSlotWhoseAttemptEndedAndKeepsTheRunningOnes() {
+    f.stores.namespaces().create("capped", new Quota(null, null, null, null, 2, null));
+    List<UUID> ids = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      ids.add(
+          f.stores
+              .submissions()
+              .submit(
+                  List.of(aJob().namespace("capped").type("t").runAt(f.clock.instant()).build()))
+              .get(0)
+              .job()
+              .id());
+    }
+    List<Job> running = f.stores.transitions().claimJudged(ids, "w", "capped").claimed();
+    assertThat(running).hasSize(2);
+    Job job = running.get(0);
+    // A failure the design does not foresee: a slot of an attempt that is not the running one.
+    f.stores
+        .database()
+        .jdbi()
+        .useHandle(
+            h ->
+                h.createUpdate(
+                        "UPDATE namespace_slots SET attempt = attempt + 7 WHERE job_id = :id")
+                    .bind("id", job.id())
+                    .execute());
+    assertThat(slotReconciler().runOnce().slotsFreed()).isEqualTo(1);
+    long held =
+        f.stores
+            .database()
+            .jdbi()
+            .withHandle(
+                h -> h.createQuery("SELECT count(*) FROM namespace_slots").mapTo(Long.class).one());
+    assertThat(held).isEqualTo(1);
+    assertThat(slotReconciler().runOnce().slotsFreed()).isZero();
   }
 
   @Test

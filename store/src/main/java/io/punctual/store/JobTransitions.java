@@ -98,6 +98,16 @@ public final class JobTransitions {
    * are the caller's to put where they wait.
    */
   public ClaimOutcome claimJudged(Collection<UUID> ids, String workerId) {
+    return claimJudged(ids, workerId, null);
+  }
+
+  /**
+   * {@link #claimJudged(Collection, String)}, taking the slots lock of {@code cappedNamespace}
+   * first, a namespace with a running cap (V27; null: none): the claim waits for other claims of
+   * that namespace, so that they never pick the same free slot of it. Jobs of a capped namespace
+   * other than {@code cappedNamespace} are refused ({@code NAMESPACE_FULL}): ask again naming it.
+   */
+  public ClaimOutcome claimJudged(Collection<UUID> ids, String workerId, String cappedNamespace) {
     if (ids.isEmpty()) {
       return new ClaimOutcome(List.of(), Map.of(), List.of());
     }
@@ -107,38 +117,46 @@ public final class JobTransitions {
     List<ClaimOutcome.Refusal> refused = new ArrayList<>();
     byKeys(
         jdbi,
-        h ->
-            h.createQuery(sql("claim"))
-                .bind("ids", ids.toArray(UUID[]::new))
-                .bindMap(UnnestColumns.scheduledBounds(ids))
-                .bind("workerId", workerId)
-                .bind("now", now)
-                .bind("nowMs", now.toEpochMilli())
-                .map(
-                    (rs, ctx) -> {
-                      Job job = JobRowMapper.INSTANCE.map(rs, ctx);
-                      String verdict = rs.getString("verdict");
-                      String key = rs.getString("limit_key");
-                      int concurrency = rs.getInt("limit_concurrency");
-                      Integer limit = rs.wasNull() ? null : concurrency;
-                      if (verdict.equals("CLAIMED")) {
-                        claimed.add(job);
-                        if (limit != null) {
-                          slots.put(job.id(), new SlotKey(job.namespace(), job.type(), key, limit));
-                        }
-                      } else {
-                        long next = rs.getLong("next_ms");
-                        refused.add(
-                            new ClaimOutcome.Refusal(
-                                job,
-                                ClaimOutcome.Reason.valueOf(verdict),
-                                key,
-                                limit,
-                                rs.wasNull() ? null : Instant.ofEpochMilli(next)));
+        h -> {
+          if (cappedNamespace != null) {
+            h.createQuery(sql("lockNamespaceSlots"))
+                .bind("namespace", cappedNamespace)
+                .mapTo(String.class)
+                .one();
+          }
+          return h.createQuery(sql("claim"))
+              .bind("ids", ids.toArray(UUID[]::new))
+              .bindMap(UnnestColumns.scheduledBounds(ids))
+              .bind("workerId", workerId)
+              .bind("now", now)
+              .bind("nowMs", now.toEpochMilli())
+              .bind("cappedNamespace", cappedNamespace)
+              .map(
+                  (rs, ctx) -> {
+                    Job job = JobRowMapper.INSTANCE.map(rs, ctx);
+                    String verdict = rs.getString("verdict");
+                    String key = rs.getString("limit_key");
+                    int concurrency = rs.getInt("limit_concurrency");
+                    Integer limit = rs.wasNull() ? null : concurrency;
+                    if (verdict.equals("CLAIMED")) {
+                      claimed.add(job);
+                      if (limit != null) {
+                        slots.put(job.id(), new SlotKey(job.namespace(), job.type(), key, limit));
                       }
-                      return verdict;
-                    })
-                .list());
+                    } else {
+                      long next = rs.getLong("next_ms");
+                      refused.add(
+                          new ClaimOutcome.Refusal(
+                              job,
+                              ClaimOutcome.Reason.valueOf(verdict),
+                              key,
+                              limit,
+                              rs.wasNull() ? null : Instant.ofEpochMilli(next)));
+                    }
+                    return verdict;
+                  })
+              .list();
+        });
     return new ClaimOutcome(claimed, slots, refused);
   }
 

@@ -11,6 +11,7 @@ import io.punctual.store.registry.WorkerRegistry;
 import io.punctual.worker.claim.ClaimLoop;
 import io.punctual.worker.claim.ClaimStores;
 import io.punctual.worker.claim.HandlerSlots;
+import io.punctual.worker.claim.NamespaceCaps;
 import io.punctual.worker.claim.NamespaceShares;
 import io.punctual.worker.claim.Waiter;
 import io.punctual.worker.complete.CompletionBatcher;
@@ -28,6 +29,7 @@ import io.punctual.worker.run.RunningAttempts;
 import io.punctual.worker.run.StopReason;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -35,6 +37,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,9 +91,18 @@ public final class Worker implements AutoCloseable {
     this.slots = new Semaphore(settings.concurrency);
     this.waiter = new Waiter(stores.clock(), settings.claimAhead);
     this.limits = slotHolders(stores, settings.workerId);
+    ClaimableNamespaces claimable =
+        new ClaimableNamespaces(stores.namespaces(), stores.clock(), settings.namespaceRefresh);
+    NamespaceCaps caps =
+        new NamespaceCaps(
+            claimable::maxRunning,
+            stores.namespaces()::runningRoom,
+            claimable::readSoon,
+            () -> waiter.announce(stores.clock().instant()),
+            stores.clock());
     this.completions =
         new CompletionBatcher(
-            stores.clock(), completionStores(stores, limits), settings, this.metrics);
+            stores.clock(), completionStores(stores, limits, caps::freed), settings, this.metrics);
     this.timeouts = new ScheduledThreadPoolExecutor(1, daemon("punctual-timeouts"));
     timeouts.setRemoveOnCancelPolicy(true);
     this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("punctual-heartbeat"));
@@ -102,17 +114,15 @@ public final class Worker implements AutoCloseable {
         new JobExecutor(
             handlers,
             new CompletionDecider(stores.clock(), PerThreadRandom.INSTANCE),
-            new JobExecutor.Tracking(running, timeouts, stores.clock()),
+            new JobExecutor.Tracking(running, timeouts, stores.clock(), claimable::maxTimeout),
             new JobExecutor.Ends(completions::add, this::slotFreed),
             settings,
             this.metrics);
-    ClaimableNamespaces claimable =
-        new ClaimableNamespaces(stores.namespaces(), stores.clock(), settings.namespaceRefresh);
     this.claimLoop =
         new ClaimLoop(
             claimStores(stores, limits),
             new HandlerSlots(slots, executor::start),
-            new NamespaceShares(claimable::isActive, claimable::weight),
+            new NamespaceShares(claimable::isActive, claimable::weight, caps),
             waiter,
             settings,
             this.metrics);
@@ -141,8 +151,18 @@ public final class Worker implements AutoCloseable {
 
   /** Where finished attempts go, of a process's stores. */
   public static CompletionStores completionStores(Stores stores, SlotHolders limits) {
+    return completionStores(stores, limits, namespaces -> {});
+  }
+
+  private static CompletionStores completionStores(
+      Stores stores, SlotHolders limits, Consumer<Set<String>> namespacesFreed) {
     return new CompletionStores(
-        stores.transitions(), stores.redlock(), stores.queue(), stores.queueSettings(), limits);
+        stores.transitions(),
+        stores.redlock(),
+        stores.queue(),
+        stores.queueSettings(),
+        limits,
+        namespacesFreed);
   }
 
   /** The limits' slots held by this worker's attempts. */

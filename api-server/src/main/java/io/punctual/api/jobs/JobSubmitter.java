@@ -109,7 +109,7 @@ public final class JobSubmitter {
    *     {@link NamespaceGate} refuses
    */
   Submitted submitOne(String namespace, ValidatedJob job, RateHeaders rate) {
-    gate.admit(namespace, 1, i -> job.payload(), i -> "", rate);
+    gate.admit(namespace, 1, i -> job.payload(), i -> job.timeout(), i -> "", rate);
     NewJob newJob = job.toNewJob(namespace, clock.instant());
     if (singles == null || newJob.links().waits()) {
       return storeAll(namespace, List.of(job), i -> "").get(0);
@@ -137,7 +137,13 @@ public final class JobSubmitter {
    */
   List<Submitted> submit(
       String namespace, List<ValidatedJob> jobs, IntFunction<String> prefix, RateHeaders rate) {
-    gate.admit(namespace, jobs.size(), i -> jobs.get(i).payload(), prefix, rate);
+    gate.admit(
+        namespace,
+        jobs.size(),
+        i -> jobs.get(i).payload(),
+        i -> jobs.get(i).timeout(),
+        prefix,
+        rate);
     return storeAll(namespace, jobs, prefix);
   }
 
@@ -172,7 +178,12 @@ public final class JobSubmitter {
   public WorkflowStore.Created submit(
       String namespace, WorkflowRequestParser.ValidatedWorkflow workflow, RateHeaders rate) {
     gate.admit(
-        namespace, workflow.size(), i -> workflow.step(i).payload(), i -> "jobs[" + i + "].", rate);
+        namespace,
+        workflow.size(),
+        i -> workflow.step(i).payload(),
+        i -> workflow.step(i).timeout(),
+        i -> "jobs[" + i + "].",
+        rate);
     Instant now = clock.instant();
     WorkflowStore.Created created;
     try {

@@ -63,6 +63,21 @@ public final class NamespaceGate {
       IntFunction<JsonNode> payload,
       IntFunction<String> prefix,
       RateHeaders rate) {
+    admit(namespace, count, payload, i -> null, prefix, rate);
+  }
+
+  /**
+   * {@link #admit(String, int, IntFunction, IntFunction, RateHeaders)}, with each job's own timeout
+   * ({@code timeout}: null for none) checked against the namespace's {@code maxTimeout} (422 naming
+   * the job's {@code timeout}).
+   */
+  public void admit(
+      String namespace,
+      int count,
+      IntFunction<JsonNode> payload,
+      IntFunction<Duration> timeout,
+      IntFunction<String> prefix,
+      RateHeaders rate) {
     NamespaceCache.Entry entry = cache.entry(namespace);
     Namespace ns = entry.namespace();
     requireActive(ns);
@@ -72,6 +87,9 @@ public final class NamespaceGate {
     }
     if (quota.limitsPayload()) {
       checkPayloads(quota.maxPayloadBytes(), count, payload, prefix);
+    }
+    if (quota.limitsTimeout()) {
+      checkTimeouts(quota.maxTimeout(), count, timeout, prefix);
     }
     if (quota.limitsPending()) {
       checkPending(entry, quota.maxPending(), count);
@@ -115,6 +133,18 @@ public final class NamespaceGate {
         throw Problems.tooLarge(
             prefix.apply(i) + "payload",
             "The payload is " + size + " bytes; this namespace takes at most " + max + ".");
+      }
+    }
+  }
+
+  private static void checkTimeouts(
+      Duration max, int count, IntFunction<Duration> timeout, IntFunction<String> prefix) {
+    for (int i = 0; i < count; i++) {
+      Duration t = timeout.apply(i);
+      if (t != null && t.compareTo(max) > 0) {
+        throw Problems.invalid(
+            prefix.apply(i) + "timeout",
+            "must be at most " + max + ", the namespace's quota.maxTimeout");
       }
     }
   }

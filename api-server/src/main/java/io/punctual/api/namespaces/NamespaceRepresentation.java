@@ -3,6 +3,7 @@ package io.punctual.api.namespaces;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.punctual.store.namespace.Namespace;
 import io.punctual.store.namespace.Quota;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -27,10 +28,20 @@ public record NamespaceRepresentation(
   /** The limits; null is no limit. */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   public record QuotaRepresentation(
-      Integer submitsPerSecond, Integer burst, Long maxPending, Integer maxPayloadBytes) {
+      Integer submitsPerSecond,
+      Integer burst,
+      Long maxPending,
+      Integer maxPayloadBytes,
+      Integer maxRunning,
+      Duration maxTimeout) {
     static QuotaRepresentation of(Quota q) {
       return new QuotaRepresentation(
-          q.submitsPerSecond(), q.burst(), q.maxPending(), q.maxPayloadBytes());
+          q.submitsPerSecond(),
+          q.burst(),
+          q.maxPending(),
+          q.maxPayloadBytes(),
+          q.maxRunning(),
+          q.maxTimeout());
     }
   }
 

@@ -11,6 +11,7 @@ import io.punctual.outbound.address.OutboundPolicy;
 import io.punctual.store.namespace.Egress;
 import io.punctual.store.namespace.Namespace;
 import io.punctual.store.namespace.Quota;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -33,7 +34,11 @@ final class NamespaceRequestParser {
   static final int MAX_EGRESS_ENTRIES = 100;
 
   private static final Set<String> QUOTA_FIELDS =
-      Set.of("submitsPerSecond", "burst", "maxPending", "maxPayloadBytes");
+      Set.of(
+          "submitsPerSecond", "burst", "maxPending", "maxPayloadBytes", "maxRunning", "maxTimeout");
+
+  /** The most attempts a namespace's running cap may allow (as a limit's concurrency). */
+  static final int MAX_RUNNING = 10_000;
 
   private NamespaceRequestParser() {}
 
@@ -147,12 +152,19 @@ final class NamespaceRequestParser {
     }
     Long maxPending = longValue(f, "maxPending", 0, MAX_PENDING);
     Integer maxPayloadBytes = f.integer("maxPayloadBytes", 1, Integer.MAX_VALUE);
+    Integer maxRunning = f.integer("maxRunning", 1, MAX_RUNNING);
+    Duration maxTimeout = f.duration("maxTimeout", true);
+    if (maxTimeout != null && maxTimeout.toMillis() < 1) {
+      f.error("maxTimeout", "must be at least a millisecond");
+    }
     if (rate == null) {
       burst = null;
     } else if (burst == null) {
       burst = rate;
     }
-    return f.errorCount() > 0 ? null : new Quota(rate, burst, maxPending, maxPayloadBytes);
+    return f.errorCount() > 0
+        ? null
+        : new Quota(rate, burst, maxPending, maxPayloadBytes, maxRunning, maxTimeout);
   }
 
   private static Long longValue(Fields f, String name, long min, long max) {

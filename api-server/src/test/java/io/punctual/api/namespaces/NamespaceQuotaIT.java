@@ -271,6 +271,40 @@ class NamespaceQuotaIT {
         .orElseThrow();
   }
 
+  @Test
+  void aJobsOwnTimeoutAboveTheNamespacesMaxTimeoutIsRefusedNamingItOnEverySubmitPath() {
+    create("short", "{\"maxTimeout\":\"PT1M\"}");
+    HttpSupport http = FIXTURE.http().namespace("short");
+    int stored = NamespacesIT.jobsIn(FIXTURE, "short");
+
+    Reply fast = http.post("/api/v1/jobs", "{\"type\":\"t\",\"timeout\":\"PT2M\"}");
+    Reply jersey =
+        http.send(NamespacesIT.jerseySubmit(http, "{\"type\":\"t\",\"timeout\":\"PT2M\"}"));
+    Reply batch =
+        http.post(
+            "/api/v1/jobs/batch",
+            "{\"jobs\":[{\"type\":\"t\"},{\"type\":\"t\",\"timeout\":\"PT61S\"}]}");
+    Reply workflow =
+        http.post(
+            "/api/v1/workflows",
+            "{\"jobs\":[{\"ref\":\"a\",\"type\":\"t\",\"timeout\":\"PT1H\"}]}");
+    for (Reply refused : List.of(fast, jersey)) {
+      assertThat(refused.status()).as(refused.raw().body()).isEqualTo(422);
+      assertThat(refused.json().get("field").asText()).isEqualTo("timeout");
+      assertThat(refused.raw().body()).contains("PT1M");
+    }
+    assertThat(batch.status()).as(batch.raw().body()).isEqualTo(422);
+    assertThat(batch.json().get("field").asText()).isEqualTo("jobs[1].timeout");
+    assertThat(workflow.status()).as(workflow.raw().body()).isEqualTo(422);
+    assertThat(workflow.json().get("field").asText()).isEqualTo("jobs[0].timeout");
+    assertThat(NamespacesIT.jobsIn(FIXTURE, "short")).isEqualTo(stored);
+
+    // at the cap, or without a timeout of its own (the worker caps it then), a job is taken
+    assertThat(http.post("/api/v1/jobs", "{\"type\":\"t\",\"timeout\":\"PT1M\"}").status())
+        .isEqualTo(201);
+    assertThat(http.post("/api/v1/jobs", "{\"type\":\"t\"}").status()).isEqualTo(201);
+  }
+
   private static void create(String name, String quota) {
     Reply reply =
         FIXTURE

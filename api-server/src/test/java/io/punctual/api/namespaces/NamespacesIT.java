@@ -61,6 +61,29 @@ class NamespacesIT {
   }
 
   @Test
+  void theRunningCapAndTheLongestAttemptAreQuotasReadBack() {
+    Reply created =
+        FIXTURE
+            .http()
+            .post(
+                "/api/v1/namespaces",
+                "{\"name\":\"capped\",\"quota\":{\"maxRunning\":20,\"maxTimeout\":\"PT10M\"}}");
+    assertThat(created.status()).as(created.raw().body()).isEqualTo(201);
+    assertThat(created.json().get("quota").get("maxRunning").asInt()).isEqualTo(20);
+    assertThat(created.json().get("quota").get("maxTimeout").asText()).isEqualTo("PT10M");
+    JsonNode defaults = FIXTURE.http().get("/api/v1/namespaces/default").json().get("quota");
+    assertThat(defaults.get("maxRunning").isNull()).isTrue();
+    assertThat(defaults.get("maxTimeout").isNull()).isTrue();
+
+    Reply changed = FIXTURE.http().put("/api/v1/namespaces/capped/quota", "{\"maxRunning\":3}");
+    assertThat(changed.status()).isEqualTo(200);
+    assertThat(changed.json().get("quota").get("maxTimeout").isNull()).isTrue();
+    var quota = FIXTURE.stores.namespaces().find("capped").orElseThrow().quota();
+    assertThat(quota.maxRunning()).isEqualTo(3);
+    assertThat(quota.maxTimeout()).isNull();
+  }
+
+  @Test
   void theWeightIsSetAtCreationOrByItsRouteAndDefaultsToOne() {
     assertThat(FIXTURE.http().get("/api/v1/namespaces/default").json().get("weight").asInt())
         .isEqualTo(1);
@@ -202,6 +225,22 @@ class NamespacesIT {
     assertField(
         FIXTURE.http().put("/api/v1/namespaces/default/quota", "{\"maxPayloadBytes\":\"big\"}"),
         "maxPayloadBytes");
+    assertField(
+        FIXTURE.http().put("/api/v1/namespaces/default/quota", "{\"maxRunning\":0}"), "maxRunning");
+    assertField(
+        FIXTURE.http().put("/api/v1/namespaces/default/quota", "{\"maxRunning\":10001}"),
+        "maxRunning");
+    assertField(
+        FIXTURE.http().put("/api/v1/namespaces/default/quota", "{\"maxTimeout\":\"PT0S\"}"),
+        "maxTimeout");
+    assertField(
+        FIXTURE.http().put("/api/v1/namespaces/default/quota", "{\"maxTimeout\":\"an hour\"}"),
+        "maxTimeout");
+    assertField(
+        FIXTURE.http().put("/api/v1/namespaces/default/quota", "{\"maxTimeout\":3600}"),
+        "maxTimeout");
+    assertThat(FIXTURE.stores.namespaces().find("default").orElseThrow().quota())
+        .isEqualTo(io.punctual.store.namespace.Quota.UNLIMITED);
     assertField(
         FIXTURE.http().post("/api/v1/namespaces", "{\"name\":\"ok-6\",\"weight\":0}"), "weight");
     assertField(

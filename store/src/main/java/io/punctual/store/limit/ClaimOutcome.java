@@ -17,14 +17,19 @@ public record ClaimOutcome(List<Job> claimed, Map<UUID, SlotKey> slots, List<Ref
     refused = List.copyOf(refused);
   }
 
-  /** Why a limit refused a job now. */
+  /** Why a limit (or its namespace's running cap) refused a job now. */
   public enum Reason {
     /** Its type is paused: it waits in the type's hold set until resumed. */
     PAUSED,
     /** Every slot of its key is taken: it waits in the key's hold set for one to be released. */
     NO_SLOT,
     /** A rate limit reserved it a later start, or a handler slowed its key: queued again then. */
-    LATER
+    LATER,
+    /**
+     * Its namespace runs as many attempts as its {@code maxRunning} allows: it goes back to its
+     * queue, and the worker leaves the namespace alone for a moment.
+     */
+    NAMESPACE_FULL
   }
 
   /**

@@ -7,6 +7,7 @@ import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -20,8 +21,9 @@ import org.jdbi.v3.core.statement.SqlStatement;
 import org.jdbi.v3.core.statement.StatementContext;
 
 /**
- * The {@code namespaces} table (V12, V17): which namespaces exist, whether each is active, its
- * quotas and its weight. The SQL is in {@code Namespaces/*.sql} beside this class.
+ * The {@code namespaces} table (V12, V17, V26, V27): which namespaces exist, whether each is
+ * active, its quotas, its weight and its egress. The SQL is in {@code Namespaces/*.sql} beside this
+ * class.
  */
 public final class Namespaces {
   private static final SqlFiles SQL = new SqlFiles(Namespaces.class);
@@ -125,10 +127,13 @@ public final class Namespaces {
                 .findOne());
   }
 
-  /** What a claim loop needs of a namespace with a row. */
-  public record ClaimSetting(boolean active, int weight) {}
+  /**
+   * What a worker needs of a namespace with a row: whether it is claimed from, its weight, and the
+   * caps on its running attempts ({@code maxRunning} at once, {@code maxTimeout} each; null: none).
+   */
+  public record ClaimSetting(boolean active, int weight, Integer maxRunning, Duration maxTimeout) {}
 
-  /** The active flag and the weight of every namespace with a row, by name. */
+  /** What a worker needs of every namespace with a row, by name. */
   public Map<String, ClaimSetting> claimSettings() {
     return jdbi.withHandle(
         h ->
@@ -137,8 +142,27 @@ public final class Namespaces {
                     (rs, ctx) ->
                         Map.entry(
                             rs.getString("name"),
-                            new ClaimSetting(rs.getBoolean("active"), rs.getInt("weight"))))
+                            new ClaimSetting(
+                                rs.getBoolean("active"),
+                                rs.getInt("weight"),
+                                rs.getObject("max_running", Integer.class),
+                                millis(rs, "max_timeout_ms"))))
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+  }
+
+  /**
+   * How many more attempts of the namespace may start now under its running cap ({@code maxRunning}
+   * less the attempts holding its slots; 0 or less when full); {@link Integer#MAX_VALUE} for a
+   * namespace without a cap.
+   */
+  public int runningRoom(String name) {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql("runningRoom"))
+                .bind("name", name)
+                .mapTo(Integer.class)
+                .findOne()
+                .orElse(Integer.MAX_VALUE));
   }
 
   /**
@@ -209,7 +233,17 @@ public final class Namespaces {
         .bindByType("submitsPerSecond", quota.submitsPerSecond(), Integer.class)
         .bindByType("burst", quota.burst(), Integer.class)
         .bindByType("maxPending", quota.maxPending(), Long.class)
-        .bindByType("maxPayloadBytes", quota.maxPayloadBytes(), Integer.class);
+        .bindByType("maxPayloadBytes", quota.maxPayloadBytes(), Integer.class)
+        .bindByType("maxRunning", quota.maxRunning(), Integer.class)
+        .bindByType(
+            "maxTimeoutMs",
+            quota.maxTimeout() == null ? null : quota.maxTimeout().toMillis(),
+            Long.class);
+  }
+
+  private static Duration millis(ResultSet rs, String column) throws SQLException {
+    Long ms = rs.getObject(column, Long.class);
+    return ms == null ? null : Duration.ofMillis(ms);
   }
 
   private static Namespace map(ResultSet rs, StatementContext ctx) throws SQLException {
@@ -222,7 +256,9 @@ public final class Namespaces {
             rs.getObject("submits_per_second", Integer.class),
             rs.getObject("submit_burst", Integer.class),
             rs.getObject("max_pending", Long.class),
-            rs.getObject("max_payload_bytes", Integer.class)),
+            rs.getObject("max_payload_bytes", Integer.class),
+            rs.getObject("max_running", Integer.class),
+            millis(rs, "max_timeout_ms")),
         rs.getLong("quota_version"),
         rs.getInt("weight"),
         egress(rs));

@@ -1,18 +1,32 @@
 package io.punctual.store.namespace;
 
+import java.time.Duration;
+
 /**
  * The limits of one namespace; a null limit is no limit. {@code submitsPerSecond} and {@code burst}
  * describe one token bucket (both set or neither): it holds {@code burst} submits and refills
- * {@code submitsPerSecond} a second.
+ * {@code submitsPerSecond} a second. {@code maxPending}, {@code maxPayloadBytes} and {@code
+ * maxTimeout} are checked when jobs are submitted; {@code maxRunning} (attempts running at once,
+ * fleet-wide) when they are claimed, and {@code maxTimeout} again when they start.
  */
 public record Quota(
-    Integer submitsPerSecond, Integer burst, Long maxPending, Integer maxPayloadBytes) {
-  public static final Quota UNLIMITED = new Quota(null, null, null, null);
+    Integer submitsPerSecond,
+    Integer burst,
+    Long maxPending,
+    Integer maxPayloadBytes,
+    Integer maxRunning,
+    Duration maxTimeout) {
+  public static final Quota UNLIMITED = new Quota(null, null, null, null, null, null);
 
   public Quota {
     if ((submitsPerSecond == null) != (burst == null)) {
       throw new IllegalArgumentException("submitsPerSecond and burst are set together");
     }
+  }
+
+  /** A quota on submits only (rate, pending jobs, payload size). */
+  public Quota(Integer submitsPerSecond, Integer burst, Long maxPending, Integer maxPayloadBytes) {
+    this(submitsPerSecond, burst, maxPending, maxPayloadBytes, null, null);
   }
 
   public boolean limitsRate() {
@@ -27,8 +41,12 @@ public record Quota(
     return maxPayloadBytes != null;
   }
 
-  /** Whether any limit is set. */
+  public boolean limitsTimeout() {
+    return maxTimeout != null;
+  }
+
+  /** Whether anything is checked when jobs are submitted. */
   public boolean limitsAnything() {
-    return limitsRate() || limitsPending() || limitsPayload();
+    return limitsRate() || limitsPending() || limitsPayload() || limitsTimeout();
   }
 }

@@ -10,6 +10,8 @@ WHERE id = :id AND scheduled_at = :scheduledAt AND namespace = :namespace
 RETURNING *
 ), freed AS (
     DELETE FROM limit_slots s USING c WHERE s.job_id = c.id AND s.attempt = c.attempt
+), ns_freed AS (
+    DELETE FROM namespace_slots s USING c WHERE s.job_id = c.id AND s.attempt = c.attempt
 ), unreserved AS (
     DELETE FROM limit_reservations r USING c WHERE r.job_id = c.id
 )

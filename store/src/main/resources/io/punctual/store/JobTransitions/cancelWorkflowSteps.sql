@@ -13,5 +13,7 @@ WHERE s.workflow_id = :id
 RETURNING j.id, j.namespace, j.priority, j.attempt
 ), freed AS (
     DELETE FROM limit_slots s USING c WHERE s.job_id = c.id AND s.attempt = c.attempt
+), ns_freed AS (
+    DELETE FROM namespace_slots s USING c WHERE s.job_id = c.id AND s.attempt = c.attempt
 )
 SELECT id, namespace, priority FROM c

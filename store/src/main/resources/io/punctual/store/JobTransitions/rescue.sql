@@ -4,8 +4,8 @@
 -- only while it is still RUNNING with the same attempt number and still has not reported in since
 -- :staleBefore, so a heartbeat or a completion that lands first wins. The lost attempt gets its
 -- execution row (status LOST); should its worker report later, succeedRetryOrFail.sql refuses the
--- result and keeps that row. A rescued attempt gives back its limit slot in this statement,
--- matched by its attempt number.
+-- result and keeps that row. A rescued attempt gives back its limit and namespace slots in this
+-- statement, matched by its attempt number.
 WITH v AS (
     SELECT * FROM unnest(:ids, :scheduledMs, :attempts, :nextRunAtMs, :errors)
                   AS v(id, ms, attempt, next_run_ms, error)
@@ -31,6 +31,8 @@ WITH v AS (
     SELECT * FROM rescued UNION ALL SELECT * FROM exhausted
 ), freed AS (
     DELETE FROM limit_slots s USING lost l WHERE s.job_id = l.id AND s.attempt = l.attempt
+), ns_freed AS (
+    DELETE FROM namespace_slots s USING lost l WHERE s.job_id = l.id AND s.attempt = l.attempt
 ), recorded AS (
     INSERT INTO job_executions (job_id, job_scheduled_at, attempt, namespace, worker_id, status,
                                 started_at, finished_at, duration_ms, error)

@@ -7,8 +7,9 @@
 -- primary key the way into jobs (see keyLookupsOnly.sql). An execution's started_at is when its
 -- handler started, as the worker measured it (its end minus its duration): for a job claimed ahead
 -- of its run_at (worker.claimAhead) that is run_at, not the claim. An applied attempt gives back
--- the limit slot it holds (limit_slots, V14) in this statement, matched by its attempt number, so a
--- refused (stale) attempt never frees the slot of the attempt that replaced it.
+-- the limit slot and the namespace slot it holds (limit_slots, V14; namespace_slots, V27) in this
+-- statement, matched by its attempt number, so a refused (stale) attempt never frees the slot of
+-- the attempt that replaced it.
 WITH v AS (
     SELECT *
     FROM unnest(:ids, :scheduledMs, :attempts, :nextRunAtMs, :execStatuses, :finishedAtMs,
@@ -44,6 +45,12 @@ WITH v AS (
     RETURNING j.id
 ), freed AS (
     DELETE FROM limit_slots s
+    USING v
+    WHERE s.job_id = v.id AND s.attempt = v.attempt
+      AND v.id IN (SELECT id FROM succeeded UNION ALL SELECT id FROM retried
+                   UNION ALL SELECT id FROM failed)
+), ns_freed AS (
+    DELETE FROM namespace_slots s
     USING v
     WHERE s.job_id = v.id AND s.attempt = v.attempt
       AND v.id IN (SELECT id FROM succeeded UNION ALL SELECT id FROM retried

@@ -62,6 +62,7 @@ public final class ClaimLoop implements Runnable {
   private final Consumer<Job> starter;
   private final WorkerMetrics metrics;
   private final Predicate<String> claimable;
+  private final NamespaceCaps caps;
   private final SlotHolders limits;
 
   /** Permits for claims being leased and confirmed ({@code claimsInFlight}). */
@@ -100,6 +101,7 @@ public final class ClaimLoop implements Runnable {
     this.starter = handlerSlots.starter();
     this.metrics = metrics;
     this.claimable = shares.claimable();
+    this.caps = shares.caps();
     this.fair = new FairShare(shares.weight());
     this.returns = new ClaimReturns(stores.queries(), queue, redlock, settings.workerId);
     this.inFlight = new Semaphore(settings.claimsInFlight);
@@ -253,6 +255,15 @@ public final class ClaimLoop implements Runnable {
         // backlogged from now on, and the loop comes back for them as soon as slots free.
         int share = plan[i] + carried;
         int take = Math.min(Math.min(share, free), settings.claimBatchSize);
+        if (take > 0) {
+          // A capped namespace: no more than its room; none while it is full (its share goes on).
+          take = caps.room(ns, take);
+          if (take == 0) {
+            carried = share;
+            nextDue = earliest(nextDue, caps.nextLook());
+            continue;
+          }
+        }
         ClaimResult result;
         try (Timer.Context t = metrics.claimRedis.time()) {
           // Up to claimAhead before their due time: the handlers start at runAt (JobExecutor).
@@ -376,7 +387,7 @@ public final class ClaimLoop implements Runnable {
     ClaimOutcome outcome;
     try {
       try (Timer.Context t = metrics.claimConfirm.time()) {
-        outcome = transitions.claimJudged(leasedIds, settings.workerId);
+        outcome = transitions.claimJudged(leasedIds, settings.workerId, caps.lockFor(ns));
       }
     } catch (RuntimeException e) {
       returns.putBack(ns, claimed, leased, now);
@@ -393,6 +404,10 @@ public final class ClaimLoop implements Runnable {
     List<UUID> refused = leasedIds.stream().filter(id -> !confirmed.contains(id)).toList();
     // Leases first: a job a limit refused may go back to its queue at once (a slot freed).
     returns.releaseQuietly(refused);
+    if (outcome.refused().stream()
+        .anyMatch(r -> r.reason() == ClaimOutcome.Reason.NAMESPACE_FULL)) {
+      caps.refusedFull(ns);
+    }
     limits.claimed(ns, outcome);
     returns.requeueIfPending(
         refused.stream().filter(id -> !judged.contains(id)).toList(), Instant.MIN);

@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -192,14 +193,17 @@ public final class CompletionBatcher implements AutoCloseable {
 
   /**
    * The slots the finish gave back are released in the mirror (moving held jobs back to their
-   * queues).
+   * queues), and the namespaces whose attempts ended are told (their running caps have room).
    */
   private void afterLimits(List<FinishedAttempt> batch, Set<UUID> accepted) {
     List<UUID> ids = new ArrayList<>(batch.size());
+    Set<String> namespaces = new HashSet<>();
     for (FinishedAttempt f : batch) {
       ids.add(f.job().id());
+      namespaces.add(f.job().namespace());
     }
     stores.limits().finished(ids, accepted);
+    stores.namespacesFreed().accept(namespaces);
   }
 
   /** A success recorded as a failure because the store refused the follow-ups it spawned. */

@@ -82,8 +82,11 @@ public class WorkerSettings implements ValidatedSettings {
   /** Longest idle wait between claims; a safety net only, wake-ups normally come sooner. */
   @JsonProperty public Duration maxIdleWait = Duration.ofSeconds(5);
 
-  /** Timeout of jobs that have none of their own; null means no timeout. */
-  @JsonProperty public Duration defaultTimeout;
+  /**
+   * Timeout of jobs that have none of their own: finite, so that no forgotten job holds a slot
+   * forever (a namespace's {@code maxTimeout} caps it further for its jobs).
+   */
+  @JsonProperty public Duration defaultTimeout = Duration.ofHours(1);
 
   /** Finished attempts are written in batches at most this far apart. */
   @JsonProperty public Duration completionFlushInterval = Duration.ofMillis(2);
@@ -122,8 +125,8 @@ public class WorkerSettings implements ValidatedSettings {
           "worker.heartbeatInterval must be shorter than worker.leaseTtl");
     }
     errors.require(
-        defaultTimeout == null || defaultTimeout.isPositive(),
-        "worker.defaultTimeout must be positive (or absent)");
+        defaultTimeout != null && defaultTimeout.isPositive(),
+        "worker.defaultTimeout must be positive (jobs that run longer say so with their timeout)");
     if (http == null) {
       errors.add("worker.http must be set");
     } else {

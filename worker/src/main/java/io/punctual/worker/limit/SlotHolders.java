@@ -23,10 +23,11 @@ import org.slf4j.LoggerFactory;
 /**
  * A worker's side of limits, around the claim and the finish statements (PostgreSQL decides both;
  * this keeps Redis in step after each commit): after a claim, the slots taken go into the mirror
- * and the jobs refused go where they wait (a hold set, or their queue at their reserved start);
- * after a finish, the slots the statement gave back are released in the mirror, which moves the
- * head of each key's hold set back to its queue. A Redis failure here is logged: PostgreSQL holds
- * the truth and the reaper's pass repairs the mirror and wakes held jobs of keys with free slots.
+ * and the jobs refused go where they wait (a hold set, their queue at their reserved start, or
+ * their queue as they were when their namespace was full); after a finish, the slots the statement
+ * gave back are released in the mirror, which moves the head of each key's hold set back to its
+ * queue. A Redis failure here is logged: PostgreSQL holds the truth and the reaper's pass repairs
+ * the mirror and wakes held jobs of keys with free slots.
  */
 public final class SlotHolders {
   private static final Logger log = LoggerFactory.getLogger(SlotHolders.class);
@@ -82,9 +83,12 @@ public final class SlotHolders {
     }
     List<QueueEntry> later = new ArrayList<>();
     for (ClaimOutcome.Refusal r : outcome.refused()) {
+      Job job = r.job();
       if (r.reason() == ClaimOutcome.Reason.LATER) {
-        Job job = r.job();
         later.add(new QueueEntry(job.id(), job.namespace(), job.priority(), r.nextAt()));
+      } else if (r.reason() == ClaimOutcome.Reason.NAMESPACE_FULL) {
+        // Back to its queue as it was: the claim loop leaves its namespace alone meanwhile.
+        later.add(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt()));
       }
     }
     try {

@@ -15,6 +15,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,9 +39,14 @@ public final class JobExecutor {
 
   /**
    * Where attempts run: the registry of running attempts (which heartbeats cover), the timer that
-   * interrupts an attempt at its timeout, the clock.
+   * interrupts an attempt at its timeout, the clock, and the longest a namespace's attempt may run
+   * (its quota's {@code maxTimeout}; null: no cap).
    */
-  public record Tracking(RunningAttempts running, ScheduledExecutorService timeouts, Clock clock) {}
+  public record Tracking(
+      RunningAttempts running,
+      ScheduledExecutorService timeouts,
+      Clock clock,
+      Function<String, Duration> namespaceMaxTimeout) {}
 
   /**
    * Where a finished attempt goes: {@code finished} receives it (the completion batcher), then
@@ -74,7 +80,7 @@ public final class JobExecutor {
    * reserved start), whichever is later, never before; returns at once.
    */
   public void start(Job job) {
-    Duration timeout = job.timeout() != null ? job.timeout() : defaultTimeout;
+    Duration timeout = timeoutOf(job);
     Instant now = clock.instant();
     Instant startAt = later(later(now, job.runAt()), job.startedAt());
     RunningAttempt attempt =
@@ -91,6 +97,19 @@ public final class JobExecutor {
       ends.afterEach().run();
       throw e;
     }
+  }
+
+  /**
+   * The attempt's timeout: the job's own, else {@code worker.defaultTimeout}, and never longer than
+   * its namespace's {@code maxTimeout}.
+   */
+  private Duration timeoutOf(Job job) {
+    Duration timeout = job.timeout() != null ? job.timeout() : defaultTimeout;
+    Duration cap = tracking.namespaceMaxTimeout().apply(job.namespace());
+    if (cap != null && (timeout == null || cap.compareTo(timeout) < 0)) {
+      return cap;
+    }
+    return timeout;
   }
 
   private static Instant later(Instant a, Instant b) {

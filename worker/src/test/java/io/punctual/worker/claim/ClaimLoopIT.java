@@ -46,7 +46,7 @@ class ClaimLoopIT {
     return new ClaimLoop(
         Worker.claimStores(stores, Worker.slotHolders(stores, settings.workerId)),
         new HandlerSlots(slots, started::add),
-        new NamespaceShares(ns -> true, ns -> 1),
+        new NamespaceShares(ns -> true, ns -> 1, NamespaceCaps.none(stores.clock())),
         waiter,
         settings,
         new WorkerMetrics(registry));

@@ -68,7 +68,7 @@ class WorkerSettingsTest {
     assertThat(s.heartbeatInterval).isEqualTo(Duration.ofSeconds(10));
     assertThat(s.shutdownGrace).isEqualTo(Duration.ofSeconds(30));
     assertThat(s.maxIdleWait).isEqualTo(Duration.ofSeconds(5));
-    assertThat(s.defaultTimeout).isNull();
+    assertThat(s.defaultTimeout).isEqualTo(Duration.ofHours(1));
     assertThat(s.completionFlushInterval).isEqualTo(Duration.ofMillis(2));
     assertThat(s.completionBatchSize).isEqualTo(500);
     assertThat(s.claimAhead).isEqualTo(Duration.ofMillis(100));
