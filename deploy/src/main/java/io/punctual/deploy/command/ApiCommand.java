@@ -2,7 +2,6 @@ package io.punctual.deploy.command;
 
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Environment;
-import io.punctual.api.ApiModule;
 import io.punctual.deploy.config.PunctualConfiguration;
 import io.punctual.deploy.runtime.Resources;
 import io.punctual.deploy.runtime.ServerUrls;
@@ -26,13 +25,7 @@ final class ApiCommand extends RoleCommand {
     postgres.statementTimeout = config.api.statementTimeout;
     Stores stores = RoleWiring.openStores(postgres, config, "api", resources, environment);
     RoleWiring.checkSchema(stores);
-    ApiModule.register(
-        environment,
-        stores,
-        config.api,
-        config.auth,
-        config.planner.minInterval,
-        RoleWiring.signingSecrets(config, stores));
+    RoleWiring.registerApi(environment, stores, config, RoleWiring.signingSecrets(config, stores));
   }
 
   @Override

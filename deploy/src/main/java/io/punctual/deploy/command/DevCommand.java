@@ -2,7 +2,6 @@ package io.punctual.deploy.command;
 
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Environment;
-import io.punctual.api.ApiModule;
 import io.punctual.api.auth.ApiKeys;
 import io.punctual.deploy.config.PunctualConfiguration;
 import io.punctual.deploy.dev.DevAdminKey;
@@ -12,6 +11,7 @@ import io.punctual.deploy.runtime.Resources;
 import io.punctual.deploy.runtime.ServerUrls;
 import io.punctual.outbound.address.OutboundPolicy;
 import io.punctual.queue.Stores;
+import io.punctual.store.secret.SigningSecrets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,16 +80,9 @@ final class DevCommand extends RoleCommand {
     Stores stores = RoleWiring.openStores(config, "dev", resources, environment);
     RoleWiring.migrate(stores);
     adminKey = adminKey(config, stores);
-    signingSecret =
-        DevSecrets.defaultSigningSecret(
-            RoleWiring.signingSecrets(config, stores), config.dataDirPath());
-    ApiModule.register(
-        environment,
-        stores,
-        config.api,
-        config.auth,
-        config.planner.minInterval,
-        RoleWiring.signingSecrets(config, stores));
+    SigningSecrets secrets = RoleWiring.signingSecrets(config, stores);
+    signingSecret = DevSecrets.defaultSigningSecret(secrets, config.dataDirPath());
+    RoleWiring.registerApi(environment, stores, config, secrets);
     RoleWiring.startWorker(wiring, stores);
     RoleWiring.startPlanner(wiring, stores);
     ReaperCommand.startReaper(wiring, stores, "dev-" + ProcessHandle.current().pid());

@@ -2,6 +2,7 @@ package io.punctual.deploy.command;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.dropwizard.core.setup.Environment;
+import io.punctual.api.ApiModule;
 import io.punctual.deploy.config.PunctualConfiguration;
 import io.punctual.deploy.limits.DeclaredLimits;
 import io.punctual.deploy.runtime.Resources;
@@ -122,6 +123,16 @@ final class RoleWiring {
             wiring.environment().metrics());
     wiring.resources().addStarted("worker", worker::start, worker::close, wiring.environment());
     return worker;
+  }
+
+  /** The API's resources on {@code environment}, answering from {@code stores}. */
+  static void registerApi(
+      Environment environment,
+      Stores stores,
+      PunctualConfiguration config,
+      SigningSecrets signingSecrets) {
+    ApiModule.register(
+        environment, stores, config.api, config.auth, config.planner.minInterval, signingSecrets);
   }
 
   /** The namespaces' signing secrets, sealed under {@code secrets.encryptionKey}. */
