@@ -271,6 +271,7 @@ class JobTransitionsIT {
                           .bind("minScheduled", JobId.scheduledAt(ids.get(0)))
                           .bind("maxScheduled", JobId.scheduledAt(ids.get(ids.size() - 1)))
                           .bind("workerId", "w")
+                          .bindNull("cappedNamespace", java.sql.Types.VARCHAR)
                           .bind("now", clock.instant())
                           .bind("nowMs", clock.instant().toEpochMilli())
                           .mapTo(String.class)
