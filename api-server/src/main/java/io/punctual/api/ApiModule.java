@@ -187,7 +187,7 @@ public final class ApiModule {
     jersey.register(
         new JobsResource(
             stores.queries(), stores.transitions(), submitter, queue, parser, listing));
-    registerOperations(env, stores, listing, submitter, queue);
+    registerOperations(env, stores, listing, submitter, queue, gate);
     if (settings.submitFastPath) {
       env.servlets()
           .addFilter(
@@ -267,19 +267,20 @@ public final class ApiModule {
       Stores stores,
       JobListing listing,
       JobSubmitter submitter,
-      QueueWriter queue) {
+      QueueWriter queue,
+      NamespaceGate gate) {
     ApiSettings settings = listing.settings();
     JerseyEnvironment jersey = env.jersey();
     JobActions actions =
         new JobActions(stores.queries(), stores.transitions(), submitter::enqueueReleased, queue);
-    jersey.register(new JobRetryResource(actions));
+    jersey.register(new JobRetryResource(actions, gate));
     BulkActionStore bulkStore = new BulkActionStore(stores.database().jdbi(), stores.clock());
     BulkRunner bulkRunner =
         new BulkRunner(
             bulkStore,
             actions,
-            settings.bulkBatchSize,
-            settings.bulkStaleAfter,
+            gate::roomFor,
+            new BulkRunner.Pacing(settings.bulkBatchSize, settings.bulkStaleAfter),
             stores.clock(),
             BulkRunner.newOwner());
     env.lifecycle().manage(bulkRunner);

@@ -154,6 +154,32 @@ public final class BulkActionStore {
         });
   }
 
+  /** Action {@code id}, if it is running and {@code owner} owns it. */
+  public Optional<Owned> owned(UUID id, String owner) {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(SQL.get("owned"))
+                .bind("id", id)
+                .bind("owner", owner)
+                .map((rs, ctx) -> new Owned(id, rs.getString("namespace"), rs.getString("action")))
+                .findOne());
+  }
+
+  /**
+   * Beats {@code owner}'s heartbeat on action {@code id} without a batch (it waits); false when the
+   * action is no longer {@code owner}'s.
+   */
+  public boolean beat(UUID id, String owner) {
+    return jdbi.withHandle(
+            h ->
+                h.createUpdate(SQL.get("beat"))
+                    .bind("id", id)
+                    .bind("owner", owner)
+                    .bind("now", clock.instant())
+                    .execute())
+        == 1;
+  }
+
   /** A running action this process now owns, taken over from one that stopped working on it. */
   public record TakenOver(Owned action, int takeovers, String lastError) {}
 

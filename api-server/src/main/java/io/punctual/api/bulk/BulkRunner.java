@@ -6,6 +6,7 @@ import io.punctual.api.bulk.BulkActionStore.Owned;
 import io.punctual.api.bulk.BulkActionStore.Step;
 import io.punctual.api.bulk.BulkActionStore.TakenOver;
 import io.punctual.api.jobs.JobActions;
+import io.punctual.api.namespaces.NamespaceGate;
 import io.punctual.model.Job;
 import io.punctual.store.JobTransitions;
 import io.punctual.store.JobTransitions.CancelResult;
@@ -35,6 +36,12 @@ import org.slf4j.LoggerFactory;
  * action taken over more than {@value #MAX_TAKEOVERS} times without a batch done in between is
  * marked {@code failed} with the reason instead. {@link #runOnce()} is one round of the takeover
  * loop, in the calling thread.
+ *
+ * <p>A retry adds pending jobs like a submit, so before each batch of a bulk retry the namespace's
+ * quotas are asked ({@link RetryRoom}): the batch is cut to what they admit and takes its rate
+ * tokens; with the rate spent the action waits (beating its heartbeat); with the namespace at its
+ * maxPending (or deactivated) the action stops as {@code failed}, the reason in its {@code error},
+ * the jobs not reached left as they were.
  */
 public final class BulkRunner implements Managed {
   private static final Logger log = LoggerFactory.getLogger(BulkRunner.class);
@@ -45,8 +52,23 @@ public final class BulkRunner implements Managed {
   /** Most actions one round of the takeover loop takes. */
   private static final int TAKE_AT_ONCE = 10;
 
+  /**
+   * What a namespace's quotas admit of a bulk retry's next batch ({@link NamespaceGate#roomFor}).
+   */
+  @FunctionalInterface
+  public interface RetryRoom {
+    NamespaceGate.Room roomFor(String namespace, int wanted);
+  }
+
+  /**
+   * How an action is worked through: {@code batchSize} jobs per transaction; an owner that has not
+   * beaten for {@code staleAfter} loses its actions to a takeover.
+   */
+  public record Pacing(int batchSize, Duration staleAfter) {}
+
   private final BulkActionStore store;
   private final JobActions actions;
+  private final RetryRoom room;
   private final int batchSize;
   private final Duration staleAfter;
   private final Clock clock;
@@ -58,14 +80,15 @@ public final class BulkRunner implements Managed {
   public BulkRunner(
       BulkActionStore store,
       JobActions actions,
-      int batchSize,
-      Duration staleAfter,
+      RetryRoom room,
+      Pacing pacing,
       Clock clock,
       String owner) {
     this.store = store;
     this.actions = actions;
-    this.batchSize = batchSize;
-    this.staleAfter = staleAfter;
+    this.room = room;
+    this.batchSize = pacing.batchSize();
+    this.staleAfter = pacing.staleAfter();
     this.clock = clock;
     this.owner = owner;
   }
@@ -125,8 +148,15 @@ public final class BulkRunner implements Managed {
   /** Works through action {@code id} while this process owns it; never throws. */
   void work(UUID id) {
     try {
-      while (step(id)) {
-        // next batch
+      String retryNamespace =
+          store
+              .owned(id, owner)
+              .filter(a -> a.action().equals(BulkRequest.RETRY))
+              .map(Owned::namespace)
+              .orElse(null);
+      boolean more = true;
+      while (more) {
+        more = retryNamespace == null ? step(id, batchSize) : admittedStep(id, retryNamespace);
       }
     } catch (RuntimeException e) {
       log.warn("bulk action batch failed bulk={}, released for a takeover: {}", id, e.toString());
@@ -143,7 +173,42 @@ public final class BulkRunner implements Managed {
    * action ended, or this process no longer owns it).
    */
   boolean step(UUID id) {
-    Step<Effects> step = store.step(id, owner, batchSize, BulkRunner::act);
+    return step(id, batchSize);
+  }
+
+  /**
+   * One batch of a bulk retry in {@code namespace}, of the size its quotas admit (or a wait, or the
+   * action's end when they say stop); returns whether more may follow.
+   */
+  private boolean admittedStep(UUID id, String namespace) {
+    return switch (room.roomFor(namespace, batchSize)) {
+      case NamespaceGate.Room.Take take -> step(id, take.jobs());
+      case NamespaceGate.Room.Wait wait -> pause(id, wait.retryIn());
+      case NamespaceGate.Room.Stop stop -> {
+        store.fail(id, owner, "stopped: " + stop.reason());
+        log.info("bulk retry stopped by quota bulk={} namespace={}", id, namespace);
+        yield false;
+      }
+    };
+  }
+
+  /**
+   * Waits up to {@code wait} (at most a quarter of staleAfter at a time), then beats the heartbeat;
+   * false when the action is no longer ours or the process stops.
+   */
+  private boolean pause(UUID id, Duration wait) {
+    long slice = Math.max(1, staleAfter.toMillis() / 4);
+    try {
+      Thread.sleep(Math.max(1, Math.min(wait.toMillis(), slice)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+    return store.beat(id, owner);
+  }
+
+  private boolean step(UUID id, int limit) {
+    Step<Effects> step = store.step(id, owner, limit, BulkRunner::act);
     return switch (step) {
       case Step.Batch<Effects> b -> {
         afterCommit(b.acted());

@@ -102,6 +102,66 @@ public final class NamespaceGate {
     }
   }
 
+  /** What the namespace's quotas say to the next batch of a bulk retry ({@link #roomFor}). */
+  public sealed interface Room {
+    /** Retry (at most) this many jobs now: their rate tokens are taken. */
+    record Take(int jobs) implements Room {}
+
+    /** The rate bucket is empty: ask again after this long. */
+    record Wait(Duration retryIn) implements Room {}
+
+    /** The namespace is deactivated or holds its maxPending: the action stops, for this reason. */
+    record Stop(String reason) implements Room {}
+  }
+
+  /**
+   * How many of the next {@code wanted} jobs of a bulk retry in {@code namespace} its quotas admit
+   * now: a bulk retry adds pending jobs like a submit, batch by batch. A batch is cut to the room
+   * left under maxPending and to the burst, and takes its rate tokens (so submits and retries share
+   * one bucket); an empty bucket says wait; a full namespace (or a deactivated one) says stop,
+   * since only work elsewhere makes room. If Redis does not answer, the rate is not enforced for
+   * that batch, as for a submit.
+   */
+  public Room roomFor(String namespace, int wanted) {
+    NamespaceCache.Entry entry = cache.entry(namespace);
+    Namespace ns = entry.namespace();
+    if (!ns.active()) {
+      return new Room.Stop("namespace " + ns.name() + " is deactivated");
+    }
+    Quota quota = ns.quota();
+    int take = wanted;
+    if (quota.limitsPending()) {
+      long room = quota.maxPending() - entry.pending();
+      if (room <= 0) {
+        return new Room.Stop(
+            "namespace "
+                + ns.name()
+                + " holds "
+                + entry.pending()
+                + " pending jobs, its quota.maxPending is "
+                + quota.maxPending()
+                + "; retry the rest once it has room");
+      }
+      take = (int) Math.min(take, room);
+    }
+    if (quota.limitsRate()) {
+      take = Math.min(take, quota.burst());
+      try {
+        SubmitRateLimiter.Verdict verdict = limiter.take(ns, take);
+        if (!verdict.admitted()) {
+          return new Room.Wait(verdict.untilAdmitted());
+        }
+      } catch (RuntimeException e) {
+        rateUnchecked.mark();
+        log.warn("rate quota of namespace {} not checked (Redis): {}", ns.name(), e.toString());
+      }
+    }
+    if (quota.limitsPending()) {
+      entry.admitted(take);
+    }
+    return new Room.Take(take);
+  }
+
   /** Refuses (409) a request that would add anything to an inactive namespace. */
   public void requireActive(String namespace) {
     requireActive(cache.entry(namespace).namespace());

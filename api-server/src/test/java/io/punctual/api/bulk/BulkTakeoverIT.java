@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.punctual.api.jobs.JobActions;
 import io.punctual.api.jobs.QueueWriter;
+import io.punctual.api.namespaces.NamespaceGate;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport;
 import io.punctual.api.support.HttpSupport.Reply;
@@ -51,7 +52,13 @@ class BulkTakeoverIT {
       new JobActions(FIXTURE.stores.queries(), FIXTURE.stores.transitions(), queue::enqueue, queue);
 
   private BulkRunner runner(String owner) {
-    return new BulkRunner(store, actions, 2, STALE, FIXTURE.clock, owner);
+    return new BulkRunner(
+        store,
+        actions,
+        (ns, wanted) -> new NamespaceGate.Room.Take(wanted),
+        new BulkRunner.Pacing(2, STALE),
+        FIXTURE.clock,
+        owner);
   }
 
   @Test

@@ -15,7 +15,9 @@ public record Occurrence(Instant fireAt, Instant runAt, Outcome outcome) {
     /** Not run: overlap {@code skip} and the previous run was still going. */
     SKIPPED_OVERLAP,
     /** Not run: missed while nothing planned it, and the misfire policy left it out. */
-    MISSED;
+    MISSED,
+    /** Not run: the namespace held its quota.maxPending when the planner came to it. */
+    SKIPPED_QUOTA;
 
     /** The name stored in {@code schedule_occurrences.outcome}. */
     public String stored() {

@@ -56,13 +56,19 @@ public final class OccurrenceWriter {
    *
    * @param claimed schedules claimed (and planned)
    * @param jobs jobs materialised, in order
-   * @param skipped fire times recorded without a job (overlap skip, missed)
+   * @param skipped fire times recorded without a job (overlap skip, missed, over quota)
+   * @param overQuota of those, the fire times skipped because their namespace held its maxPending
    * @param duplicates fire times found already on record (and therefore not run again)
    * @param misfires schedules whose missed fire times were handled by their misfire policy
    */
   public record PlannedBatch(
-      int claimed, List<Materialised> jobs, int skipped, int duplicates, int misfires) {
-    static final PlannedBatch EMPTY = new PlannedBatch(0, List.of(), 0, 0, 0);
+      int claimed,
+      List<Materialised> jobs,
+      int skipped,
+      int overQuota,
+      int duplicates,
+      int misfires) {
+    static final PlannedBatch EMPTY = new PlannedBatch(0, List.of(), 0, 0, 0, 0);
   }
 
   /**
@@ -168,14 +174,21 @@ public final class OccurrenceWriter {
     List<UUID> jobIds = new ArrayList<>();
     List<String> outcomes = new ArrayList<>();
     Map<Key, NewJob> newJobs = new HashMap<>();
+    Map<String, Long> room = pendingRoom(h, due);
     int misfires = 0;
+    int overQuota = 0;
     for (SchedulePlan plan : plans) {
       Schedule s = byId.get(plan.scheduleId());
       if (plan.misfire()) {
         misfires++;
         logMisfire(s, plan, missedBefore);
       }
-      for (Occurrence o : plan.occurrences()) {
+      for (Occurrence planned : plan.occurrences()) {
+        Occurrence o = planned;
+        if (o.isJob() && !takeRoom(room, s.namespace())) {
+          o = Occurrence.skipped(o.fireAt(), Occurrence.Outcome.SKIPPED_QUOTA);
+          overQuota++;
+        }
         UUID jobId = null;
         if (o.isJob()) {
           NewJob job =
@@ -251,7 +264,36 @@ public final class OccurrenceWriter {
         .bind("ids", due.stream().map(Schedule::id).toArray(UUID[]::new))
         .bind("before", pruneBefore)
         .execute();
-    return new PlannedBatch(due.size(), materialised, skipped, duplicates, misfires);
+    return new PlannedBatch(due.size(), materialised, skipped, overQuota, duplicates, misfires);
+  }
+
+  /**
+   * The room under quota.maxPending of the due schedules' namespaces that have one (see {@code
+   * pendingRoom.sql}); a namespace not in the map has no such limit. Schedules count against the
+   * quota like submits: a fire time that finds its namespace full is recorded as {@code
+   * skipped_quota} instead of adding a job (a catch-up that would fill the namespace is cut there).
+   */
+  private static Map<String, Long> pendingRoom(Handle h, List<Schedule> due) {
+    String[] names = due.stream().map(Schedule::namespace).distinct().toArray(String[]::new);
+    Map<String, Long> room = new HashMap<>();
+    h.createQuery(sql("pendingRoom"))
+        .bind("names", names)
+        .map((rs, ctx) -> room.put(rs.getString("name"), rs.getLong("room")))
+        .list();
+    return room;
+  }
+
+  /** Takes one job's room in {@code namespace}; false when it has none left. */
+  private static boolean takeRoom(Map<String, Long> room, String namespace) {
+    Long left = room.get(namespace);
+    if (left == null) {
+      return true;
+    }
+    if (left <= 0) {
+      return false;
+    }
+    room.put(namespace, left - 1);
+    return true;
   }
 
   /**

@@ -76,6 +76,7 @@ public final class Planner implements AutoCloseable {
 
   private final Meter planned;
   private final Meter skipped;
+  private final Meter overQuota;
   private final Meter duplicates;
   private final Meter misfires;
   private final Histogram planLag;
@@ -115,6 +116,7 @@ public final class Planner implements AutoCloseable {
     this.registered = declared.isEmpty();
     this.planned = metrics.meter("punctual.planner.occurrences.planned");
     this.skipped = metrics.meter("punctual.planner.occurrences.skipped");
+    this.overQuota = metrics.meter("punctual.planner.occurrences.overQuota");
     this.duplicates = metrics.meter("punctual.planner.occurrences.duplicates");
     this.misfires = metrics.meter("punctual.planner.misfires");
     this.planLag = metrics.histogram("punctual.planner.planLagMs");
@@ -182,6 +184,7 @@ public final class Planner implements AutoCloseable {
   private void record(PlannedBatch batch, Instant now) {
     planned.mark(batch.jobs().size());
     skipped.mark(batch.skipped());
+    overQuota.mark(batch.overQuota());
     duplicates.mark(batch.duplicates());
     misfires.mark(batch.misfires());
     for (Materialised m : batch.jobs()) {
