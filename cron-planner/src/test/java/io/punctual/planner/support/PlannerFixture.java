@@ -89,7 +89,7 @@ public final class PlannerFixture implements AutoCloseable {
         .toList();
   }
 
-  /** Fire times on record with an outcome ('job', 'skipped_overlap', 'missed'). */
+  /** Fire times on record with an outcome ('job', 'skipped_overlap', 'missed', 'skipped_quota'). */
   public List<Instant> recorded(UUID scheduleId, String outcome) {
     return stack
         .database
