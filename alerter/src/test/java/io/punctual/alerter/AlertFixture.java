@@ -59,8 +59,8 @@ final class AlertFixture implements AutoCloseable {
     http.allow = List.of("127.0.0.1/32"); // the receiver listens on loopback: tests only
     signingSecrets =
         new SigningSecrets(stores.database().jdbi(), clock, SecretSealer.withKey(SECRETS_KEY));
-    secret = SigningSecret.ofKey(signingSecrets.create("default").key()).text();
-    otherSecret = SigningSecret.ofKey(signingSecrets.create("billing").key()).text();
+    secret = SigningSecret.ofKey(signingSecrets.create("default").orElseThrow().key()).text();
+    otherSecret = SigningSecret.ofKey(signingSecrets.create("billing").orElseThrow().key()).text();
     alerter = alerter();
   }
 

@@ -56,7 +56,8 @@ class HttpWorkerIT {
   }
 
   private String made(String namespace) {
-    return SigningSecret.ofKey(harness.signingSecrets().create(namespace).key()).text();
+    return SigningSecret.ofKey(harness.signingSecrets().create(namespace).orElseThrow().key())
+        .text();
   }
 
   @AfterEach

@@ -38,13 +38,31 @@ public final class SigningSecretsResource {
     this.secrets = secrets;
   }
 
-  /** 201 with the new secret's value, shown once ({@code Cache-Control: no-store}). */
+  /**
+   * 201 with the new secret's value, shown once ({@code Cache-Control: no-store}); 409 {@code
+   * signing-secrets-full} when the namespace holds {@link SigningSecrets#MAX_PER_NAMESPACE}.
+   */
   @POST
   @Timed
   @Requires(Permission.ADMIN)
   public Response create(@Context ContainerRequestContext request, @PathParam("name") String name) {
     String namespace = existing(request, name);
-    CreatedSigningSecret created = CreatedSigningSecret.of(secrets.create(namespace));
+    CreatedSigningSecret created =
+        CreatedSigningSecret.of(
+            secrets
+                .create(namespace)
+                .orElseThrow(
+                    () ->
+                        Problems.conflict(
+                            "signing-secrets-full",
+                            "Too many signing secrets",
+                            "Namespace "
+                                + namespace
+                                + " holds "
+                                + SigningSecrets.MAX_PER_NAMESPACE
+                                + " signing secrets, the most it may (each signs every"
+                                + " delivery): delete one first.",
+                            "name")));
     return Response.created(
             URI.create("/api/v1/namespaces/" + namespace + "/signing-secrets/" + created.id()))
         .header("Cache-Control", "no-store")

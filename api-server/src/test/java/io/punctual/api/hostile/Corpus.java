@@ -625,6 +625,8 @@ final class Corpus {
         fields.put("quota.burst", Kind.RATE);
         fields.put("quota.maxPending", Kind.COUNT);
         fields.put("quota.maxPayloadBytes", Kind.INTEGER);
+        fields.put("quota.maxRunning", Kind.RUNNING_CAP);
+        fields.put("quota.maxTimeout", Kind.DURATION);
       }
       case WEIGHT -> fields.put("weight", Kind.WEIGHT);
       case QUOTA -> {
@@ -632,6 +634,12 @@ final class Corpus {
         fields.put("burst", Kind.RATE);
         fields.put("maxPending", Kind.COUNT);
         fields.put("maxPayloadBytes", Kind.INTEGER);
+        fields.put("maxRunning", Kind.RUNNING_CAP);
+        fields.put("maxTimeout", Kind.DURATION);
+      }
+      case EGRESS -> {
+        fields.put("allow", Kind.EGRESS_ALLOW);
+        fields.put("keepResponse", Kind.FLAG);
       }
       case BULK_ACTION -> {
         fields.put("action", Kind.CHOICE);
@@ -698,6 +706,10 @@ final class Corpus {
       }
       case QUOTA -> quota(node);
       case WEIGHT -> node.put("weight", 2);
+      case EGRESS -> {
+        node.putArray("allow");
+        node.put("keepResponse", false);
+      }
       case BULK_ACTION -> {
         node.put("action", "retry").put("dryRun", true);
         node.putObject("filter").put("status", "FAILED");

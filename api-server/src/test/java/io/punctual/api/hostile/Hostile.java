@@ -65,7 +65,13 @@ final class Hostile {
     /** A quota as an object (in a namespace to create). */
     QUOTA,
     /** A namespace's weight: 1 to 1000. */
-    WEIGHT
+    WEIGHT,
+    /** A quota's maxRunning: 1 to 10 000. */
+    RUNNING_CAP,
+    /** An egress grant's list of CIDR blocks, addresses and host names. */
+    EGRESS_ALLOW,
+    /** A true or false. */
+    FLAG
   }
 
   private static Value refused(String label, String json) {
@@ -206,6 +212,9 @@ final class Hostile {
           case COUNT -> counts();
           case QUOTA -> quotas();
           case WEIGHT -> weights();
+          case RUNNING_CAP -> runningCaps();
+          case EGRESS_ALLOW -> egressAllows();
+          case FLAG -> flags();
           case TAGS ->
               List.of(
                   refused("string", "\"x\""),
@@ -350,6 +359,10 @@ final class Hostile {
     List<Value> out = new java.util.ArrayList<>(specific);
     for (Value wrong : WRONG_TYPES) {
       // a payload is any JSON value: only the unparseable or unstorable ones are wrong for it
+      // (and true is right for a flag, whose own list has it)
+      if (kind == Kind.FLAG && wrong.label().equals("true")) {
+        continue;
+      }
       boolean anyJson = kind == Kind.PAYLOAD && wrong.label().equals("true");
       out.add(anyJson ? either(wrong.label(), wrong.json()) : wrong);
     }
@@ -491,6 +504,69 @@ final class Hostile {
         either("1.0", "1.0"));
   }
 
+  /** A quota's maxRunning (1 to 10 000). */
+  private static List<Value> runningCaps() {
+    return List.of(
+        refused("string", "\"3\""),
+        refused("fraction", "1.5"),
+        refused("zero", "0"),
+        refused("negative", "-1"),
+        refused("over-max", "10001"),
+        refused("2^31", "2147483648"),
+        refused("2^63", "9223372036854775808"),
+        refused("huge", "1" + "0".repeat(400)),
+        refused("1e400", "1e400"),
+        refused("array", "[3]"),
+        refused("object", "{}"),
+        either("one", "1"),
+        either("max", "10000"),
+        either("1e1", "1e1"),
+        either("1.0", "1.0"));
+  }
+
+  /**
+   * An egress grant's {@code allow}: the corpus's API has no {@code worker.http.allow}, so its
+   * ceiling is the public internet and every private or named entry is outside it.
+   */
+  private static List<Value> egressAllows() {
+    return List.of(
+        refused("string", "\"10.0.0.0/8\""),
+        refused("numbers", "[1]"),
+        refused("nulls", "[null]"),
+        refused("empty-entry", "[\"\"]"),
+        refused("blank-entry", "[\"  \"]"),
+        refused("nested", "[[]]"),
+        refused("object", "{}"),
+        refused("private-range", "[\"10.0.0.0/8\"]"),
+        refused("metadata", "[\"169.254.169.254\"]"),
+        refused("loopback", "[\"127.0.0.1\"]"),
+        refused("everything-v4", "[\"0.0.0.0/0\"]"),
+        refused("everything-v6", "[\"::/0\"]"),
+        refused("nat64", "[\"64:ff9b:1::/48\"]"),
+        refused("mapped-v4", "[\"::ffff:10.0.0.1\"]"),
+        refused("host-name", "[\"internal.example\"]"),
+        refused("comma-list", "[\"10.0.0.1,10.0.0.2\"]"),
+        refused("bad-prefix", "[\"10.0.0.0/33\"]"),
+        refused("nul", "[" + quoted("10.0.0.1" + NUL) + "]"),
+        refused("surrogate", "[" + quoted("a\\ud800") + "]"),
+        refused("254-chars", "[" + quoted("a".repeat(254)) + "]"),
+        refused("10kb", "[" + quoted(GARBAGE) + "]"),
+        refused("1000-entries", "[" + "\"10.0.0.1\",".repeat(999) + "\"10.0.0.1\"]"),
+        either("empty", "[]"));
+  }
+
+  /** A boolean field. */
+  private static List<Value> flags() {
+    return List.of(
+        refused("string", "\"true\""),
+        refused("number", "1"),
+        refused("zero", "0"),
+        refused("array", "[true]"),
+        refused("object", "{}"),
+        either("true", "true"),
+        either("false", "false"));
+  }
+
   /** A whole quota, as the value of a namespace's {@code quota}. */
   private static List<Value> quotas() {
     return List.of(
@@ -506,6 +582,9 @@ final class Hostile {
         refused("rate-string", "{\"submitsPerSecond\":\"5\"}"),
         refused("pending-2^63", "{\"maxPending\":9223372036854775808}"),
         refused("payload-zero", "{\"maxPayloadBytes\":0}"),
+        refused("running-zero", "{\"maxRunning\":0}"),
+        refused("timeout-zero", "{\"maxTimeout\":\"PT0S\"}"),
+        refused("timeout-number", "{\"maxTimeout\":60}"),
         either("empty", "{}"),
         either(
             "all-null",

@@ -42,7 +42,9 @@ record Route(
     ALERT_RULE,
     NAMESPACE,
     QUOTA,
-    WEIGHT
+    WEIGHT,
+    /** A namespace's egress grant. */
+    EGRESS
   }
 
   /** What a 2xx answer stores: the ledger reads the ids from the answer's body. */

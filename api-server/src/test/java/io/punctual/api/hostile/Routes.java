@@ -193,6 +193,36 @@ final class Routes {
               BodyKind.NONE,
               NO_QUERY,
               Effect.ACTIVE),
+          // a namespace's egress grant and its signing secrets (the ledger does not count them)
+          new Route(
+              "PUT",
+              NAMESPACES + "/{id}/egress",
+              IdKind.NAMESPACE,
+              BodyKind.EGRESS,
+              NO_QUERY,
+              Effect.NONE),
+          new Route(
+              "POST",
+              NAMESPACES + "/{id}/signing-secrets",
+              IdKind.NAMESPACE,
+              BodyKind.NONE,
+              NO_QUERY,
+              Effect.NONE),
+          new Route(
+              "GET",
+              NAMESPACES + "/{id}/signing-secrets",
+              IdKind.NAMESPACE,
+              BodyKind.NONE,
+              NO_QUERY,
+              Effect.NONE),
+          // a secret of no namespace: its deletion is a 404 whatever the namespace
+          new Route(
+              "DELETE",
+              NAMESPACES + "/{id}/signing-secrets/5f0c2b53-8a3e-4b8e-9c1f-000000000001",
+              IdKind.NAMESPACE,
+              BodyKind.NONE,
+              NO_QUERY,
+              Effect.NONE),
           // alert rules and their deliveries
           new Route("POST", ALERT_RULES, IdKind.NONE, BodyKind.ALERT_RULE, NO_QUERY, Effect.NONE),
           new Route(

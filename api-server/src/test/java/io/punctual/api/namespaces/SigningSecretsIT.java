@@ -8,6 +8,7 @@ import io.punctual.api.auth.KeysIT;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport.Reply;
 import io.punctual.outbound.signing.SigningSecret;
+import io.punctual.store.secret.SigningSecrets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -81,6 +82,23 @@ class SigningSecretsIT {
     assertThat(again.status()).isEqualTo(404);
     assertThat(FIXTURE.http().method("DELETE", PATH.formatted("rotating") + "/not-a-uuid").status())
         .isEqualTo(404);
+  }
+
+  @Test
+  void aNamespaceHoldsAtMostTenSecrets() {
+    FIXTURE.http().post("/api/v1/namespaces", "{\"name\":\"hoarding\"}");
+    for (int i = 1; i < SigningSecrets.MAX_PER_NAMESPACE; i++) {
+      assertThat(FIXTURE.http().post(PATH.formatted("hoarding"), "").status()).isEqualTo(201);
+    }
+
+    Reply refused = FIXTURE.http().post(PATH.formatted("hoarding"), "");
+
+    assertThat(refused.status()).isEqualTo(409);
+    assertThat(refused.contentType()).startsWith("application/problem+json");
+    assertThat(refused.json().get("type").asText()).endsWith("/signing-secrets-full");
+    assertThat(refused.json().get("field").asText()).isEqualTo("name");
+    assertThat(FIXTURE.signingSecrets.signingKeysOf("hoarding"))
+        .hasSize(SigningSecrets.MAX_PER_NAMESPACE);
   }
 
   @Test

@@ -49,7 +49,17 @@ public final class DevSecrets {
             && secrets.signingKeysOf("default").stream()
                 .anyMatch(k -> Arrays.equals(k, written.get().key()));
     if (!signs) {
-      SigningSecrets.Created made = secrets.create("default");
+      SigningSecrets.Created made =
+          secrets
+              .create("default")
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          "namespace default holds "
+                              + SigningSecrets.MAX_PER_NAMESPACE
+                              + " signing secrets and none is in "
+                              + file
+                              + ": delete one (DELETE /api/v1/namespaces/default/signing-secrets/{id})"));
       DevFiles.writePrivate(file, SigningSecret.ofKey(made.key()).text());
     }
     return file;

@@ -78,12 +78,24 @@ public final class SigningSecrets {
     LAST
   }
 
-  /** A new secret of {@code namespace} (besides its others, all of which sign). */
-  public Created create(String namespace) {
+  /**
+   * Most secrets a namespace holds at once: every one signs every delivery (a rotation needs two),
+   * so the cap bounds the signatures one delivery carries and the work of making them.
+   */
+  public static final int MAX_PER_NAMESPACE = 10;
+
+  /**
+   * A new secret of {@code namespace} (besides its others, all of which sign); empty when it holds
+   * {@link #MAX_PER_NAMESPACE} already.
+   */
+  public Optional<Created> create(String namespace) {
     return jdbi.inTransaction(
         h -> {
           lock(h, namespace);
-          return insert(h, namespace);
+          if (keys(h, namespace).size() >= MAX_PER_NAMESPACE) {
+            return Optional.empty();
+          }
+          return Optional.of(insert(h, namespace));
         });
   }
 

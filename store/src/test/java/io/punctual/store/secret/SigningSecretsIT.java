@@ -35,9 +35,9 @@ class SigningSecretsIT {
 
   @Test
   void aSecretIsShownWhenMadeListedWithoutItsValueAndSignsUntilDeleted() {
-    SigningSecrets.Created first = secrets.create("billing");
+    SigningSecrets.Created first = secrets.create("billing").orElseThrow();
     clock.advance(java.time.Duration.ofSeconds(1));
-    SigningSecrets.Created second = secrets.create("billing");
+    SigningSecrets.Created second = secrets.create("billing").orElseThrow();
 
     assertThat(first.key()).hasSize(SigningSecrets.SECRET_BYTES);
     assertThat(secrets.list("billing"))
@@ -63,8 +63,8 @@ class SigningSecretsIT {
 
   @Test
   void concurrentDeletesNeverLeaveANamespaceWithoutASecret() throws Exception {
-    UUID a = secrets.create("race").id();
-    UUID b = secrets.create("race").id();
+    UUID a = secrets.create("race").orElseThrow().id();
+    UUID b = secrets.create("race").orElseThrow().id();
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
       List<Callable<SigningSecrets.Deleted>> deletes =
@@ -93,7 +93,7 @@ class SigningSecretsIT {
 
   @Test
   void theValuesAreSealedAndOpenOnlyUnderTheirKeyAndForTheirNamespace() {
-    SigningSecrets.Created made = secrets.create("billing");
+    SigningSecrets.Created made = secrets.create("billing").orElseThrow();
     byte[] stored =
         stack
             .database
@@ -134,7 +134,7 @@ class SigningSecretsIT {
   @Test
   void plainStorageKeepsTheBytesAsTheyAre() {
     SigningSecrets plain = new SigningSecrets(stack.database.jdbi(), clock, SecretSealer.plain());
-    SigningSecrets.Created made = plain.create("ops");
+    SigningSecrets.Created made = plain.create("ops").orElseThrow();
 
     assertThat(plain.signingKeysOf("ops")).containsExactly(made.key());
     assertThatThrownBy(() -> secrets.signingKeysOf("ops"))
