@@ -2,6 +2,7 @@ package io.punctual.api;
 
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jersey.setup.JerseyEnvironment;
+import io.dropwizard.lifecycle.AutoCloseableManager;
 import io.punctual.api.alerts.AlertRulesResource;
 import io.punctual.api.audit.Actor;
 import io.punctual.api.audit.AuditFilter;
@@ -48,7 +49,6 @@ import io.punctual.api.namespaces.NamespaceCache;
 import io.punctual.api.namespaces.NamespaceGate;
 import io.punctual.api.namespaces.NamespacesResource;
 import io.punctual.api.namespaces.SigningSecretsResource;
-import io.punctual.api.namespaces.SubmitRateLimiter;
 import io.punctual.api.openapi.OpenApiResource;
 import io.punctual.api.problem.EmptyOptionalExceptionMapper;
 import io.punctual.api.problem.IllegalStateExceptionMapper;
@@ -68,6 +68,7 @@ import io.punctual.api.workers.WorkersResource;
 import io.punctual.api.workflows.WorkflowsResource;
 import io.punctual.common.json.Json;
 import io.punctual.queue.Stores;
+import io.punctual.queue.rate.SubmitRateLimiter;
 import io.punctual.schedule.ScheduleDefinition;
 import io.punctual.schedule.store.ScheduleDefinitions;
 import io.punctual.schedule.store.ScheduleJobs;
@@ -132,7 +133,7 @@ public final class ApiModule {
     SubmitRateLimiter rateLimiter =
         new SubmitRateLimiter(
             stores.redisClient(), stores.keys(), stores.clock(), settings.redisTimeout);
-    env.lifecycle().manage(rateLimiter);
+    env.lifecycle().manage(new AutoCloseableManager(rateLimiter));
     NamespaceGate gate = new NamespaceGate(namespaces, rateLimiter, env.metrics());
     JobSubmitter submitter =
         new JobSubmitter(

@@ -9,6 +9,7 @@ import io.punctual.api.problem.Problem;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
 import io.punctual.common.json.Json;
+import io.punctual.queue.rate.SubmitRateLimiter;
 import io.punctual.store.namespace.Namespace;
 import io.punctual.store.namespace.Quota;
 import java.time.Duration;

@@ -66,6 +66,7 @@ public final class Planner implements AutoCloseable {
   private final PartitionManager partitions;
   private final ReadyQueue queue;
   private final Duration queueHorizon;
+  private final RateDebts rateDebts;
   private final PlannerSettings settings;
   private final OccurrencePlanner decider;
   private final MisfireLine misfireLine;
@@ -107,6 +108,7 @@ public final class Planner implements AutoCloseable {
     this.partitions = stores.partitions();
     this.queue = stores.queue();
     this.queueHorizon = stores.queueHorizon();
+    this.rateDebts = stores.rateDebts();
     this.settings = settings;
     this.decider = new OccurrencePlanner(settings);
     this.clock = clock;
@@ -155,6 +157,7 @@ public final class Planner implements AutoCloseable {
         dup += batch.duplicates();
         mis += batch.misfires();
         record(batch, now);
+        rateDebts.charge(batch.jobs());
         List<QueueEntry> soon = dueWithinHorizon(batch.jobs(), now);
         if (enqueue(soon)) {
           queued += soon.size();
@@ -329,17 +332,17 @@ public final class Planner implements AutoCloseable {
 
   @Override
   public synchronized void close() {
-    if (thread == null) {
-      return;
+    if (thread != null) {
+      running = false;
+      LockSupport.unpark(thread);
+      try {
+        thread.join(TimeUnit.SECONDS.toMillis(30));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      thread = null;
+      log.info("planner stopped holder={}", holder);
     }
-    running = false;
-    LockSupport.unpark(thread);
-    try {
-      thread.join(TimeUnit.SECONDS.toMillis(30));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    thread = null;
-    log.info("planner stopped holder={}", holder);
+    rateDebts.close();
   }
 }

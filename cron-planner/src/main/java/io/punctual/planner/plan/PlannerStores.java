@@ -8,7 +8,7 @@ import java.time.Duration;
 /**
  * Where a planner reads and writes: the schedules, their occurrences and jobs, the planners'
  * liveness and the jobs' partitions in PostgreSQL; the ready queue that jobs due within {@code
- * queueHorizon} go to after the commit.
+ * queueHorizon} go to after the commit; the namespaces' rate buckets their jobs are charged to.
  */
 public record PlannerStores(
     ScheduleDefinitions definitions,
@@ -16,4 +16,5 @@ public record PlannerStores(
     PlannerLiveness liveness,
     PartitionManager partitions,
     ReadyQueue queue,
-    Duration queueHorizon) {}
+    Duration queueHorizon,
+    RateDebts rateDebts) {}

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.punctual.model.Job;
 import io.punctual.planner.support.PlannerFixture;
+import io.punctual.queue.rate.SubmitRateLimiter;
 import io.punctual.schedule.Schedule;
+import io.punctual.store.namespace.Namespace;
 import io.punctual.store.namespace.Quota;
 import io.punctual.store.testing.TestClock;
 import java.time.Duration;
@@ -54,6 +56,34 @@ class PlannerQuotaIT {
     assertThat(pass.skipped()).isEqualTo(4);
     assertThat(fx.metrics.meter("punctual.planner.occurrences.overQuota").getCount()).isEqualTo(4);
     assertThat(fx.occurrencesWithoutExactlyOneJob()).isEmpty();
+  }
+
+  /**
+   * Fire times are never dropped for the rate: their jobs are charged to the namespace's bucket
+   * after the fact, in debt, so the namespace's submits wait until it has refilled past them.
+   */
+  @Test
+  void schedulesJobsAreChargedToTheNamespacesRateInDebt() {
+    Namespace ns =
+        fx.stores.namespaces().create("metered", new Quota(1, 5, null, null)).orElseThrow();
+    Schedule s =
+        fx.schedules.create("metered", aSchedule().every(Duration.ofSeconds(10)).definition());
+
+    try (Planner planner = fx.planner()) {
+      planner.runOnce();
+    }
+
+    assertThat(fx.jobsOf(s.id())).hasSize(7);
+    try (SubmitRateLimiter bucket =
+        new SubmitRateLimiter(
+            fx.stores.redisClient(), fx.stores.keys(), clock, Duration.ofSeconds(2))) {
+      // 5 tokens, 7 taken: 2 in debt, so one submit waits 3 s of refill (one a second)
+      SubmitRateLimiter.Verdict verdict = bucket.take(ns, 1);
+      assertThat(verdict.admitted()).isFalse();
+      assertThat(verdict.untilAdmitted()).isEqualTo(Duration.ofSeconds(3));
+      clock.advance(Duration.ofSeconds(3));
+      assertThat(bucket.take(ns, 1).admitted()).isTrue();
+    }
   }
 
   @Test

@@ -1,6 +1,5 @@
-package io.punctual.api.namespaces;
+package io.punctual.queue.rate;
 
-import io.dropwizard.lifecycle.Managed;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.ConsumptionProbe;
@@ -35,9 +34,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * hash tag like its queues. A bucket left alone expires from Redis once it would be full again.
  *
  * <p>Only namespaces with a rate quota ever reach this class, so the submits of all other
- * namespaces pay no Redis round trip for it.
+ * namespaces pay no Redis round trip for it. The API takes tokens for submits and retries ({@link
+ * #take}); the planner takes them for the jobs of schedules after the fact ({@link #takeInDebt}).
  */
-public final class SubmitRateLimiter implements Managed, AutoCloseable {
+public final class SubmitRateLimiter implements AutoCloseable {
   /** What the bucket answered. */
   public record Verdict(
       boolean admitted, long remaining, Duration untilAdmitted, Duration untilFull) {}
@@ -86,6 +86,17 @@ public final class SubmitRateLimiter implements Managed, AutoCloseable {
         Duration.ofNanos(probe.getNanosToWaitForReset()));
   }
 
+  /**
+   * Takes {@code tokens} from the namespace's bucket whether or not it holds them: the bucket may
+   * go below zero, and submits are refused until it has refilled past the debt. For work already
+   * done that counts against the rate (the jobs a planner materialised for schedules).
+   *
+   * @throws RuntimeException when Redis does not answer within the timeout
+   */
+  public void takeInDebt(Namespace namespace, int tokens) {
+    long unused = bucket(namespace).consumeIgnoringRateLimits(tokens);
+  }
+
   /** The bucket of the namespace's current quota (one built under an older quota is replaced). */
   private BucketProxy bucket(Namespace namespace) {
     Versioned current = proxies.get(namespace.name());
@@ -112,12 +123,6 @@ public final class SubmitRateLimiter implements Managed, AutoCloseable {
                 .refillGreedy(quota.submitsPerSecond(), Duration.ofSeconds(1))
                 .build())
         .build();
-  }
-
-  /** Closes its connection when the server stops. */
-  @Override
-  public void stop() {
-    close();
   }
 
   @Override
