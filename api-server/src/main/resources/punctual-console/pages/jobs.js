@@ -100,13 +100,36 @@ export async function render(ctx) {
     }
   }
 
+  /** A payload search the API refused for want of a range (no payload index): none was given. */
+  function wantsRange(e) {
+    const errors = (e.problem && e.problem.errors) || [];
+    return filter.payload && !filter.from && !filter.to && e.status === 400 &&
+      errors.some((x) => x.field === 'payload');
+  }
+
   async function load() {
     let page;
+    let narrowed = null;
     try {
       page = await get('/jobs' + query({ ...filter, cursor }));
     } catch (e) {
-      replace(results, refusal('Listing jobs', e));
-      return;
+      if (!wantsRange(e)) {
+        replace(results, refusal('Listing jobs', e));
+        return;
+      }
+      // Without the payload index the API searches payloads within api.payloadSearchMaxRange
+      // (a day by default): search the last day, and say so.
+      const to = new Date(Date.now() + 60000);
+      filter.to = to.toISOString();
+      filter.from = new Date(to.getTime() - 86400000).toISOString();
+      narrowed = notice('muted', h('span', { id: 'payload-range' },
+        `Payload search without the payload index covers one day: jobs from ${fmtTime(filter.from)} to ${fmtTime(filter.to)}. Give from and to to search another day.`));
+      try {
+        page = await get('/jobs' + query({ ...filter, cursor }));
+      } catch (again) {
+        replace(results, refusal('Listing jobs', again));
+        return;
+      }
     }
     const items = page.items || [];
     // A server without payload or idempotency-key search ignores the parameter: tell, do not mislead.
@@ -121,7 +144,7 @@ export async function render(ctx) {
       h('td', { class: 'num' }, `${j.attempts}/${j.maxAttempts}`),
       h('td', {}, fmtTime(j.runAt)), h('td', {}, (j.tags || []).join(', ')),
       h('td', { class: 'error-cell' }, j.lastError ? String(j.lastError).substring(0, 120) : '')));
-    replace(results,
+    replace(results, ...(narrowed ? [narrowed] : []),
       table(['Id', 'Type', 'Status', 'Priority', 'Attempts', 'Runs at', 'Tags', 'Last error'], rows, { id: 'jobs-table' }),
       h('div', { class: 'pager' },
         h('button', { id: 'page-first', disabled: !cursor, onclick: () => { cursors.length = 0; cursor = null; load(); } }, 'First'),

@@ -72,6 +72,9 @@ class ConsolePendingEndpointsE2E {
     browser.until(
         d -> d.findElements(By.cssSelector("#jobs-table tr[data-id]")).size() == 1 ? true : null);
     assertThat(browser.find("#jobs-table tr[data-id]").getAttribute("data-id")).isEqualTo(wanted);
+    // without the payload index the API searches a day at most: the console searched the last
+    // day, and says so
+    assertThat(browser.find("#payload-range").getText()).contains("one day");
   }
 
   @Test
