@@ -11,6 +11,7 @@ import io.punctual.api.audit.AuditResource;
 import io.punctual.api.auth.ApiKeys;
 import io.punctual.api.auth.KeyAuthenticator;
 import io.punctual.api.auth.KeyBootstrapAtStart;
+import io.punctual.api.auth.RefusalPacing;
 import io.punctual.api.bulk.BulkActionStore;
 import io.punctual.api.bulk.BulkResource;
 import io.punctual.api.bulk.BulkRunner;
@@ -165,7 +166,11 @@ public final class ApiModule {
           .addFilter("punctual-local-origin", new LocalOriginFilter(hosts, env.getObjectMapper()))
           .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     }
-    Authorizer authorizer = new Authorizer(settings.defaultNamespace, authenticator);
+    Authorizer authorizer =
+        new Authorizer(
+            settings.defaultNamespace,
+            authenticator,
+            new RefusalPacing(auth.refusalsPerSecondPerSource, stores.clock(), env.metrics()));
     AuditStore auditStore = new AuditStore(stores.database().jdbi());
     AuditLog audit = new AuditLog(auditStore, stores.clock(), settings.audit, env.metrics());
     env.lifecycle().manage(audit);

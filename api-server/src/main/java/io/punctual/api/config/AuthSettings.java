@@ -45,6 +45,14 @@ public final class AuthSettings implements ValidatedSettings {
    */
   @JsonProperty public Duration unknownKeysFor = Duration.ofSeconds(2);
 
+  /**
+   * Refused authentications (401) answered a second to one source address, in bursts of twice that;
+   * a refusal past it is held until its turn, at most 2 s, before it is answered, so a flood of bad
+   * keys is answered at this rate instead of taking the API's CPU. Valid keys are never held. 0: no
+   * pacing.
+   */
+  @JsonProperty public int refusalsPerSecondPerSource = 50;
+
   /** The bootstrap key, or null when none is set (an empty value counts as none). */
   public String bootstrapKeyOrNull() {
     return bootstrapKey == null || bootstrapKey.isBlank() ? null : bootstrapKey;
@@ -70,5 +78,8 @@ public final class AuthSettings implements ValidatedSettings {
             && !unknownKeysFor.isNegative()
             && unknownKeysFor.compareTo(Duration.ofMinutes(1)) <= 0,
         "auth.unknownKeysFor must be between PT0S and PT1M");
+    errors.require(
+        refusalsPerSecondPerSource >= 0 && refusalsPerSecondPerSource <= 100_000,
+        "auth.refusalsPerSecondPerSource must be between 0 (no pacing) and 100000");
   }
 }

@@ -6,13 +6,16 @@ import io.punctual.api.auth.KeyAuthenticator;
 import io.punctual.api.auth.KeyRefusal;
 import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Principal;
+import io.punctual.api.auth.RefusalPacing;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
 import io.punctual.api.request.StorableText;
 import jakarta.annotation.Priority;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -36,14 +39,18 @@ public final class Authorizer implements ContainerRequestFilter {
 
   private final String defaultNamespace;
   private final KeyAuthenticator authenticator;
+  private final RefusalPacing pacing;
+  @Context private HttpServletRequest servletRequest;
 
   /**
    * @param authenticator null when authentication is switched off: every request then acts as
    *     {@link Principal#AUTH_DISABLED}
+   * @param pacing holds a 401 of a source that has had its refusals of the moment
    */
-  public Authorizer(String defaultNamespace, KeyAuthenticator authenticator) {
+  public Authorizer(String defaultNamespace, KeyAuthenticator authenticator, RefusalPacing pacing) {
     this.defaultNamespace = defaultNamespace;
     this.authenticator = authenticator;
+    this.pacing = pacing;
   }
 
   /**
@@ -58,8 +65,11 @@ public final class Authorizer implements ContainerRequestFilter {
     try {
       principal = principal(authorization);
     } catch (ProblemException refused) {
-      KeyRefusal.of(refused)
-          .ifPresent(reason -> AuditFilter.refusedAuthentication(request, reason.label()));
+      Optional<KeyRefusal> refusal = KeyRefusal.of(refused);
+      if (refusal.isPresent()) {
+        AuditFilter.refusedAuthentication(request, refusal.get().label());
+        pacing.hold(source());
+      }
       throw refused;
     }
     try {
@@ -68,6 +78,15 @@ public final class Authorizer implements ContainerRequestFilter {
     } catch (ProblemException refused) {
       AuditFilter.identify(request, Actor.refused(principal.keyId(), principal.keyName(), null));
       throw refused;
+    }
+  }
+
+  /** The peer's address, as the audit log names sources. */
+  private String source() {
+    try {
+      return servletRequest == null ? null : servletRequest.getRemoteAddr();
+    } catch (RuntimeException outsideARequest) {
+      return null;
     }
   }
 

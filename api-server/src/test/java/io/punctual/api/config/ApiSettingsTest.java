@@ -105,5 +105,12 @@ class ApiSettingsTest {
     auth.validate();
     auth.unknownKeysFor = Duration.ofMinutes(2);
     assertThatThrownBy(auth::validate).hasMessageContaining("auth.unknownKeysFor");
+
+    AuthSettings pacing = new AuthSettings();
+    assertThat(pacing.refusalsPerSecondPerSource).isEqualTo(50);
+    pacing.refusalsPerSecondPerSource = 0; // off
+    pacing.validate();
+    pacing.refusalsPerSecondPerSource = -1;
+    assertThatThrownBy(pacing::validate).hasMessageContaining("auth.refusalsPerSecondPerSource");
   }
 }

@@ -8,7 +8,10 @@ import org.junit.jupiter.api.Test;
 
 class AuthorizerTest {
   private final Authorizer authorizer =
-      new Authorizer("default", null); // authentication off: namespace rules only
+      new Authorizer(
+          "default",
+          null,
+          io.punctual.api.auth.RefusalPacing.none()); // authentication off: namespace rules only
 
   @Test
   void aNulInTheNamespaceHeaderIsA422NamingTheHeaderNotTrimmedAway() {

@@ -37,6 +37,15 @@ public final class ApiFixture {
   public final DropwizardAppExtension<TestApiConfiguration> app;
 
   private ApiFixture(TestStack stack, Stores stores, ApiSettings settings, boolean keys) {
+    this(stack, stores, settings, keys, 0);
+  }
+
+  /**
+   * {@code refusalsPerSecond}: auth.refusalsPerSecondPerSource. The tests' clock stands still, so a
+   * source's refusal bucket would never fill again: only RefusalPacingIT turns pacing on.
+   */
+  private ApiFixture(
+      TestStack stack, Stores stores, ApiSettings settings, boolean keys, int refusalsPerSecond) {
     this.clock = (TestClock) stack.clock;
     this.stack = stack;
     this.stores = stores;
@@ -50,6 +59,7 @@ public final class ApiFixture {
     config.api = settings;
     config.auth.bootstrapKey = ADMIN_KEY;
     config.auth.enabled = keys;
+    config.auth.refusalsPerSecondPerSource = refusalsPerSecond;
     DefaultServerFactory server = (DefaultServerFactory) config.getServerFactory();
     server.setEnableVirtualThreads(true); // as the bundled punctual.yml sets it
     ((HttpConnectorFactory) server.getApplicationConnectors().get(0)).setPort(0);
@@ -89,6 +99,14 @@ public final class ApiFixture {
     Stores stores =
         new Stores(postgres, stack.redisSettings, stack.queueSettings, stack.clock, "api");
     return new ApiFixture(stack, stores, settings, keys);
+  }
+
+  /** The API with auth.refusalsPerSecondPerSource at {@code perSecond} (off in the others). */
+  public static ApiFixture withRefusalPacing(int perSecond) {
+    TestStack stack = new TestStack(newClock());
+    Stores stores =
+        new Stores(stack.postgres, stack.redisSettings, stack.queueSettings, stack.clock, "api");
+    return new ApiFixture(stack, stores, testSettings(), true, perSecond);
   }
 
   /** The API against PostgreSQL settings of the caller's choosing (e.g. a server that is down). */

@@ -66,9 +66,9 @@ public class RequestIdentityBenchmark {
     keyed =
         new Authorizer(
             "default",
-            new KeyAuthenticator(
-                keys, Clock.systemUTC(), new AuthSettings(), new MetricRegistry()));
-    unkeyed = new Authorizer("default", null);
+            new KeyAuthenticator(keys, Clock.systemUTC(), new AuthSettings(), new MetricRegistry()),
+            io.punctual.api.auth.RefusalPacing.none());
+    unkeyed = new Authorizer("default", null, io.punctual.api.auth.RefusalPacing.none());
   }
 
   @TearDown(Level.Trial)
