@@ -4,10 +4,9 @@ import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
-import io.github.bucket4j.TimeMeter;
+import io.punctual.queue.rate.ClockTimeMeter;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -29,14 +28,14 @@ public final class RefusalPacing {
   static final int MAX_SOURCES = 10_000;
 
   private final int perSecond;
-  private final TimeMeter time;
+  private final ClockTimeMeter time;
   private final Map<String, Bucket> sources = new ConcurrentHashMap<>();
   private final Meter held;
 
   /** {@code perSecond}: 0 holds nothing. */
   public RefusalPacing(int perSecond, Clock clock, MetricRegistry metrics) {
     this.perSecond = perSecond;
-    this.time = new ClockMeter(clock);
+    this.time = new ClockTimeMeter(clock);
     this.held = metrics.meter("punctual.auth.refusalsHeld");
   }
 
@@ -87,19 +86,5 @@ public final class RefusalPacing {
                         .build())
                 .withCustomTimePrecision(time)
                 .build());
-  }
-
-  /** Bucket4j's time source over the injected clock. */
-  private record ClockMeter(Clock clock) implements TimeMeter {
-    @Override
-    public long currentTimeNanos() {
-      Instant now = clock.instant();
-      return now.getEpochSecond() * 1_000_000_000L + now.getNano();
-    }
-
-    @Override
-    public boolean isWallClockBased() {
-      return true;
-    }
   }
 }

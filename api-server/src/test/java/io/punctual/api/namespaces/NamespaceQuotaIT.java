@@ -2,7 +2,6 @@ package io.punctual.api.namespaces;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dropwizard.lifecycle.JettyManaged;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport;
@@ -264,11 +263,7 @@ class NamespaceQuotaIT {
 
   /** The running API's namespace cache (a managed object of its lifecycle). */
   private static NamespaceCache cache() {
-    return FIXTURE.app.getEnvironment().lifecycle().getManagedObjects().stream()
-        .filter(o -> o instanceof JettyManaged m && m.getManaged() instanceof NamespaceCache)
-        .map(o -> (NamespaceCache) ((JettyManaged) o).getManaged())
-        .findFirst()
-        .orElseThrow();
+    return FIXTURE.managed(NamespaceCache.class);
   }
 
   @Test

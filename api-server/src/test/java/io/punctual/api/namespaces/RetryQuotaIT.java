@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dropwizard.lifecycle.JettyManaged;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport;
@@ -158,10 +157,6 @@ class RetryQuotaIT {
 
   /** The running API's namespace cache (a managed object of its lifecycle). */
   private static NamespaceCache cache() {
-    return FIXTURE.app.getEnvironment().lifecycle().getManagedObjects().stream()
-        .filter(o -> o instanceof JettyManaged m && m.getManaged() instanceof NamespaceCache)
-        .map(o -> (NamespaceCache) ((JettyManaged) o).getManaged())
-        .findFirst()
-        .orElseThrow();
+    return FIXTURE.managed(NamespaceCache.class);
   }
 }

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.US_ASCII;
 
 import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.jetty.HttpConnectorFactory;
+import io.dropwizard.lifecycle.JettyManaged;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.queue.Stores;
@@ -132,6 +133,15 @@ public final class ApiFixture {
     // limit (ReadRateLimitIT, the corpus's) turn it on and move the clock themselves
     settings.readsPerSecondPerKey = 0;
     return settings;
+  }
+
+  /** The running API's managed object of class {@code type} (one of its lifecycle's). */
+  public <T> T managed(Class<T> type) {
+    return app.getEnvironment().lifecycle().getManagedObjects().stream()
+        .filter(o -> o instanceof JettyManaged m && type.isInstance(m.getManaged()))
+        .map(o -> type.cast(((JettyManaged) o).getManaged()))
+        .findFirst()
+        .orElseThrow();
   }
 
   public URI baseUri() {

@@ -3,7 +3,6 @@ package io.punctual.queue.rate;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.ConsumptionProbe;
-import io.github.bucket4j.TimeMeter;
 import io.github.bucket4j.TokensInheritanceStrategy;
 import io.github.bucket4j.distributed.BucketProxy;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
@@ -20,7 +19,6 @@ import io.punctual.store.namespace.Namespace;
 import io.punctual.store.namespace.Quota;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -64,7 +62,7 @@ public final class SubmitRateLimiter implements AutoCloseable {
     this.keys = keys;
     this.buckets =
         builder
-            .clientClock(new ClockMeter(clock))
+            .clientClock(new ClockTimeMeter(clock))
             .requestTimeout(timeout)
             .expirationAfterWrite(
                 ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(
@@ -128,19 +126,5 @@ public final class SubmitRateLimiter implements AutoCloseable {
   @Override
   public void close() {
     connection.close();
-  }
-
-  /** Bucket4j's time source over the injected clock. */
-  private record ClockMeter(Clock clock) implements TimeMeter {
-    @Override
-    public long currentTimeNanos() {
-      Instant now = clock.instant();
-      return now.getEpochSecond() * 1_000_000_000L + now.getNano();
-    }
-
-    @Override
-    public boolean isWallClockBased() {
-      return true;
-    }
   }
 }
