@@ -7,6 +7,8 @@ import io.github.bucket4j.Bucket;
 import io.punctual.queue.rate.ClockTimeMeter;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -41,7 +43,8 @@ public final class RefusalPacing {
 
   /** Pacing that holds nothing (authentication off, or tests and benchmarks of other things). */
   public static RefusalPacing none() {
-    return new RefusalPacing(0, Clock.systemUTC(), new MetricRegistry());
+    // never read: a pacing of 0 holds nothing
+    return new RefusalPacing(0, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC), new MetricRegistry());
   }
 
   /**
