@@ -164,8 +164,7 @@ public final class LocalRedisCluster implements AutoCloseable {
    * replica, a coordinated failover: no write is lost) and waits until every live node agrees.
    */
   public int failover(int masterPort) {
-    List<Integer> replicas = replicasOf(masterPort);
-    int replica = replicas.get(replicas.size() - 1);
+    int replica = inSyncReplicaOf(masterPort);
     cli(replica, "cluster", "failover");
     int promoted = replica;
     waitFor(
@@ -194,12 +193,7 @@ public final class LocalRedisCluster implements AutoCloseable {
     List<Integer> replicas = replicasOf(port);
     // a replica that has not finished its first sync refuses to be elected (its data counts as too
     // old), so the kill waits for one whose link to the master is up
-    waitFor(
-        () ->
-            replicas.stream()
-                .anyMatch(r -> cli(r, "info", "replication").contains("master_link_status:up")),
-        Duration.ofSeconds(30),
-        "a replica of " + port + " " + replicas + " to be in sync");
+    inSyncReplicaOf(port);
     int index = ports.indexOf(port);
     processes.get(index).destroyForcibly();
     try {
@@ -214,20 +208,47 @@ public final class LocalRedisCluster implements AutoCloseable {
     waitForClusterOk();
   }
 
-  /** The ports of the replicas of the master on {@code masterPort}; fails when it has none. */
+  /**
+   * The ports of the replicas of the master on {@code masterPort}, waiting up to 30 s for the nodes
+   * to know one (a cluster just made, or just failed over, may not list it yet); fails when none
+   * shows.
+   */
   private List<Integer> replicasOf(int masterPort) {
     String masterId = nodeId(masterPort);
     List<Integer> replicas = new ArrayList<>();
-    for (String line : liveNodesLines()) {
-      String[] f = line.split(" ", -1);
-      if (f[2].contains("slave") && f[3].equals(masterId)) {
-        replicas.add(portOf(f[1]));
-      }
-    }
-    if (replicas.isEmpty()) {
-      throw new IllegalStateException("master " + masterPort + " has no replica");
-    }
-    return replicas;
+    waitFor(
+        () -> {
+          replicas.clear();
+          for (String line : liveNodesLines()) {
+            String[] f = line.split(" ", -1);
+            if (f[2].contains("slave") && f[3].equals(masterId)) {
+              replicas.add(portOf(f[1]));
+            }
+          }
+          return !replicas.isEmpty();
+        },
+        Duration.ofSeconds(30),
+        "master " + masterPort + " to have a replica");
+    return List.copyOf(replicas);
+  }
+
+  /** A replica of the master on {@code masterPort} whose link to it is up (waits up to 30 s). */
+  private int inSyncReplicaOf(int masterPort) {
+    List<Integer> replicas = replicasOf(masterPort);
+    int[] found = {-1};
+    waitFor(
+        () -> {
+          for (int r : replicas) {
+            if (cli(r, "info", "replication").contains("master_link_status:up")) {
+              found[0] = r;
+              return true;
+            }
+          }
+          return false;
+        },
+        Duration.ofSeconds(30),
+        "a replica of " + masterPort + " " + replicas + " to be in sync");
+    return found[0];
   }
 
   /**
