@@ -90,14 +90,19 @@ final class DevCommand extends RoleCommand {
 
   /**
    * Dev keeps the callback policy of production: an {@code http} job may not call this machine (its
-   * admin port, its Redis) unless told to, as a dev API is often reachable from the network.
+   * admin port, its Redis) unless the ceiling opens it and its namespace is granted it, as a dev
+   * API is often reachable from the network.
    */
   private static String callbacks(PunctualConfiguration config) {
     OutboundPolicy policy = config.worker.http.outboundPolicy();
     return policy.opensAnything()
-        ? "  Callbacks    http jobs MAY ALSO CALL " + policy.describe() + " (worker.http.allow)"
+        ? "  Callbacks    http jobs of a namespace granted part of it MAY ALSO CALL "
+            + policy.describe()
+            + " (worker.http.allow); grant: PUT /api/v1/namespaces/default/egress"
+            + " {\"allow\":[...]}"
         : "  Callbacks    http jobs may not call loopback or private addresses; for a receiver on"
-            + " this machine: PUNCTUAL_HTTP_ALLOW=127.0.0.1/32";
+            + " this machine: PUNCTUAL_HTTP_ALLOW=127.0.0.1/32, then PUT"
+            + " /api/v1/namespaces/default/egress {\"allow\":[\"127.0.0.1/32\"]}";
   }
 
   /** What the banner says of the admin key: the dev key itself, or where the key comes from. */
