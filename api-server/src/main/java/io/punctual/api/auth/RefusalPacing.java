@@ -2,15 +2,12 @@ package io.punctual.api.auth;
 
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
-import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
-import io.punctual.queue.rate.ClockTimeMeter;
+import io.punctual.queue.rate.KeyedBuckets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,15 +26,14 @@ public final class RefusalPacing {
 
   static final int MAX_SOURCES = 10_000;
 
-  private final int perSecond;
-  private final ClockTimeMeter time;
-  private final Map<String, Bucket> sources = new ConcurrentHashMap<>();
+  /** Null when pacing is off. */
+  private final KeyedBuckets<String> sources;
+
   private final Meter held;
 
   /** {@code perSecond}: 0 holds nothing. */
   public RefusalPacing(int perSecond, Clock clock, MetricRegistry metrics) {
-    this.perSecond = perSecond;
-    this.time = new ClockTimeMeter(clock);
+    this.sources = perSecond == 0 ? null : new KeyedBuckets<>(perSecond, clock, MAX_SOURCES);
     this.held = metrics.meter("punctual.auth.refusalsHeld");
   }
 
@@ -52,10 +48,10 @@ public final class RefusalPacing {
    * {@link #MAX_HOLD}); returns at once otherwise. Call it before a 401 is written.
    */
   public void hold(String source) {
-    if (perSecond == 0) {
+    if (sources == null) {
       return;
     }
-    Bucket bucket = bucketOf(source == null ? "(unknown)" : source);
+    Bucket bucket = sources.of(source == null ? "(unknown)" : source);
     if (bucket.tryConsume(1)) {
       return;
     }
@@ -68,26 +64,5 @@ public final class RefusalPacing {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  private Bucket bucketOf(String source) {
-    Bucket bucket = sources.get(source);
-    if (bucket != null) {
-      return bucket;
-    }
-    if (sources.size() >= MAX_SOURCES) {
-      sources.clear();
-    }
-    return sources.computeIfAbsent(
-        source,
-        s ->
-            Bucket.builder()
-                .addLimit(
-                    Bandwidth.builder()
-                        .capacity(2L * perSecond)
-                        .refillGreedy(perSecond, Duration.ofSeconds(1))
-                        .build())
-                .withCustomTimePrecision(time)
-                .build());
   }
 }

@@ -2,8 +2,10 @@ package io.punctual.api.context;
 
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
+import io.github.bucket4j.ConsumptionProbe;
 import io.punctual.api.problem.Problem;
 import io.punctual.api.problem.ProblemException;
+import io.punctual.queue.rate.KeyedBuckets;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -11,10 +13,7 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
 import java.time.Clock;
-import java.time.Instant;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Reads ({@code GET}, {@code HEAD}) are limited per API key: a token bucket per key of {@code
@@ -29,8 +28,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * indexed statement, and a Redis round trip per read would add to every one of them and make every
  * read depend on Redis; what the limit is for is to bound the work one key makes this process and
  * its PostgreSQL connections do, which a bucket of its own bounds exactly. The price: behind a load
- * balancer of N API processes a key may read up to N times the rate (set it for one process). Time
- * comes from the injected clock. With authentication off (no key) nothing is limited.
+ * balancer of N API processes a key may read up to N times the rate (set it for one process). The
+ * buckets are {@link KeyedBuckets} (Bucket4j, time from the injected clock). With authentication
+ * off (no key) nothing is limited.
  */
 @Priority(Priorities.AUTHORIZATION + 10)
 public final class ReadRateLimit implements ContainerRequestFilter, ContainerResponseFilter {
@@ -41,11 +41,9 @@ public final class ReadRateLimit implements ContainerRequestFilter, ContainerRes
   private static final String HEADERS = ReadRateLimit.class.getName() + ".headers";
   private static final long NANOS = 1_000_000_000L;
 
-  private final double perSecond;
-  private final double burst;
+  private final int perSecond;
   private final String policy;
-  private final Clock clock;
-  private final Map<UUID, Bucket> buckets = new ConcurrentHashMap<>();
+  private final KeyedBuckets<UUID> buckets;
   private final Meter limited;
 
   /** {@code perSecond}: {@code api.readsPerSecondPerKey}, at least 1. */
@@ -54,9 +52,8 @@ public final class ReadRateLimit implements ContainerRequestFilter, ContainerRes
       throw new IllegalArgumentException("readsPerSecondPerKey must be >= 1: " + perSecond);
     }
     this.perSecond = perSecond;
-    this.burst = 2.0 * perSecond;
     this.policy = POLICY + ";q=" + (2L * perSecond) + ";w=2";
-    this.clock = clock;
+    this.buckets = new KeyedBuckets<>(perSecond, clock, MAX_KEYS);
     this.limited = metrics.meter("punctual.api.readsLimited");
   }
 
@@ -73,27 +70,22 @@ public final class ReadRateLimit implements ContainerRequestFilter, ContainerRes
     if (key == null) {
       return; // authentication off (or a route the authorizer did not resolve)
     }
-    if (buckets.size() >= MAX_KEYS && !buckets.containsKey(key)) {
-      buckets.clear();
-    }
-    Instant now = clock.instant();
-    long nanos = now.getEpochSecond() * NANOS + now.getNano();
-    Verdict verdict = buckets.computeIfAbsent(key, k -> new Bucket(burst, nanos)).take(nanos);
-    if (verdict.admitted()) {
-      request.setProperty(HEADERS, verdict);
+    ConsumptionProbe probe = buckets.of(key).tryConsumeAndReturnRemaining(1);
+    if (probe.isConsumed()) {
+      request.setProperty(HEADERS, probe);
       return;
     }
     limited.mark();
-    long retry = Math.max(1, seconds(verdict.untilNext()));
+    long retry = Math.max(1, seconds(probe.getNanosToWaitForRefill()));
     throw new ProblemException(
         Problem.of(
                 429,
                 "read-rate-exceeded",
                 "Read rate exceeded",
                 "This key may read "
-                    + (long) perSecond
+                    + perSecond
                     + " times a second from this API server (bursts of "
-                    + (long) burst
+                    + 2L * perSecond
                     + ", api.readsPerSecondPerKey); retry in "
                     + retry
                     + " s.")
@@ -105,49 +97,22 @@ public final class ReadRateLimit implements ContainerRequestFilter, ContainerRes
 
   @Override
   public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-    if (request.getProperty(HEADERS) instanceof Verdict verdict) {
+    if (request.getProperty(HEADERS) instanceof ConsumptionProbe probe) {
       response.getHeaders().putSingle("RateLimit-Policy", policy);
       response
           .getHeaders()
           .putSingle(
               "RateLimit",
-              POLICY + ";r=" + verdict.remaining() + ";t=" + seconds(verdict.untilFull()));
+              POLICY
+                  + ";r="
+                  + probe.getRemainingTokens()
+                  + ";t="
+                  + seconds(probe.getNanosToWaitForReset()));
     }
   }
 
   /** Whole seconds of {@code nanos}, rounded up. */
-  private static long seconds(double nanos) {
-    return (long) Math.ceil(nanos / NANOS);
-  }
-
-  /** What a bucket answered: whole tokens left, and nanoseconds until the next and until full. */
-  private record Verdict(boolean admitted, long remaining, double untilNext, double untilFull) {}
-
-  /** One key's tokens, refilled lazily from the clock. */
-  private final class Bucket {
-    private double tokens;
-    private long updated;
-
-    Bucket(double tokens, long now) {
-      this.tokens = tokens;
-      this.updated = now;
-    }
-
-    synchronized Verdict take(long now) {
-      if (now > updated) {
-        tokens = Math.min(burst, tokens + (now - updated) * perSecond / NANOS);
-        updated = now;
-      }
-      boolean admitted = tokens >= 1;
-      if (admitted) {
-        tokens -= 1;
-      }
-      double perToken = NANOS / perSecond;
-      return new Verdict(
-          admitted,
-          (long) Math.floor(tokens),
-          admitted ? 0 : (1 - tokens) * perToken,
-          (burst - tokens) * perToken);
-    }
+  private static long seconds(long nanos) {
+    return (nanos + NANOS - 1) / NANOS;
   }
 }

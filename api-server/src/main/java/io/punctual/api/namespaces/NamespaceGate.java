@@ -147,14 +147,9 @@ public final class NamespaceGate {
     }
     if (quota.limitsRate()) {
       take = Math.min(take, quota.burst());
-      try {
-        SubmitRateLimiter.Verdict verdict = limiter.take(ns, take);
-        if (!verdict.admitted()) {
-          return new Room.Wait(verdict.untilAdmitted());
-        }
-      } catch (RuntimeException e) {
-        rateUnchecked.mark();
-        log.warn("rate quota of namespace {} not checked (Redis): {}", ns.name(), e.toString());
+      SubmitRateLimiter.Verdict verdict = takeTokens(ns, take);
+      if (verdict != null && !verdict.admitted()) {
+        return new Room.Wait(verdict.untilAdmitted());
       }
     }
     if (quota.limitsPending()) {
@@ -247,12 +242,8 @@ public final class NamespaceGate {
     if (count > quota.burst()) {
       throw neverFits("burst", quota.burst(), count);
     }
-    SubmitRateLimiter.Verdict verdict;
-    try {
-      verdict = limiter.take(ns, count);
-    } catch (RuntimeException e) {
-      rateUnchecked.mark();
-      log.warn("rate quota of namespace {} not checked (Redis): {}", ns.name(), e.toString());
+    SubmitRateLimiter.Verdict verdict = takeTokens(ns, count);
+    if (verdict == null) {
       return;
     }
     if (verdict.admitted()) {
@@ -281,6 +272,20 @@ public final class NamespaceGate {
             .withHeader("Retry-After", Long.toString(retry))
             .withHeader("RateLimit-Policy", policy(quota))
             .withHeader("RateLimit", POLICY + ";r=" + verdict.remaining() + ";t=" + retry));
+  }
+
+  /**
+   * The namespace's bucket's answer to {@code count} tokens; null when Redis did not answer (the
+   * rate is then not enforced for this request: counted and logged).
+   */
+  private SubmitRateLimiter.Verdict takeTokens(Namespace ns, int count) {
+    try {
+      return limiter.take(ns, count);
+    } catch (RuntimeException e) {
+      rateUnchecked.mark();
+      log.warn("rate quota of namespace {} not checked (Redis): {}", ns.name(), e.toString());
+      return null;
+    }
   }
 
   /**
