@@ -1,11 +1,9 @@
 package io.punctual.outbound.signing;
 
+import io.punctual.common.cache.ExpiringCache;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -22,30 +20,15 @@ public final class CachedSigningKeys implements SigningKeys {
   static final int MAX_CACHED = 10_000;
 
   private final Function<String, List<byte[]>> load;
-  private final Clock clock;
-  private final Duration ttl;
-  private final Map<String, Entry> cache = new ConcurrentHashMap<>();
-
-  private record Entry(List<SigningSecret> secrets, Instant until) {}
+  private final ExpiringCache<String, List<SigningSecret>> cache;
 
   public CachedSigningKeys(Function<String, List<byte[]>> load, Clock clock, Duration ttl) {
     this.load = load;
-    this.clock = clock;
-    this.ttl = ttl;
+    this.cache = new ExpiringCache<>(clock, ttl, MAX_CACHED);
   }
 
   @Override
   public List<SigningSecret> of(String namespace) {
-    Instant now = clock.instant();
-    Entry entry = cache.get(namespace);
-    if (entry != null && now.isBefore(entry.until())) {
-      return entry.secrets();
-    }
-    List<SigningSecret> secrets = load.apply(namespace).stream().map(SigningSecret::ofKey).toList();
-    if (cache.size() >= MAX_CACHED) {
-      cache.clear();
-    }
-    cache.put(namespace, new Entry(secrets, now.plus(ttl)));
-    return secrets;
+    return cache.get(namespace, ns -> load.apply(ns).stream().map(SigningSecret::ofKey).toList());
   }
 }

@@ -1,5 +1,6 @@
 package io.punctual.worker.handler.http;
 
+import io.punctual.common.cache.ExpiringCache;
 import io.punctual.common.config.SettingsErrors;
 import io.punctual.outbound.GuardedHttpClient;
 import io.punctual.outbound.address.OutboundPolicy;
@@ -8,7 +9,6 @@ import io.punctual.store.namespace.Egress;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -37,14 +37,11 @@ final class NamespaceCallbacks implements AutoCloseable {
    */
   record ForNamespace(OutboundPolicy policy, GuardedHttpClient client, boolean keepResponse) {}
 
-  private record Cached(ForNamespace callbacks, Instant until) {}
-
   private final HttpSettings settings;
   private final OutboundPolicy ceiling;
   private final SSLContext tls;
   private final Function<String, Egress> egress;
-  private final Clock clock;
-  private final Map<String, Cached> byNamespace = new ConcurrentHashMap<>();
+  private final ExpiringCache<String, ForNamespace> byNamespace;
   private final Map<String, GuardedHttpClient> clients = new ConcurrentHashMap<>();
 
   NamespaceCallbacks(
@@ -53,31 +50,24 @@ final class NamespaceCallbacks implements AutoCloseable {
     this.ceiling = settings.outboundPolicy();
     this.tls = tls;
     this.egress = egress;
-    this.clock = clock;
+    this.byNamespace = new ExpiringCache<>(clock, TTL, MAX_CACHED);
   }
 
   /** The namespace's callbacks as its grant says now (read at most every {@link #TTL}). */
   ForNamespace of(String namespace) {
-    Instant now = clock.instant();
-    Cached cached = byNamespace.get(namespace);
-    if (cached != null && now.isBefore(cached.until())) {
-      return cached.callbacks();
-    }
+    return byNamespace.get(namespace, this::read);
+  }
+
+  private ForNamespace read(String namespace) {
     Egress grant = egress.apply(namespace);
     // Entries were checked when granted; one that no longer parses opens nothing.
     OutboundPolicy granted =
         OutboundPolicy.parse(grant.allow(), "egress of " + namespace, new SettingsErrors());
     OutboundPolicy policy = ceiling.restrict(granted);
-    ForNamespace callbacks =
-        new ForNamespace(
-            policy,
-            clients.computeIfAbsent(policy.describe(), k -> client(policy)),
-            grant.keepResponse());
-    if (byNamespace.size() >= MAX_CACHED) {
-      byNamespace.clear();
-    }
-    byNamespace.put(namespace, new Cached(callbacks, now.plus(TTL)));
-    return callbacks;
+    return new ForNamespace(
+        policy,
+        clients.computeIfAbsent(policy.describe(), k -> client(policy)),
+        grant.keepResponse());
   }
 
   private GuardedHttpClient client(OutboundPolicy policy) {
