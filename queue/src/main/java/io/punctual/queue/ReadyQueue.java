@@ -202,6 +202,21 @@ public final class ReadyQueue {
     return settings;
   }
 
+  /**
+   * Tells the workers that these attempts were cancelled (one PUBLISH), without waiting; completes
+   * when Redis has answered. Call it after the cancel committed.
+   */
+  public CompletableFuture<Void> announceCancelsAsync(List<CancelNotice> notices) {
+    if (notices.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return connection
+        .async()
+        .publish(keys.cancelChannel(), CancelNotice.encode(notices))
+        .toCompletableFuture()
+        .thenApply(receivers -> null);
+  }
+
   /** Removes a job from its queue (after a cancel). */
   public void remove(String namespace, Priority priority, UUID id) {
     connection.sync().zrem(keys.queue(namespace, priority, id), id.toString());

@@ -4,6 +4,7 @@ import io.punctual.queue.config.QueueSettings;
 import io.punctual.queue.config.RedisSettings;
 import io.punctual.queue.lease.Redlock;
 import io.punctual.queue.limit.LimitHolds;
+import io.punctual.queue.liveness.WorkerLiveness;
 import io.punctual.queue.redis.RedisConnection;
 import io.punctual.queue.redis.RedisConnector;
 import io.punctual.queue.redis.RedisKeys;
@@ -45,6 +46,7 @@ public final class Stores implements AutoCloseable {
   private final Namespaces namespaces;
   private final LimitStore limits;
   private final LimitHolds holds;
+  private final WorkerLiveness liveness;
 
   public Stores(
       PostgresSettings postgres,
@@ -84,6 +86,7 @@ public final class Stores implements AutoCloseable {
     this.namespaces = new Namespaces(database.jdbi(), clock);
     this.limits = new LimitStore(database.jdbi(), clock);
     this.holds = new LimitHolds(redis, keys);
+    this.liveness = new WorkerLiveness(redis, keys);
   }
 
   public Clock clock() {
@@ -167,6 +170,11 @@ public final class Stores implements AutoCloseable {
   /** The jobs limits hold back, and the mirror of the slots (Redis). */
   public LimitHolds holds() {
     return holds;
+  }
+
+  /** The live-workers set: workers report in, reapers find the dead ones. */
+  public WorkerLiveness liveness() {
+    return liveness;
   }
 
   @Override

@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@link Promoter} (every {@code queue.promoterInterval}): moves jobs entering the horizon
  *       into Redis, and rebuilds the whole near-term queue at once when Redis lost its data;
+ *   <li>{@link DeathWatch} (every {@code reaper.deathCheckInterval}, its own thread): the attempts
+ *       of workers that stopped reporting alive, rescued within seconds;
  *   <li>{@link Rescuer}, {@link Reconciler} and {@link SlotReconciler} (every {@code
  *       reaper.interval}): lost attempts back to PENDING, Redis and PostgreSQL brought to agree,
  *       limit slots of attempts no longer running given back;
@@ -43,6 +45,7 @@ public final class Reaper implements AutoCloseable {
   private final String holder;
   private final Promoter promoter;
   private final Rescuer rescuer;
+  private final DeathWatch deathWatch;
   private final Reconciler reconciler;
   private final PartitionJanitor janitor;
   private final StatsRollup stats;
@@ -55,6 +58,7 @@ public final class Reaper implements AutoCloseable {
   private final Meter promoted;
   private final Meter partitionsDropped;
   private ScheduledExecutorService executor;
+  private ScheduledExecutorService watching;
 
   public Reaper(Stores stores, ReaperSettings settings, MetricRegistry metrics, String holder) {
     settings.validate();
@@ -64,6 +68,9 @@ public final class Reaper implements AutoCloseable {
     this.promoter = stores.promoter(holder);
     this.rescuer =
         new Rescuer(stores.clock(), rescueStores(stores), settings, PerThreadRandom.INSTANCE);
+    this.deathWatch =
+        new DeathWatch(
+            stores.clock(), rescueStores(stores), stores.liveness(), rescuer, settings, metrics);
     this.reconciler =
         new Reconciler(stores.clock(), stores.queries(), stores.redis(), stores.keys(), settings);
     this.slots =
@@ -117,7 +124,7 @@ public final class Reaper implements AutoCloseable {
   public Pass runOnce() {
     PartitionJanitor.Upkeep upkeep = upkeep();
     int p = promote();
-    int r = rescue();
+    int r = watchDeaths() + rescue();
     Reconciler.Repairs repairs = reconcile();
     return new Pass(p, promoter.rebuilds(), r, repairs, upkeep, stats.runOnce());
   }
@@ -129,24 +136,35 @@ public final class Reaper implements AutoCloseable {
     executor =
         Executors.newScheduledThreadPool(
             2, Thread.ofPlatform().daemon().name("punctual-reaper").factory());
+    // A thread of its own: a long repair or upkeep pass never delays noticing a dead worker.
+    watching =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("punctual-death-watch").factory());
+    every(watching, settings.deathCheckInterval, this::watchDeaths);
     every(stores.queueSettings().promoterInterval, this::promote);
     every(settings.interval, this::repair);
     every(settings.partitionInterval, this::upkeep);
     every(settings.statsInterval, stats::runOnce);
     log.info(
-        "reaper started holder={} interval={} rescueAfter={} reconcileAfter={}",
+        "reaper started holder={} interval={} deathCheckInterval={} rescueAfter={}"
+            + " reconcileAfter={}",
         holder,
         settings.interval,
+        settings.deathCheckInterval,
         settings.rescueAfter,
         settings.reconcileAfter);
   }
 
   private void every(Duration period, Supplier<?> task) {
+    every(executor, period, task);
+  }
+
+  private void every(ScheduledExecutorService on, Duration period, Supplier<?> task) {
     long nanos = period.toNanos();
     // The executor's shutdown cancels it; a failed run is logged below, so nothing reads the
     // future.
     ScheduledFuture<?> unused =
-        executor.scheduleWithFixedDelay(
+        on.scheduleWithFixedDelay(
             () -> {
               try {
                 Object done = task.get(); // what a pass did is for runOnce()'s callers (tests)
@@ -164,6 +182,12 @@ public final class Reaper implements AutoCloseable {
   private int promote() {
     int n = promoter.runOnce();
     promoted.mark(n);
+    return n;
+  }
+
+  private int watchDeaths() {
+    int n = deathWatch.runOnce();
+    rescued.mark(n);
     return n;
   }
 
@@ -211,8 +235,10 @@ public final class Reaper implements AutoCloseable {
   public synchronized void close() {
     boolean started = executor != null;
     if (started) {
+      Loops.stopNow(watching);
       Loops.stopNow(executor);
       executor = null;
+      watching = null;
     }
     try {
       promoter.release();

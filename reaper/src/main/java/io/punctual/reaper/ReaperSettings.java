@@ -30,6 +30,13 @@ public class ReaperSettings implements ValidatedSettings {
    */
   @JsonProperty public Duration reconcileAfter = Duration.ofSeconds(10);
 
+  /**
+   * How often the reaper looks for dead workers: those whose entry in the live-workers set passed
+   * its deadline ({@code worker.livenessTtl} after their last report). Their attempts are rescued
+   * at once, so a worker's death costs its jobs about {@code livenessTtl} plus this.
+   */
+  @JsonProperty public Duration deathCheckInterval = Duration.ofSeconds(1);
+
   /** Most jobs one pass rescues, re-enqueues or checks (the rest waits for the next pass). */
   @JsonProperty public int maxPerPass = 10_000;
 
@@ -87,6 +94,7 @@ public class ReaperSettings implements ValidatedSettings {
   public void validate(SettingsErrors errors) {
     errors.positive(interval, "reaper.interval");
     errors.positive(rescueAfter, "reaper.rescueAfter");
+    errors.positive(deathCheckInterval, "reaper.deathCheckInterval");
     errors.positive(reconcileAfter, "reaper.reconcileAfter");
     errors.positive(partitionInterval, "reaper.partitionInterval");
     errors.positive(workerRetention, "reaper.workerRetention");

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,29 +68,51 @@ public final class Rescuer {
       afterHeartbeat = last.heartbeatAt();
       afterId = last.id();
       Set<UUID> leased = stores.redlock().heldAmong(stale.stream().map(Job::id).toList());
-      List<Rescue> rescues = new ArrayList<>();
-      Map<UUID, Job> byId = new HashMap<>();
-      for (Job job : stale) {
-        if (leased.contains(job.id())) {
-          // The heartbeat is late but the lease is alive: the worker renews it, so it still runs.
-          continue;
-        }
-        byId.put(job.id(), job);
-        rescues.add(decide(job, now));
-      }
-      if (!rescues.isEmpty()) {
-        JobTransitions.Ended ended = stores.transitions().rescue(rescues, staleBefore);
-        Set<UUID> done = ended.applied();
-        rescued += done.size();
-        releaseSlots(byId, done);
-        requeue(rescues, byId, done, ended.released(), now);
-        report(rescues, byId, done);
-      }
+      // A late heartbeat with a live lease: the worker renews it, so it still runs.
+      List<Job> lost = stale.stream().filter(j -> !leased.contains(j.id())).toList();
+      rescued += rescue(lost, now, staleBefore, job -> decide(job, now)).size();
       if (stale.size() < limit) {
         break;
       }
     }
     return rescued;
+  }
+
+  /**
+   * Rescues {@code lost}, running attempts as read, each as {@code decide} says, in one statement
+   * guarded by status, attempt and a heartbeat older than {@code staleBefore}; gives their slots
+   * back, puts the jobs due soon into Redis and logs each. Returns the ids it rescued (an attempt
+   * that ended or reported in meanwhile is left alone).
+   */
+  Set<UUID> rescue(List<Job> lost, Instant now, Instant staleBefore, Function<Job, Rescue> decide) {
+    if (lost.isEmpty()) {
+      return Set.of();
+    }
+    List<Rescue> rescues = new ArrayList<>();
+    Map<UUID, Job> byId = new HashMap<>();
+    for (Job job : lost) {
+      byId.put(job.id(), job);
+      rescues.add(decide.apply(job));
+    }
+    JobTransitions.Ended ended = stores.transitions().rescue(rescues, staleBefore);
+    Set<UUID> done = ended.applied();
+    releaseSlots(byId, done);
+    requeue(rescues, byId, done, ended.released(), now);
+    report(rescues, byId, done);
+    return done;
+  }
+
+  /**
+   * The rescue of an attempt whose worker died (seen by {@link DeathWatch}): it runs again at once,
+   * as a worker's death is not the job's failure; the lost attempt still counts, so a job that
+   * kills every worker it runs on ends FAILED after its attempts.
+   */
+  static Rescue atOnce(Job job, Instant now, String why) {
+    String error = "attempt " + job.attempt() + " lost: " + why;
+    if (job.attempt() >= job.maxAttempts()) {
+      return new Rescue(job.id(), job.attempt(), JobState.FAILED, null, error);
+    }
+    return new Rescue(job.id(), job.attempt(), JobState.PENDING, now, error);
   }
 
   /**

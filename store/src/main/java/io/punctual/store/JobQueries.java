@@ -269,6 +269,19 @@ public final class JobQueries {
   }
 
   /**
+   * Up to {@code limit} running attempts of the workers {@code workerIds}, oldest heartbeat first.
+   */
+  public List<Job> runningOf(Collection<String> workerIds, int limit) {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql("runningOf"))
+                .bind("workerIds", workerIds.toArray(String[]::new))
+                .bind("limit", limit)
+                .map(JobRowMapper.INSTANCE)
+                .list());
+  }
+
+  /**
    * Pending jobs with run_at in (after, until], ordered by (run_at, id), after a keyset cursor (the
    * promoter's {@link io.punctual.queue.PendingJobs}).
    */

@@ -18,8 +18,10 @@ import io.punctual.worker.complete.CompletionBatcher;
 import io.punctual.worker.complete.CompletionStores;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
+import io.punctual.worker.heartbeat.CancelListener;
 import io.punctual.worker.heartbeat.Heartbeater;
 import io.punctual.worker.heartbeat.LeaseKeeper;
+import io.punctual.worker.heartbeat.LivenessBeacon;
 import io.punctual.worker.limit.SlotHolders;
 import io.punctual.worker.metrics.QueueDepths;
 import io.punctual.worker.metrics.WorkerMetrics;
@@ -63,6 +65,7 @@ public final class Worker implements AutoCloseable {
   private final ScheduledExecutorService heartbeats;
   private final ScheduledExecutorService leaseRenewals;
   private final ScheduledExecutorService promoting;
+  private final ScheduledExecutorService livenessReports;
 
   /** Reads the queue depths the gauges show, every {@link QueueDepths#INTERVAL}. */
   private final ScheduledExecutorService depthReading;
@@ -71,6 +74,8 @@ public final class Worker implements AutoCloseable {
   private final ClaimLoop claimLoop;
   private final Heartbeater heartbeater;
   private final LeaseKeeper leaseKeeper;
+  private final LivenessBeacon beacon;
+  private final CancelListener cancels;
   private final Promoter promoter;
   private final Thread claimThread;
   private final AtomicInteger state = new AtomicInteger(NEW);
@@ -108,6 +113,7 @@ public final class Worker implements AutoCloseable {
     this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("punctual-heartbeat"));
     this.leaseRenewals = Executors.newSingleThreadScheduledExecutor(daemon("punctual-leases"));
     this.promoting = Executors.newSingleThreadScheduledExecutor(daemon("punctual-promoter"));
+    this.livenessReports = Executors.newSingleThreadScheduledExecutor(daemon("punctual-liveness"));
     this.depthReading = Executors.newSingleThreadScheduledExecutor(daemon("punctual-queue-depth"));
     this.queueDepths = new QueueDepths(stores.queue(), settings.namespaces, stores.clock());
     JobExecutor executor =
@@ -134,6 +140,8 @@ public final class Worker implements AutoCloseable {
             settings,
             this.metrics.jobs::leasesLost);
     this.heartbeater = new Heartbeater(stores.transitions(), running, leaseKeeper, settings);
+    this.beacon = new LivenessBeacon(stores.liveness(), settings, this.metrics);
+    this.cancels = new CancelListener(running, stores.clock(), settings, this.metrics);
     this.promoter = stores.promoter(settings.workerId);
     this.claimThread = Thread.ofPlatform().daemon().name("punctual-claim").unstarted(claimLoop);
   }
@@ -208,6 +216,10 @@ public final class Worker implements AutoCloseable {
     metrics.registerLockNodesWaiting(stores.redlock()::nodesWaitingOutRestart);
     register();
     subscribe();
+    // In the live set before the first claim: a worker dying right after it is rescued fast too.
+    beacon.runOnce();
+    long alive = settings.livenessInterval.toNanos();
+    every(livenessReports, beacon::runOnce, alive, alive);
     completions.start();
     claimThread.start();
     long beat = settings.heartbeatInterval.toNanos();
@@ -233,7 +245,8 @@ public final class Worker implements AutoCloseable {
               stores.redisClient(),
               stores.keys(),
               settings.namespaces,
-              (ns, dueAt) -> waiter.announce(dueAt));
+              (ns, dueAt) -> waiter.announce(dueAt),
+              cancels::onNotice);
     } catch (RuntimeException e) {
       log.warn(
           "wake subscription failed, retrying at the next heartbeat worker={}: {}",
@@ -329,6 +342,7 @@ public final class Worker implements AutoCloseable {
       Loops.stopNow(promoting);
       Loops.stopNow(depthReading);
       Loops.stopNow(timeouts);
+      Loops.stopNow(livenessReports);
     }
     if (previous != STARTED) {
       return;
@@ -345,6 +359,10 @@ public final class Worker implements AutoCloseable {
     completions.close();
     // Only now: leases of results still being written stay renewed until they are.
     Loops.stopNow(leaseRenewals);
+    Loops.stopNow(livenessReports);
+    if (running.size() == 0) {
+      beacon.leave();
+    } // else: its entry expires and a reaper rescues what is left within worker.livenessTtl
     try {
       promoter.release();
     } catch (RuntimeException e) {

@@ -11,10 +11,12 @@ import io.punctual.handler.JobResult;
 import io.punctual.model.ExecutionStatus;
 import io.punctual.model.Job;
 import io.punctual.model.JobState;
+import io.punctual.queue.CancelNotice;
 import io.punctual.store.JobTransitions.CancelResult;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -80,6 +82,54 @@ class CancelIT {
     assertThat(harness.meter("fenceRefused"))
         .as("the handler's CANCELLED completion: the job was no longer RUNNING")
         .isEqualTo(1);
+  }
+
+  @Test
+  void anAnnouncedCancelInterruptsTheHandlerLongBeforeTheNextHeartbeat() throws Exception {
+    settings.heartbeatInterval = Duration.ofSeconds(30);
+    settings.leaseTtl = Duration.ofSeconds(60);
+    StubbornHandler stubborn = new StubbornHandler();
+    handlers.register(stubborn);
+    harness.start(settings, handlers);
+    Job job = harness.submit(aJob().type("stubborn").build());
+    assertThat(stubborn.started.await(5, TimeUnit.SECONDS)).isTrue();
+
+    CancelResult.Cancelled c =
+        (CancelResult.Cancelled) harness.stores.transitions().cancel("default", job.id());
+    long sent = System.nanoTime();
+    harness
+        .stores
+        .queue()
+        .announceCancelsAsync(
+            List.of(new CancelNotice(job.id(), c.job().attempt(), c.job().finishedAt())))
+        .join();
+
+    await().atMost(Duration.ofSeconds(1)).untilTrue(stubborn.interrupted);
+    assertThat(Duration.ofNanos(System.nanoTime() - sent)).isLessThan(Duration.ofSeconds(1));
+    assertThat(stubborn.sawCancel).as("ctx.isCancelled() when interrupted").isTrue();
+    assertThat(harness.metrics.timer("punctual.worker.cancelToInterrupt").getCount()).isEqualTo(1);
+    stubborn.release.countDown();
+  }
+
+  @Test
+  void aNoticeForAnotherAttemptInterruptsNothing() throws Exception {
+    StubbornHandler stubborn = new StubbornHandler();
+    handlers.register(stubborn);
+    Worker worker = harness.start(settings, handlers);
+    Job job = harness.submit(aJob().type("stubborn").build());
+    assertThat(stubborn.started.await(5, TimeUnit.SECONDS)).isTrue();
+
+    harness
+        .stores
+        .queue()
+        .announceCancelsAsync(List.of(new CancelNotice(job.id(), 7, java.time.Instant.now())))
+        .join();
+    Thread.sleep(300);
+    assertThat(stubborn.interrupted).isFalse();
+    assertThat(worker.running()).isEqualTo(1);
+    assertThat(harness.find(job).status()).isEqualTo(JobState.RUNNING);
+    stubborn.release.countDown();
+    harness.awaitState(job, JobState.SUCCEEDED);
   }
 
   @Test

@@ -20,6 +20,7 @@ import io.punctual.queue.Stores;
 import io.punctual.queue.config.QueueSettings;
 import io.punctual.queue.config.RedisSettings;
 import io.punctual.queue.testing.TestRedis;
+import io.punctual.reaper.DeathWatch;
 import io.punctual.reaper.Reaper;
 import io.punctual.reaper.ReaperSettings;
 import io.punctual.reaper.Rescuer;
@@ -233,5 +234,81 @@ class KilledWorkerChainIT {
     }
     assertThat(compiled.startedAt()).isAfterOrEqualTo(extracted.finishedAt());
     assertThat(published.startedAt()).isAfterOrEqualTo(compiled.finishedAt());
+  }
+
+  @Test
+  void aKilledWorkersAttemptRunsAgainWithinSecondsThroughTheDeathWatch() throws Exception {
+    stores.partitions().ensureAhead();
+    Job job =
+        stores
+            .submissions()
+            .submit(List.of(aJob().type("step").runAt(Instant.now()).maxAttempts(3).build()))
+            .get(0)
+            .job();
+    stores
+        .queue()
+        .enqueue(List.of(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt())));
+    String doomedId = "doomed-" + UUID.randomUUID().toString().substring(0, 8);
+    Path log =
+        Files.createDirectories(Path.of("target", "doomed-workers")).resolve(doomedId + ".log");
+    doomed = startDoomedWorker(doomedId, log);
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(50))
+        .until(() -> read(log).contains("started " + job.id()));
+
+    CopyOnWriteArrayList<Instant> started = new CopyOnWriteArrayList<>();
+    JobHandler step =
+        new JobHandler() {
+          @Override
+          public String type() {
+            return "step";
+          }
+
+          @Override
+          public JobResult handle(JobContext ctx) {
+            started.add(Instant.now());
+            return JobResult.success();
+          }
+        };
+    WorkerSettings settings = new WorkerSettings();
+    settings.workerId = "survivor-" + UUID.randomUUID().toString().substring(0, 8);
+    Worker survivor =
+        new Worker(stores, settings, new JobHandlers().register(step), new MetricRegistry());
+    toClose.add(survivor);
+    survivor.start();
+    MetricRegistry reaperMetrics = new MetricRegistry();
+    // The default rescueAfter (60 s): only the death watch can rescue it within this test's bounds.
+    DeathWatch watch =
+        new DeathWatch(
+            stores.clock(),
+            Reaper.rescueStores(stores),
+            stores.liveness(),
+            new Rescuer(stores.clock(), Reaper.rescueStores(stores), reaperSettings, new Random(7)),
+            reaperSettings,
+            reaperMetrics);
+
+    doomed.destroyForcibly();
+    Instant killed = Instant.now();
+    assertThat(doomed.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () -> {
+              watch.runOnce();
+              return !started.isEmpty();
+            });
+
+    assertThat(Duration.between(killed, started.get(0)))
+        .as("running again elsewhere within 10 s of the kill")
+        .isLessThan(Duration.ofSeconds(10));
+    await().until(() -> find(job).status() == JobState.SUCCEEDED);
+    List<Execution> attempts = executions(job);
+    assertThat(attempts)
+        .extracting(Execution::status)
+        .containsExactly(ExecutionStatus.LOST, ExecutionStatus.SUCCEEDED);
+    assertThat(attempts.get(0).workerId()).isEqualTo(doomedId);
+    assertThat(reaperMetrics.timer("punctual.reaper.deathToRescue").getCount()).isEqualTo(1);
   }
 }

@@ -3,9 +3,11 @@ package io.punctual.api.jobs;
 import io.punctual.model.Job;
 import io.punctual.model.JobState;
 import io.punctual.model.QueueEntry;
+import io.punctual.queue.CancelNotice;
 import io.punctual.store.JobQueries;
 import io.punctual.store.JobTransitions;
 import io.punctual.store.JobTransitions.CancelResult;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -88,6 +90,10 @@ public final class JobActions {
   public void afterCancel(CancelResult.Cancelled c) {
     if (c.previous() == JobState.PENDING) {
       queue.remove(c.job().namespace(), c.job().priority(), c.job().id());
+    } else if (c.previous() == JobState.RUNNING) {
+      Job job = c.job();
+      Instant at = job.finishedAt() == null ? job.updatedAt() : job.finishedAt();
+      queue.announceCancels(List.of(new CancelNotice(job.id(), job.attempt(), at)));
     }
     released.enqueueReleased(c.released());
   }

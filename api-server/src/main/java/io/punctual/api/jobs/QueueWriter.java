@@ -2,6 +2,7 @@ package io.punctual.api.jobs;
 
 import io.punctual.model.Priority;
 import io.punctual.model.QueueEntry;
+import io.punctual.queue.CancelNotice;
 import io.punctual.queue.ReadyQueue;
 import java.time.Duration;
 import java.util.List;
@@ -38,6 +39,21 @@ public final class QueueWriter {
       return true;
     }
     return run(() -> queue.enqueueAsync(entries), "enqueue", entries.size(), entries.get(0).id());
+  }
+
+  /**
+   * Tells the workers running these cancelled attempts to interrupt them now; false (and logs) on
+   * failure, when they learn it at their next heartbeat instead.
+   */
+  public boolean announceCancels(List<CancelNotice> notices) {
+    if (notices.isEmpty()) {
+      return true;
+    }
+    return run(
+        () -> queue.announceCancelsAsync(notices),
+        "announce cancel",
+        notices.size(),
+        notices.get(0).jobId());
   }
 
   /** Takes a cancelled job out of its queue; returns false (and logs) on failure. */

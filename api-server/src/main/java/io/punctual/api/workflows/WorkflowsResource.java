@@ -14,6 +14,8 @@ import io.punctual.api.jobs.QueueWriter;
 import io.punctual.api.jobs.WorkflowRequestParser;
 import io.punctual.api.namespaces.RateHeaders;
 import io.punctual.api.problem.Problems;
+import io.punctual.model.JobState;
+import io.punctual.queue.CancelNotice;
 import io.punctual.store.WorkflowStore;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -26,6 +28,11 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -115,8 +122,25 @@ public final class WorkflowsResource {
     WorkflowStore.Cancelled cancelled =
         store.cancel(namespace, workflowId).orElseThrow(() -> notFound(WORKFLOW, id));
     queue.removeAll(cancelled.cancelled());
+    queue.announceCancels(runningStepsCancelled(current, cancelled));
     submitter.enqueueReleased(cancelled.released());
     return WorkflowRepresentation.of(cancelled.workflow());
+  }
+
+  /** The steps that were running (as read before the cancel) and are cancelled now. */
+  private static List<CancelNotice> runningStepsCancelled(
+      WorkflowStore.Workflow before, WorkflowStore.Cancelled cancelled) {
+    Set<UUID> ids = new HashSet<>();
+    cancelled.cancelled().forEach(e -> ids.add(e.id()));
+    Instant at = cancelled.workflow().cancelledAt();
+    List<CancelNotice> notices = new ArrayList<>();
+    for (var step : before.steps()) {
+      if (step.job().status() == JobState.RUNNING && ids.contains(step.job().id())) {
+        // Attempt 0: whichever attempt runs now (one claimed after the read above too).
+        notices.add(new CancelNotice(step.job().id(), 0, at));
+      }
+    }
+    return notices;
   }
 
   private static boolean allFinal(WorkflowStore.Workflow workflow) {

@@ -146,6 +146,21 @@ public final class RedisKeys {
     return prefix + ":{" + namespace + "}:wake";
   }
 
+  /**
+   * Sorted set of live workers: member {@code <livenessTtlMs>:<workerId>}, score the Redis time
+   * (ms) until which the worker counts as alive (see {@code WorkerLiveness}).
+   */
+  public String workersAlive() {
+    return prefix + ":workers:alive";
+  }
+
+  /**
+   * Pub/sub channel telling workers that a running attempt was cancelled ({@code CancelNotice}).
+   */
+  public String cancelChannel() {
+    return prefix + ":cancels";
+  }
+
   /** The submit rate limiter's token bucket of a namespace (api: a namespace's rate quota). */
   public String submitRate(String namespace) {
     return prefix + ":{" + namespace + "}:rate";

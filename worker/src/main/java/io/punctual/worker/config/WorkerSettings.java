@@ -40,6 +40,20 @@ public class WorkerSettings implements ValidatedSettings {
   /** How often running attempts are reported alive (and cancellations noticed). */
   @JsonProperty public Duration heartbeatInterval = Duration.ofSeconds(10);
 
+  /**
+   * How often this worker reports itself alive in Redis (the live-workers set a reaper watches to
+   * rescue a dead worker's attempts within seconds). Its own thread, talking to Redis only.
+   */
+  @JsonProperty public Duration livenessInterval = Duration.ofSeconds(1);
+
+  /**
+   * How long after its last report a worker counts as dead and its attempts are rescued. A pause of
+   * the whole process (GC, a slow disk, SIGSTOP) shorter than {@code livenessTtl -
+   * livenessInterval} (4 s by default) rescues nothing; a longer one may, and the attempt number
+   * then refuses the paused worker's late writes. At least twice {@code livenessInterval}.
+   */
+  @JsonProperty public Duration livenessTtl = Duration.ofSeconds(5);
+
   /** How long {@code close()} lets running handlers finish before interrupting them. */
   @JsonProperty public Duration shutdownGrace = Duration.ofSeconds(30);
 
@@ -113,6 +127,13 @@ public class WorkerSettings implements ValidatedSettings {
     errors.require(completionBatchSize >= 1, "worker.completionBatchSize must be >= 1");
     errors.positive(leaseTtl, "worker.leaseTtl");
     errors.positive(heartbeatInterval, "worker.heartbeatInterval");
+    errors.positive(livenessInterval, "worker.livenessInterval");
+    errors.positive(livenessTtl, "worker.livenessTtl");
+    if (livenessInterval != null && livenessTtl != null) {
+      errors.require(
+          livenessInterval.multipliedBy(2).compareTo(livenessTtl) <= 0,
+          "worker.livenessTtl must be at least twice worker.livenessInterval");
+    }
     errors.positive(maxIdleWait, "worker.maxIdleWait");
     errors.positive(completionFlushInterval, "worker.completionFlushInterval");
     requireUpToASecond(errors, claimAhead, "worker.claimAhead");

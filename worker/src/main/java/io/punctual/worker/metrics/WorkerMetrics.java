@@ -28,6 +28,13 @@ public final class WorkerMetrics implements AutoCloseable {
   public final Meter staleRefused;
   public final Meter fenceRefused;
   public final Timer execution;
+
+  /** From a cancel's commit (the API's clock) to its handler's interrupt (this worker's clock). */
+  public final Timer cancelToInterrupt;
+
+  /** Renewals of this worker's entry in the live-workers set that failed (Redis unreachable). */
+  public final Meter livenessFailures;
+
   public final Histogram claimBatch;
 
   /** The three steps of taking jobs: the Redis claim, the leases, PostgreSQL's confirmation. */
@@ -54,6 +61,8 @@ public final class WorkerMetrics implements AutoCloseable {
     this.staleRefused = registry.meter(PREFIX + "staleRefused");
     this.fenceRefused = registry.meter(PREFIX + "fenceRefused");
     this.execution = registry.timer(PREFIX + "execution");
+    this.cancelToInterrupt = registry.timer(PREFIX + "cancelToInterrupt");
+    this.livenessFailures = registry.meter(PREFIX + "livenessFailures");
     this.claimBatch = registry.histogram(PREFIX + "claimBatch");
     this.claimRedis = registry.timer(PREFIX + "claim.redis");
     this.claimLease = registry.timer(PREFIX + "claim.lease");

@@ -22,6 +22,11 @@ public final class RunningAttempts {
     return byJob.get(attempt.job().id()) == attempt;
   }
 
+  /** The attempt of job {@code jobId} running now, if any. */
+  public java.util.Optional<RunningAttempt> of(UUID jobId) {
+    return java.util.Optional.ofNullable(byJob.get(jobId));
+  }
+
   public List<RunningAttempt> snapshot() {
     return List.copyOf(byJob.values());
   }

@@ -1,0 +1,122 @@
+package io.punctual.reaper;
+
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
+import io.punctual.model.Job;
+import io.punctual.queue.lease.Redlock;
+import io.punctual.queue.liveness.WorkerLiveness;
+import io.punctual.queue.liveness.WorkerLiveness.Dead;
+import io.punctual.store.JobQueries;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Rescues the attempts of dead workers within seconds: every {@code reaper.deathCheckInterval} it
+ * reads the workers whose entry in the live-workers set ({@link WorkerLiveness}) passed its
+ * deadline, rescues their running attempts at once (no backoff: the worker died, not the job),
+ * releases their leases so another worker can claim them, and takes the worker out of the set once
+ * none of its attempts is left running.
+ *
+ * <p>The rescue is guarded by status and attempt number, and the read by the dead worker's id, so a
+ * job claimed again meanwhile is left alone; several reapers may do this at once. A worker that was
+ * only paused past its {@code worker.livenessTtl} finds its attempts no longer current at its next
+ * heartbeat, and their late results are refused by the attempt number. When Redis restarted empty,
+ * the set is empty: nobody seems dead, and a worker that died meanwhile is rescued by {@link
+ * Rescuer} on PostgreSQL heartbeats ({@code reaper.rescueAfter}).
+ */
+public final class DeathWatch {
+  private static final Logger log = LoggerFactory.getLogger(DeathWatch.class);
+
+  /** Most dead workers handled in one pass. */
+  static final int WORKERS_PER_PASS = 100;
+
+  private final Clock clock;
+  private final WorkerLiveness liveness;
+  private final JobQueries queries;
+  private final Redlock redlock;
+  private final Rescuer rescuer;
+  private final ReaperSettings settings;
+  private final Timer deathToRescue;
+  private final Meter deadWorkers;
+
+  public DeathWatch(
+      Clock clock,
+      RescueStores stores,
+      WorkerLiveness liveness,
+      Rescuer rescuer,
+      ReaperSettings settings,
+      MetricRegistry metrics) {
+    this.clock = clock;
+    this.liveness = liveness;
+    this.queries = stores.queries();
+    this.redlock = stores.redlock();
+    this.rescuer = rescuer;
+    this.settings = settings;
+    this.deathToRescue = metrics.timer("punctual.reaper.deathToRescue");
+    this.deadWorkers = metrics.meter("punctual.reaper.deadWorkers");
+  }
+
+  /** One pass; returns how many attempts it rescued. */
+  public int runOnce() {
+    WorkerLiveness.Expired expired = liveness.expired(WORKERS_PER_PASS);
+    long readNanos = System.nanoTime();
+    int rescued = 0;
+    for (Dead dead : expired.dead()) {
+      rescued += bury(dead, expired.redisNow(), readNanos);
+    }
+    return rescued;
+  }
+
+  private int bury(Dead dead, Instant redisNow, long readNanos) {
+    int rescued = 0;
+    while (true) {
+      List<Job> running = queries.runningOf(List.of(dead.workerId()), settings.rescuePage);
+      if (running.isEmpty()) {
+        if (liveness.forget(dead)) {
+          deadWorkers.mark();
+          log.info(
+              "worker {} silent since {}: {} attempts rescued, taken out of the live set",
+              dead.workerId(),
+              dead.lastSeen(),
+              rescued);
+        }
+        return rescued;
+      }
+      Instant now = clock.instant();
+      String why = "worker " + dead.workerId() + " stopped reporting alive at " + dead.lastSeen();
+      // Any heartbeat before now: the worker is dead whatever its last heartbeat says.
+      Set<UUID> done =
+          rescuer.rescue(running, now, now.plusSeconds(1), j -> Rescuer.atOnce(j, now, why));
+      releaseLeases(running, dead.workerId());
+      Duration sinceDeath =
+          Duration.between(dead.lastSeen(), redisNow).plusNanos(System.nanoTime() - readNanos);
+      for (int i = 0; i < done.size(); i++) {
+        deathToRescue.update(Math.max(0, sinceDeath.toNanos()), TimeUnit.NANOSECONDS);
+      }
+      rescued += done.size();
+      if (done.size() < running.size()) {
+        // Some changed meanwhile (ended, or a heartbeat dated after now): the next pass reads
+        // again.
+        return rescued;
+      }
+    }
+  }
+
+  /** The dead worker's leases, so that another worker can claim the rescued jobs now. */
+  private void releaseLeases(List<Job> jobs, String workerId) {
+    try {
+      redlock.release(jobs.stream().map(Job::id).toList(), workerId);
+    } catch (RuntimeException e) {
+      // They expire within worker.leaseTtl; until then the jobs wait in their queue.
+      log.warn("could not release the leases of worker {}: {}", workerId, e.toString());
+    }
+  }
+}

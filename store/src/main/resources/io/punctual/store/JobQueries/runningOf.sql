@@ -1,0 +1,8 @@
+-- The running attempts of the workers :workerIds (dead ones, for the reaper's DeathWatch), oldest
+-- heartbeat first. The running-state index on heartbeat_at serves this: it holds only the running
+-- attempts, a few thousand at most, which the worker filter walks.
+SELECT * FROM jobs
+WHERE status = 'RUNNING' AND heartbeat_at IS NOT NULL
+  AND worker_id = ANY(:workerIds)
+ORDER BY heartbeat_at, id
+LIMIT :limit
