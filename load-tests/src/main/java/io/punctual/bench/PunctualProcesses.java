@@ -80,7 +80,8 @@ final class PunctualProcesses implements AutoCloseable {
   /** Starts {@code count} worker processes and waits until each reports healthy. */
   List<Role> startWorkers(int count) throws Exception {
     List<Role> started = new ArrayList<>();
-    for (int i = 1; i <= count; i++) {
+    int first = workers().size() + 1;
+    for (int i = first; i < first + count; i++) {
       int admin = FreePorts.pick();
       Role role = new Role("worker-" + i, start("worker", i, admin, 0), admin, 0);
       roles.add(role);

@@ -2,7 +2,7 @@ package io.punctual.reaper;
 
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
-import com.codahale.metrics.Timer;
+import io.punctual.common.metrics.JobMetrics;
 import io.punctual.model.Job;
 import io.punctual.queue.lease.Redlock;
 import io.punctual.queue.liveness.WorkerLiveness;
@@ -14,7 +14,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +43,7 @@ public final class DeathWatch {
   private final Redlock redlock;
   private final Rescuer rescuer;
   private final ReaperSettings settings;
-  private final Timer deathToRescue;
+  private final JobMetrics deathToRescue;
   private final Meter deadWorkers;
 
   public DeathWatch(
@@ -60,7 +59,7 @@ public final class DeathWatch {
     this.redlock = stores.redlock();
     this.rescuer = rescuer;
     this.settings = settings;
-    this.deathToRescue = metrics.timer("punctual.reaper.deathToRescue");
+    this.deathToRescue = JobMetrics.of(metrics);
     this.deadWorkers = metrics.meter("punctual.reaper.deadWorkers");
   }
 
@@ -99,7 +98,7 @@ public final class DeathWatch {
       Duration sinceDeath =
           Duration.between(dead.lastSeen(), redisNow).plusNanos(System.nanoTime() - readNanos);
       for (int i = 0; i < done.size(); i++) {
-        deathToRescue.update(Math.max(0, sinceDeath.toNanos()), TimeUnit.NANOSECONDS);
+        deathToRescue.rescuedAfterDeath(sinceDeath);
       }
       rescued += done.size();
       if (done.size() < running.size()) {

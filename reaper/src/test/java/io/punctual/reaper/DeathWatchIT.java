@@ -4,6 +4,7 @@ import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.codahale.metrics.MetricRegistry;
+import io.punctual.common.metrics.JobMetrics;
 import io.punctual.model.Backoff;
 import io.punctual.model.Execution;
 import io.punctual.model.ExecutionStatus;
@@ -74,7 +75,7 @@ class DeathWatchIT {
         .isEqualTo(ExecutionStatus.LOST);
     assertThat(f.stores.liveness().expired(10).dead()).as("taken out of the live set").isEmpty();
     assertThat(metrics.meter("punctual.reaper.deadWorkers").getCount()).isEqualTo(1);
-    assertThat(metrics.timer("punctual.reaper.deathToRescue").getCount()).isEqualTo(1);
+    assertThat(observations(metrics, "punctual_worker_death_to_rescue_seconds")).isEqualTo(1);
     assertThat(watch.runOnce()).as("nothing left").isZero();
   }
 
@@ -116,5 +117,16 @@ class DeathWatchIT {
     assertThat(after.status()).isEqualTo(JobState.RUNNING);
     assertThat(after.attempt()).isEqualTo(2);
     assertThat(after.workerId()).isEqualTo("live-w");
+  }
+
+  /** Observations of an unlabelled histogram of {@link JobMetrics} in {@code metrics}. */
+  private static long observations(MetricRegistry metrics, String name) {
+    for (var m : JobMetrics.of(metrics).registry().scrape()) {
+      if (m.getMetadata().getName().equals(name)
+          && m instanceof io.prometheus.metrics.model.snapshots.HistogramSnapshot h) {
+        return h.getDataPoints().stream().mapToLong(d -> d.getCount()).sum();
+      }
+    }
+    return 0;
   }
 }

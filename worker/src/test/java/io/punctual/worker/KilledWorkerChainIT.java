@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.MetricRegistry;
+import io.punctual.common.metrics.JobMetrics;
 import io.punctual.handler.JobContext;
 import io.punctual.handler.JobHandler;
 import io.punctual.handler.JobResult;
@@ -309,6 +310,17 @@ class KilledWorkerChainIT {
         .extracting(Execution::status)
         .containsExactly(ExecutionStatus.LOST, ExecutionStatus.SUCCEEDED);
     assertThat(attempts.get(0).workerId()).isEqualTo(doomedId);
-    assertThat(reaperMetrics.timer("punctual.reaper.deathToRescue").getCount()).isEqualTo(1);
+    assertThat(observations(reaperMetrics, "punctual_worker_death_to_rescue_seconds")).isEqualTo(1);
+  }
+
+  /** Observations of an unlabelled histogram of {@link JobMetrics} in {@code metrics}. */
+  private static long observations(MetricRegistry metrics, String name) {
+    for (var m : JobMetrics.of(metrics).registry().scrape()) {
+      if (m.getMetadata().getName().equals(name)
+          && m instanceof io.prometheus.metrics.model.snapshots.HistogramSnapshot h) {
+        return h.getDataPoints().stream().mapToLong(d -> d.getCount()).sum();
+      }
+    }
+    return 0;
   }
 }

@@ -34,6 +34,16 @@ public final class JobMetrics {
     0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900
   };
 
+  /** Seconds: 0.5 s to 10 minutes. */
+  private static final double[] RESCUE_BUCKETS = {
+    0.5, 1, 2, 3, 4, 5, 6, 7, 8, 10, 15, 30, 60, 120, 600
+  };
+
+  /** Seconds: 1 ms to 30 s. */
+  private static final double[] CANCEL_BUCKETS = {
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30
+  };
+
   private final PrometheusRegistry registry = new PrometheusRegistry();
   private final LabelCap namespaces;
   private final LabelCap types;
@@ -44,6 +54,8 @@ public final class JobMetrics {
   private final Counter leasesLost;
   private final Histogram startLag;
   private final Histogram handlerDuration;
+  private final Histogram deathToRescue;
+  private final Histogram cancelToInterrupt;
   private final Map<QueueKey, QueueDepth> queues = new ConcurrentHashMap<>();
 
   /**
@@ -99,6 +111,22 @@ public final class JobMetrics {
             .labelNames("namespace", "type")
             .classicOnly()
             .classicUpperBounds(DURATION_BUCKETS)
+            .register(registry);
+    this.deathToRescue =
+        Histogram.builder()
+            .name("punctual_worker_death_to_rescue_seconds")
+            .help(
+                "From a dead worker's last report alive to the rescue of each of its attempts"
+                    + " (recorded by the process that rescued it)")
+            .classicOnly()
+            .classicUpperBounds(RESCUE_BUCKETS)
+            .register(registry);
+    this.cancelToInterrupt =
+        Histogram.builder()
+            .name("punctual_cancel_to_interrupt_seconds")
+            .help("From a running job's cancel to the interrupt of its handler on its worker")
+            .classicOnly()
+            .classicUpperBounds(CANCEL_BUCKETS)
             .register(registry);
     GaugeWithCallback.builder()
         .name("punctual_queue_due_jobs")
@@ -163,6 +191,16 @@ public final class JobMetrics {
 
   public void claimed(String namespace, int count) {
     claims.labelValues(namespaces.label(namespace)).inc(count);
+  }
+
+  /** An attempt rescued {@code sinceDeath} after its worker's last report alive. */
+  public void rescuedAfterDeath(Duration sinceDeath) {
+    deathToRescue.observe(Math.max(0, sinceDeath.toNanos()) / 1_000_000_000.0);
+  }
+
+  /** A handler interrupted {@code sinceCancel} after its job's cancel. */
+  public void interruptedAfterCancel(Duration sinceCancel) {
+    cancelToInterrupt.observe(Math.max(0, sinceCancel.toNanos()) / 1_000_000_000.0);
   }
 
   public void leasesLost(int count) {

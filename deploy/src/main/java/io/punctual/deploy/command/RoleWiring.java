@@ -10,6 +10,7 @@ import io.punctual.outbound.address.OutboundPolicy;
 import io.punctual.outbound.signing.WebhookSigner;
 import io.punctual.planner.plan.Planner;
 import io.punctual.queue.Stores;
+import io.punctual.reaper.DeathWatchLoop;
 import io.punctual.store.Migrations;
 import io.punctual.store.config.PostgresSettings;
 import io.punctual.store.secret.SecretSealer;
@@ -93,7 +94,11 @@ final class RoleWiring {
     }
   }
 
-  /** A worker with the built-in handlers (and any on the class path), started with the server. */
+  /**
+   * A worker with the built-in handlers (and any on the class path), started with the server, and
+   * beside it a {@link DeathWatchLoop}: the workers rescue a dead one's attempts within seconds
+   * wherever the reaper runs only now and then.
+   */
   static Worker startWorker(RoleCommand.Wiring wiring, Stores stores) {
     PunctualConfiguration config = wiring.config();
     OutboundPolicy callbacks = config.worker.http.outboundPolicy();
@@ -122,6 +127,11 @@ final class RoleWiring {
                 new HttpHandler.Tenancy(signer(config, stores), stores.namespaces()::egressOf)),
             wiring.environment().metrics());
     wiring.resources().addStarted("worker", worker::start, worker::close, wiring.environment());
+    DeathWatchLoop deaths =
+        new DeathWatchLoop(stores, config.reaper, wiring.environment().metrics());
+    wiring
+        .resources()
+        .addStarted("death watch", deaths::start, deaths::close, wiring.environment());
     return worker;
   }
 

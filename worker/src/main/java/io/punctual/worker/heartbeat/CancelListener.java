@@ -10,7 +10,6 @@ import io.punctual.worker.run.RunningAttempts;
 import io.punctual.worker.run.StopReason;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +42,8 @@ public final class CancelListener {
       return false;
     }
     Duration latency = Duration.between(notice.cancelledAt(), clock.instant());
-    metrics.cancelToInterrupt.update(Math.max(0, latency.toNanos()), TimeUnit.NANOSECONDS);
+    // From the cancel's commit (the API's clock) to now (this worker's).
+    metrics.jobs.interruptedAfterCancel(latency);
     Job job = a.job();
     try (JobMdc mdc = JobMdc.of(job, settings.workerId)) {
       log.info(

@@ -29,9 +29,6 @@ public final class WorkerMetrics implements AutoCloseable {
   public final Meter fenceRefused;
   public final Timer execution;
 
-  /** From a cancel's commit (the API's clock) to its handler's interrupt (this worker's clock). */
-  public final Timer cancelToInterrupt;
-
   /** Renewals of this worker's entry in the live-workers set that failed (Redis unreachable). */
   public final Meter livenessFailures;
 
@@ -61,7 +58,6 @@ public final class WorkerMetrics implements AutoCloseable {
     this.staleRefused = registry.meter(PREFIX + "staleRefused");
     this.fenceRefused = registry.meter(PREFIX + "fenceRefused");
     this.execution = registry.timer(PREFIX + "execution");
-    this.cancelToInterrupt = registry.timer(PREFIX + "cancelToInterrupt");
     this.livenessFailures = registry.meter(PREFIX + "livenessFailures");
     this.claimBatch = registry.histogram(PREFIX + "claimBatch");
     this.claimRedis = registry.timer(PREFIX + "claim.redis");
