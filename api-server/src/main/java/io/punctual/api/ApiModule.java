@@ -190,10 +190,10 @@ public final class ApiModule {
     jersey.register(new AuditResource(auditStore, settings, ApiModule::caller));
     JobListing listing =
         new JobListing(settings, new PayloadIndex(stores.database().jdbi()), stores.clock());
-    jersey.register(
-        new JobsResource(
-            stores.queries(), stores.transitions(), submitter, queue, parser, listing));
-    registerOperations(env, stores, listing, submitter, queue, gate);
+    JobActions actions =
+        new JobActions(stores.queries(), stores.transitions(), submitter::enqueueReleased, queue);
+    jersey.register(new JobsResource(stores.queries(), actions, submitter, parser, listing));
+    registerOperations(env, stores, listing, actions, gate);
     if (settings.submitFastPath) {
       env.servlets()
           .addFilter(
@@ -269,16 +269,9 @@ public final class ApiModule {
    * ({@link HoldCheck}): what else may hold a pending job, for its diagnosis (pause, limits).
    */
   private static void registerOperations(
-      Environment env,
-      Stores stores,
-      JobListing listing,
-      JobSubmitter submitter,
-      QueueWriter queue,
-      NamespaceGate gate) {
+      Environment env, Stores stores, JobListing listing, JobActions actions, NamespaceGate gate) {
     ApiSettings settings = listing.settings();
     JerseyEnvironment jersey = env.jersey();
-    JobActions actions =
-        new JobActions(stores.queries(), stores.transitions(), submitter::enqueueReleased, queue);
     jersey.register(new JobRetryResource(actions, gate));
     BulkActionStore bulkStore = new BulkActionStore(stores.database().jdbi(), stores.clock());
     BulkRunner bulkRunner =

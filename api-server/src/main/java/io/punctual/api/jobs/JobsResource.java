@@ -13,11 +13,9 @@ import io.punctual.api.namespaces.RateHeaders;
 import io.punctual.api.problem.Problems;
 import io.punctual.api.problem.StoreFailures;
 import io.punctual.model.Job;
-import io.punctual.model.JobState;
 import io.punctual.store.JobQueries;
 import io.punctual.store.JobQueries.Page;
 import io.punctual.store.JobSubmissions.Submitted;
-import io.punctual.store.JobTransitions;
 import io.punctual.store.JobTransitions.CancelResult;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -45,23 +43,20 @@ public final class JobsResource {
   private static final String JOB = "job";
 
   private final JobQueries store;
-  private final JobTransitions transitions;
+  private final JobActions actions;
   private final JobSubmitter submitter;
-  private final QueueWriter queue;
   private final JobRequestParser parser;
   private final JobListing listing;
 
   public JobsResource(
       JobQueries store,
-      JobTransitions transitions,
+      JobActions actions,
       JobSubmitter submitter,
-      QueueWriter queue,
       JobRequestParser parser,
       JobListing listing) {
     this.store = store;
-    this.transitions = transitions;
+    this.actions = actions;
     this.submitter = submitter;
-    this.queue = queue;
     this.parser = parser;
     this.listing = listing;
   }
@@ -153,14 +148,9 @@ public final class JobsResource {
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
     UUID jobId = pathId(JOB, id);
-    return switch (transitions.cancel(namespace, jobId)) {
-      case CancelResult.Cancelled c -> {
-        if (c.previous() == JobState.PENDING) {
-          queue.remove(namespace, c.job().priority(), jobId);
-        }
-        submitter.enqueueReleased(c.released());
-        yield withDependsOn(namespace, c.job());
-      }
+    // Its Redis side too: out of its queue, or the running attempt told to stop; waiters enqueued.
+    return switch (actions.cancel(namespace, jobId)) {
+      case CancelResult.Cancelled c -> withDependsOn(namespace, c.job());
       case CancelResult.AlreadyFinal f ->
           throw Problems.conflict(
               "job-final",

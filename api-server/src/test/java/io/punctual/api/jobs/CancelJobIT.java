@@ -7,8 +7,12 @@ import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport.Reply;
 import io.punctual.model.JobState;
 import io.punctual.model.Priority;
+import io.punctual.queue.CancelNotice;
+import io.punctual.queue.WakeListener;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -46,14 +50,28 @@ class CancelJobIT {
   }
 
   @Test
-  void aRunningJobCanBeCancelled() {
+  void aRunningJobsCancelIsAnnouncedToTheWorkersOnceCommitted() throws Exception {
     String id = submit("{\"type\":\"noop\"}");
     FIXTURE.stack.transitions.claim(List.of(UUID.fromString(id)), "worker-1");
+    CompletableFuture<CancelNotice> heard = new CompletableFuture<>();
+    try (WakeListener listener =
+        WakeListener.subscribe(
+            FIXTURE.stack.redisClient,
+            FIXTURE.stack.keys,
+            List.of("default"),
+            (ns, due) -> {},
+            heard::complete)) {
 
-    Reply reply = FIXTURE.http().post("/api/v1/jobs/" + id + "/cancel", "");
+      Reply reply = FIXTURE.http().post("/api/v1/jobs/" + id + "/cancel", "");
 
-    assertThat(reply.status()).isEqualTo(200);
-    assertThat(reply.json().get("status").asText()).isEqualTo("CANCELLED");
+      assertThat(reply.status()).isEqualTo(200);
+      assertThat(reply.json().get("status").asText()).isEqualTo("CANCELLED");
+      CancelNotice notice = heard.get(5, TimeUnit.SECONDS);
+      assertThat(notice.jobId()).hasToString(id);
+      assertThat(notice.attempt()).isEqualTo(1);
+      assertThat(notice.cancelledAt())
+          .isEqualTo(java.time.Instant.parse(reply.json().get("finishedAt").asText()));
+    }
   }
 
   @Test
