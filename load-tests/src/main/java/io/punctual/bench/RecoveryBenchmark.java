@@ -33,7 +33,8 @@ import java.util.UUID;
  * <ol>
  *   <li><b>kill</b>: N jobs (default 60) running on one worker process, killed with SIGKILL; for
  *       each job, the time from the kill until it runs again on another worker (its new attempt's
- *       {@code started_at});
+ *       {@code started_at}); K times (default 3), each time killing the worker that runs them now
+ *       and starting a fresh one, so the kills fall at different moments of the workers' reports;
  *   <li><b>pause</b>: the worker now running them stopped with SIGSTOP for 2 s, P times (default
  *       3), each followed by its ttl and more: how many of its attempts were rescued (0 expected);
  *   <li><b>cancel</b>: C running jobs (default 120) cancelled over REST one after the other: for
@@ -41,8 +42,8 @@ import java.util.UUID;
  *       interrupted attempt (the execution row's {@code finished_at}).
  * </ol>
  *
- * <p>Usage: {@code RecoveryBenchmark [--jobs N] [--pauses P] [--pause-ms M] [--cancels C] [--json
- * FILE]}.
+ * <p>Usage: {@code RecoveryBenchmark [--jobs N] [--kills K] [--pauses P] [--pause-ms M] [--cancels
+ * C] [--json FILE]}.
  */
 public final class RecoveryBenchmark {
   private static final HttpClient HTTP =
@@ -58,6 +59,7 @@ public final class RecoveryBenchmark {
     int pauses = 3;
     long pauseMs = 2000;
     int cancels = 120;
+    int kills = 3;
     Path json = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -65,6 +67,7 @@ public final class RecoveryBenchmark {
         case "--pauses" -> pauses = Integer.parseInt(args[++i]);
         case "--pause-ms" -> pauseMs = Long.parseLong(args[++i]);
         case "--cancels" -> cancels = Integer.parseInt(args[++i]);
+        case "--kills" -> kills = Integer.parseInt(args[++i]);
         case "--json" -> json = Path.of(args[++i]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
@@ -91,22 +94,38 @@ public final class RecoveryBenchmark {
 
         List<UUID> ids = run.submitSleeping(jobs);
         run.awaitRunning(ids, 1, Duration.ofMinutes(1));
-        List<Role> survivors = processes.startWorkers(2);
-        doomed.process().destroyForcibly();
-        Instant killed = Instant.now();
-        run.awaitRunning(ids, 2, Duration.ofMinutes(2));
-        long[] rescueMs = run.startedSince(ids, 2, killed);
-        Percentiles kill = Percentiles.of(rescueMs);
+        List<Role> alive = new ArrayList<>(processes.startWorkers(2));
+        Role victim = doomed;
+        List<Long> rescueMs = new ArrayList<>();
+        for (int k = 0; k < kills; k++) {
+          List<UUID> onVictim = run.runningOn(victim, ids);
+          Map<UUID, Integer> before = run.attempts(onVictim);
+          victim.process().destroyForcibly();
+          Instant killed = Instant.now();
+          alive.remove(victim);
+          run.awaitNextAttempt(before, Duration.ofMinutes(2));
+          for (long ms : run.startedSince(before, killed)) {
+            rescueMs.add(ms);
+          }
+          alive.addAll(processes.startWorkers(1));
+          victim = run.busiest(alive, ids);
+        }
+        Percentiles kill = Percentiles.of(rescueMs.stream().mapToLong(Long::longValue).toArray());
         System.out.printf(
             Locale.ROOT,
-            "kill -9 of a worker running %d jobs: running again elsewhere after ms p50 %.0f  p99"
-                + " %.0f  max %.0f%n",
+            "%d kill -9 of the worker running %d jobs (%d rescues): running again elsewhere after"
+                + " ms p50 %.0f  p99 %.0f  max %.0f  min %.0f%n",
+            kills,
             jobs,
+            rescueMs.size(),
             kill.p50(),
             kill.p99(),
-            kill.max());
-        out.put("killedJobs", jobs);
+            kill.max(),
+            kill.min());
+        out.put("kills", kills);
+        out.put("killedJobs", rescueMs.size());
         out.set("killToRunningAgainMs", kill.toJson());
+        List<Role> survivors = alive;
 
         int rescued = 0;
         for (int p = 0; p < pauses; p++) {
@@ -227,18 +246,48 @@ public final class RecoveryBenchmark {
           limit);
     }
 
-    /** Per job, ms from {@code since} to the start of its attempt {@code attempt}. */
-    long[] startedSince(List<UUID> ids, int attempt, Instant since) throws Exception {
-      Map<UUID, JobRow> rows = rows(ids);
-      long[] ms = new long[ids.size()];
-      for (int i = 0; i < ids.size(); i++) {
-        JobRow row = rows.get(ids.get(i));
-        if (row.attempt != attempt) {
-          throw new IllegalStateException("job " + ids.get(i) + " at attempt " + row.attempt);
+    /** Waits until every job runs the attempt after the one {@code before} says. */
+    void awaitNextAttempt(Map<UUID, Integer> before, Duration limit) throws Exception {
+      BenchSupport.waitFor(
+          () -> {
+            Map<UUID, JobRow> rows = rows(List.copyOf(before.keySet()));
+            return before.entrySet().stream()
+                .allMatch(
+                    e -> {
+                      JobRow r = rows.get(e.getKey());
+                      return r.status.equals("RUNNING") && r.attempt == e.getValue() + 1;
+                    });
+          },
+          limit);
+    }
+
+    /** Per job, ms from {@code since} to the start of its attempt after the one {@code before}. */
+    long[] startedSince(Map<UUID, Integer> before, Instant since) throws Exception {
+      Map<UUID, JobRow> rows = rows(List.copyOf(before.keySet()));
+      long[] ms = new long[before.size()];
+      int i = 0;
+      for (var e : before.entrySet()) {
+        JobRow row = rows.get(e.getKey());
+        if (row.attempt != e.getValue() + 1) {
+          throw new IllegalStateException("job " + e.getKey() + " at attempt " + row.attempt);
         }
-        ms[i] = Duration.between(since, row.startedAt).toMillis();
+        ms[i++] = Duration.between(since, row.startedAt).toMillis();
       }
       return ms;
+    }
+
+    /** Those of {@code ids} running on {@code worker} now (its pid is in its worker id). */
+    List<UUID> runningOn(Role worker, List<UUID> ids) throws Exception {
+      String mark = "-" + worker.pid() + "-";
+      List<UUID> on = new ArrayList<>();
+      rows(ids)
+          .forEach(
+              (id, r) -> {
+                if (r.status.equals("RUNNING") && r.workerId.contains(mark)) {
+                  on.add(id);
+                }
+              });
+      return on;
     }
 
     Map<UUID, Integer> attempts(List<UUID> ids) throws Exception {
