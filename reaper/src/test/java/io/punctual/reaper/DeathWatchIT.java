@@ -119,6 +119,34 @@ class DeathWatchIT {
     assertThat(after.workerId()).isEqualTo("live-w");
   }
 
+  @Test
+  void severalWatchersRescueADeadWorkersAttemptOnce() throws Exception {
+    Job running = claimed(due(), "dead-w");
+    DeathWatch second =
+        new DeathWatch(
+            f.stores.clock(),
+            Reaper.rescueStores(f.stores),
+            f.stores.liveness(),
+            f.rescuer(new Random(2)),
+            f.settings,
+            new MetricRegistry());
+    dies("dead-w");
+
+    assertThat(watch.runOnce() + second.runOnce()).isEqualTo(1);
+    assertThat(f.stores.queries().executions(running.namespace(), running.id())).hasSize(1);
+  }
+
+  @Test
+  void redisLosingTheLiveSetRescuesNobody() throws Exception {
+    Job running = claimed(due(), "live-w");
+    f.stores.liveness().renew("live-w", Duration.ofMillis(100));
+    f.stores.redis().sync().del(f.stores.keys().workersAlive()); // Redis restarted empty
+    Thread.sleep(200);
+
+    assertThat(watch.runOnce()).isZero();
+    assertThat(f.find(running).status()).isEqualTo(JobState.RUNNING);
+  }
+
   /** Observations of an unlabelled histogram of {@link JobMetrics} in {@code metrics}. */
   private static long observations(MetricRegistry metrics, String name) {
     for (var m : JobMetrics.of(metrics).registry().scrape()) {
