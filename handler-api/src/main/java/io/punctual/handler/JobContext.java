@@ -23,15 +23,18 @@ public final class JobContext {
   private final Instant deadline;
   private final BooleanSupplier cancelled;
   private final Clock clock;
+  private final String traceparent;
   private final List<NewJob> spawned = new ArrayList<>();
 
-  private JobContext(Job job, Instant deadline, BooleanSupplier cancelled, Clock clock) {
+  private JobContext(
+      Job job, Instant deadline, BooleanSupplier cancelled, Clock clock, String traceparent) {
     this.job = Objects.requireNonNull(job, "job");
     this.idempotencyKey =
         job.idempotencyKey() == null ? defaultIdempotencyKey(job.id()) : job.idempotencyKey();
     this.deadline = deadline;
     this.cancelled = Objects.requireNonNull(cancelled, "cancelled");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.traceparent = traceparent;
   }
 
   /**
@@ -41,7 +44,26 @@ public final class JobContext {
    * @param cancelled whether the attempt should stop now
    */
   public static JobContext of(Job job, Instant deadline, BooleanSupplier cancelled, Clock clock) {
-    return new JobContext(job, deadline, cancelled, clock);
+    return new JobContext(job, deadline, cancelled, clock, job.traceparent());
+  }
+
+  /**
+   * {@link #of(Job, Instant, BooleanSupplier, Clock)} within a trace: {@code traceparent} is the
+   * attempt's own span (a child of the job's {@code traceparent}), what {@link #traceparent()}
+   * gives and follow-ups carry.
+   */
+  public static JobContext of(
+      Job job, Instant deadline, BooleanSupplier cancelled, Clock clock, String traceparent) {
+    return new JobContext(job, deadline, cancelled, clock, traceparent);
+  }
+
+  /**
+   * The W3C {@code traceparent} of this attempt, to send on with calls the handler makes (the
+   * {@code http} handler does): the attempt's span when the worker traces, else the one the job was
+   * submitted with; null when there is none.
+   */
+  public String traceparent() {
+    return traceparent;
   }
 
   /** The key used when a job was submitted without one: stable across attempts. */
@@ -114,6 +136,9 @@ public final class JobContext {
   public synchronized int spawn(FollowUp followUp) {
     Priority priority = job.priority() == null ? Priority.NORMAL : job.priority();
     NewJob next = followUp.toNewJob(job.namespace(), priority, clock.instant());
+    if (traceparent != null) {
+      next = next.toBuilder().traceparent(traceparent).build(); // it continues this trace
+    }
     List<NewJob> withIt = new ArrayList<>(spawned);
     withIt.add(next);
     String problem = FollowUpRules.problem(job.id(), withIt, spawned.size());

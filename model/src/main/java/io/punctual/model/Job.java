@@ -9,7 +9,8 @@ import java.util.UUID;
 /**
  * A job as stored in PostgreSQL (one row of {@code jobs}). {@code scheduleId} and {@code
  * occurrenceAt} say which schedule and which of its fire times the job came from (null for other
- * jobs; a schedule's {@code trigger} sets only the schedule).
+ * jobs; a schedule's {@code trigger} sets only the schedule). {@code traceparent} is the W3C trace
+ * context of what submitted it ({@link TraceParent}), or null.
  */
 public record Job(
     UUID id,
@@ -38,7 +39,8 @@ public record Job(
     UUID scheduleId,
     UUID workflowId,
     RunCondition runCondition,
-    Instant occurrenceAt) {
+    Instant occurrenceAt,
+    String traceparent) {
 
   /** The partition key, derived from the id. */
   public Instant scheduledAt() {

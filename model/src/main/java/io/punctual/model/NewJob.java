@@ -26,7 +26,8 @@ public record NewJob(
     List<String> tags,
     JsonNode callback,
     JobLinks links,
-    String concurrencyKey) {
+    String concurrencyKey,
+    String traceparent) {
 
   public static final String DEFAULT_NAMESPACE = "default";
 
@@ -80,7 +81,8 @@ public record NewJob(
         .tags(tags)
         .callback(callback)
         .links(links)
-        .concurrencyKey(concurrencyKey);
+        .concurrencyKey(concurrencyKey)
+        .traceparent(traceparent);
   }
 
   /** Builds a {@link NewJob}, field by field. */
@@ -99,6 +101,7 @@ public record NewJob(
     private JsonNode callback;
     private JobLinks links = JobLinks.NONE;
     private String concurrencyKey;
+    private String traceparent;
 
     private Builder(String namespace, String type, Instant runAt) {
       this.namespace = namespace;
@@ -172,6 +175,15 @@ public record NewJob(
       return this;
     }
 
+    /**
+     * The W3C {@code traceparent} of what submitted the job (see {@link TraceParent}); null for
+     * none. A value that is not one is dropped, as the W3C recommendation asks.
+     */
+    public Builder traceparent(String traceparent) {
+      this.traceparent = TraceParent.validOrNull(traceparent);
+      return this;
+    }
+
     public Builder concurrencyKey(String concurrencyKey) {
       this.concurrencyKey = concurrencyKey;
       return this;
@@ -199,7 +211,8 @@ public record NewJob(
           tags,
           callback,
           links,
-          concurrencyKey);
+          concurrencyKey,
+          traceparent);
     }
   }
 }

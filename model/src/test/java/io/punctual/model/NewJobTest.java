@@ -27,7 +27,8 @@ class NewJobTest {
           List.of("a", "b"),
           NODES.objectNode().put("url", "https://example.com/hook"),
           links,
-          "key-1");
+          "key-1",
+          "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
 
   @Test
   void eachWitherChangesItsFieldAndKeepsEveryOther() {

@@ -56,7 +56,8 @@ public final class JobRowMapper implements RowMapper<Job> {
         rs.getObject("schedule_id", UUID.class),
         rs.getObject("workflow_id", UUID.class),
         runCondition(rs.getString("run_condition")),
-        instant(rs, "occurrence_at"));
+        instant(rs, "occurrence_at"),
+        rs.getString("traceparent"));
   }
 
   /**

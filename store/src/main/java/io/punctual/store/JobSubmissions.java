@@ -287,6 +287,7 @@ public final class JobSubmissions {
             .texts("runConditions", r -> runCondition(r.job()))
             .ints("waitingFor", r -> waitingFor(r.job()))
             .texts("concurrencyKeys", r -> r.job().concurrencyKey())
+            .texts("traceparents", r -> r.job().traceparent())
             .bind(h.createUpdate(sql("insertMany")))
             .bind("now", now);
     if (!returning) {

@@ -29,6 +29,7 @@ import io.punctual.worker.run.CompletionDecider;
 import io.punctual.worker.run.JobExecutor;
 import io.punctual.worker.run.RunningAttempts;
 import io.punctual.worker.run.StopReason;
+import io.punctual.worker.trace.AttemptTracing;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -88,6 +89,19 @@ public final class Worker implements AutoCloseable {
 
   public Worker(
       Stores stores, WorkerSettings settings, JobHandlers handlers, MetricRegistry metrics) {
+    this(stores, settings, handlers, metrics, AttemptTracing.off());
+  }
+
+  /**
+   * A worker whose attempts are traced with {@code tracing} ({@link AttemptTracing#on}: one span
+   * per attempt, a child of the job's {@code traceparent}).
+   */
+  public Worker(
+      Stores stores,
+      WorkerSettings settings,
+      JobHandlers handlers,
+      MetricRegistry metrics,
+      AttemptTracing tracing) {
     settings.validate();
     this.stores = stores;
     this.settings = settings;
@@ -120,7 +134,8 @@ public final class Worker implements AutoCloseable {
         new JobExecutor(
             handlers,
             new CompletionDecider(stores.clock(), PerThreadRandom.INSTANCE),
-            new JobExecutor.Tracking(running, timeouts, stores.clock(), claimable::maxTimeout),
+            new JobExecutor.Tracking(
+                running, timeouts, stores.clock(), claimable::maxTimeout, tracing),
             new JobExecutor.Ends(completions::add, this::slotFreed),
             settings,
             this.metrics);

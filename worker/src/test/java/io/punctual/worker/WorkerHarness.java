@@ -25,6 +25,7 @@ import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.http.HttpHandler;
 import io.punctual.worker.handler.registry.JobHandlers;
 import io.punctual.worker.metrics.WorkerMetrics;
+import io.punctual.worker.trace.AttemptTracing;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -113,6 +114,14 @@ public final class WorkerHarness implements AutoCloseable {
     Stores own = new Stores(postgres, redis, queueSettings, Clock.systemUTC(), "worker-test-2");
     extraStores.add(own);
     return start(own, settings, handlers, m);
+  }
+
+  /** A worker whose attempts are traced with {@code tracing}. */
+  public Worker startTraced(WorkerSettings settings, JobHandlers handlers, AttemptTracing tracing) {
+    Worker worker = new Worker(stores, settings, handlers, metrics, tracing);
+    workers.add(worker);
+    worker.start();
+    return worker;
   }
 
   private Worker start(Stores on, WorkerSettings settings, JobHandlers handlers, MetricRegistry m) {

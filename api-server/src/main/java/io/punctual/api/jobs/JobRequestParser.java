@@ -150,6 +150,7 @@ public final class JobRequestParser {
         tags,
         callback,
         links,
-        concurrencyKey);
+        concurrencyKey,
+        null);
   }
 }

@@ -42,6 +42,9 @@ import java.util.UUID;
 public final class JobsResource {
   private static final String JOB = "job";
 
+  /** The W3C Trace Context header a submit may carry: its jobs' attempts continue that trace. */
+  static final String TRACEPARENT = "traceparent";
+
   private final JobQueries store;
   private final JobActions actions;
   private final JobSubmitter submitter;
@@ -66,7 +69,7 @@ public final class JobsResource {
   @Consumes(MediaType.APPLICATION_JSON)
   @Requires(Permission.SUBMIT)
   public Response submit(@Context ContainerRequestContext request, JsonNode body) {
-    ValidatedJob job = parser.parseOne(body);
+    ValidatedJob job = parser.parseOne(body).withTraceparent(request.getHeaderString(TRACEPARENT));
     String namespace = RequestContext.of(request).namespace();
     RateHeaders rate = new RateHeaders();
     Submitted submitted = submitter.submitOne(namespace, job, rate);
@@ -90,7 +93,9 @@ public final class JobsResource {
   @Consumes(MediaType.APPLICATION_JSON)
   @Requires(Permission.SUBMIT)
   public Response submitBatch(@Context ContainerRequestContext request, JsonNode body) {
-    List<ValidatedJob> jobs = parser.parseBatch(body);
+    String traceparent = request.getHeaderString(TRACEPARENT);
+    List<ValidatedJob> jobs =
+        parser.parseBatch(body).stream().map(j -> j.withTraceparent(traceparent)).toList();
     String namespace = RequestContext.of(request).namespace();
     RateHeaders rate = new RateHeaders();
     List<Submitted> stored = submitter.submit(namespace, jobs, i -> "jobs[" + i + "].", rate);

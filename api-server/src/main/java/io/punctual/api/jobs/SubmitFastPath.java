@@ -134,7 +134,10 @@ public final class SubmitFastPath implements Filter {
       throws IOException {
     ValidatedJob job;
     try {
-      job = parser.parseOne(mapper.readTree(body));
+      job =
+          parser
+              .parseOne(mapper.readTree(body))
+              .withTraceparent(request.getHeader(JobsResource.TRACEPARENT));
     } catch (JsonProcessingException | RuntimeException notServedHere) {
       // Jersey answers the same problem (and times it): an invalid job. Nothing was stored yet.
       return false;

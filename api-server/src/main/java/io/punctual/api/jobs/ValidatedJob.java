@@ -32,7 +32,30 @@ record ValidatedJob(
     List<String> tags,
     ObjectNode callback,
     LinksParser.Links links,
-    String concurrencyKey) {
+    String concurrencyKey,
+    String traceparent) {
+
+  /**
+   * This job carrying the request's W3C {@code traceparent} header (null or invalid: none). Not
+   * part of the request's canonical form: a retry from another trace is the same request.
+   */
+  ValidatedJob withTraceparent(String header) {
+    return new ValidatedJob(
+        type,
+        payload,
+        runAt,
+        delay,
+        priority,
+        maxAttempts,
+        backoff,
+        timeout,
+        idempotencyKey,
+        tags,
+        callback,
+        links,
+        concurrencyKey,
+        header);
+  }
 
   /** The job to store in {@code namespace}, due at {@code runAt} or {@code now + delay}. */
   NewJob toNewJob(String namespace, Instant now) {
@@ -60,6 +83,7 @@ record ValidatedJob(
                 ? JobLinks.NONE
                 : JobLinks.NONE.withUpstream(links.upstream(refs)))
         .concurrencyKey(concurrencyKey)
+        .traceparent(traceparent)
         .build();
   }
 

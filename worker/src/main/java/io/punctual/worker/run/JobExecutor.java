@@ -1,5 +1,6 @@
 package io.punctual.worker.run;
 
+import io.opentelemetry.context.Scope;
 import io.punctual.handler.JobContext;
 import io.punctual.handler.JobHandler;
 import io.punctual.model.Completion;
@@ -7,6 +8,7 @@ import io.punctual.model.Job;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
 import io.punctual.worker.metrics.WorkerMetrics;
+import io.punctual.worker.trace.AttemptTracing;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,7 +48,18 @@ public final class JobExecutor {
       RunningAttempts running,
       ScheduledExecutorService timeouts,
       Clock clock,
-      Function<String, Duration> namespaceMaxTimeout) {}
+      Function<String, Duration> namespaceMaxTimeout,
+      AttemptTracing tracing) {
+
+    /** Without spans ({@link AttemptTracing#off()}). */
+    public Tracking(
+        RunningAttempts running,
+        ScheduledExecutorService timeouts,
+        Clock clock,
+        Function<String, Duration> namespaceMaxTimeout) {
+      this(running, timeouts, clock, namespaceMaxTimeout, AttemptTracing.off());
+    }
+  }
 
   /**
    * Where a finished attempt goes: {@code finished} receives it (the completion batcher), then
@@ -120,6 +133,24 @@ public final class JobExecutor {
     Job job = attempt.job();
     try (JobMdc mdc = JobMdc.of(job, workerId)) {
       awaitStart(attempt);
+      runTraced(attempt, timeout);
+    } catch (Throwable t) {
+      log.error(
+          "attempt could not be recorded job={} attempt={} worker={}",
+          job.id(),
+          job.attempt(),
+          workerId,
+          t);
+    } finally {
+      tracking.running().remove(attempt);
+      ends.afterEach().run();
+    }
+  }
+
+  /** The attempt within its span: the handler, then its completion decided and handed on. */
+  private void runTraced(RunningAttempt attempt, Duration timeout) {
+    Job job = attempt.job();
+    try (AttemptTracing.AttemptSpan span = tracking.tracing().start(job)) {
       metrics.jobs.started(
           job.namespace(),
           job.type(),
@@ -127,9 +158,10 @@ public final class JobExecutor {
           Duration.between(job.runAt(), clock.instant()));
       ScheduledFuture<?> timer = armTimeout(attempt, timeout);
       JobHandler handler = handlers.find(job.type()).orElse(null);
-      JobContext ctx = JobContext.of(job, attempt.deadline(), attempt::isStopped, clock);
+      JobContext ctx =
+          JobContext.of(job, attempt.deadline(), attempt::isStopped, clock, span.traceparent());
       Outcome outcome;
-      try {
+      try (Scope current = span.makeCurrent()) {
         outcome = HandlerInvoker.invoke(attempt, handler, ctx, timeout);
       } finally {
         if (timer != null) {
@@ -148,19 +180,12 @@ public final class JobExecutor {
           job.type(),
           outcome.getClass().getSimpleName(),
           completion.nextState());
+      span.ended(
+          completion.nextState().name().toLowerCase(java.util.Locale.ROOT),
+          !(outcome instanceof Outcome.Succeeded));
       // Handed over before it leaves `running`, so that its lease is renewed without a gap until
       // its result is written.
       ends.finished().accept(new FinishedAttempt(job, outcome, completion));
-    } catch (Throwable t) {
-      log.error(
-          "attempt could not be recorded job={} attempt={} worker={}",
-          job.id(),
-          job.attempt(),
-          workerId,
-          t);
-    } finally {
-      tracking.running().remove(attempt);
-      ends.afterEach().run();
     }
   }
 

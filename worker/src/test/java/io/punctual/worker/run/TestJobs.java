@@ -64,6 +64,7 @@ public final class TestJobs {
         null,
         null,
         null,
+        null,
         null);
   }
 
@@ -95,6 +96,7 @@ public final class TestJobs {
         j.scheduleId(),
         j.workflowId(),
         j.runCondition(),
-        j.occurrenceAt());
+        j.occurrenceAt(),
+        j.traceparent());
   }
 }

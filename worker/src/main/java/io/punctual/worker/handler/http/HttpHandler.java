@@ -224,6 +224,9 @@ public final class HttpHandler implements JobHandler, AutoCloseable {
     out.add(new SimpleEntry<>("Punctual-Job-Id", id));
     out.add(new SimpleEntry<>("Punctual-Attempt", Integer.toString(ctx.attempt())));
     out.add(new SimpleEntry<>("Idempotency-Key", ctx.idempotencyKey()));
+    if (ctx.traceparent() != null) {
+      out.add(new SimpleEntry<>("traceparent", ctx.traceparent())); // the endpoint joins the trace
+    }
     byte[] signed = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
     out.addAll(signer.headers(ctx.namespace(), id, clock.instant(), signed));
     return out;
