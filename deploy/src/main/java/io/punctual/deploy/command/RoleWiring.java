@@ -2,10 +2,12 @@ package io.punctual.deploy.command;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.dropwizard.core.setup.Environment;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.punctual.api.ApiModule;
 import io.punctual.deploy.config.PunctualConfiguration;
 import io.punctual.deploy.limits.DeclaredLimits;
 import io.punctual.deploy.runtime.Resources;
+import io.punctual.deploy.runtime.Tracing;
 import io.punctual.outbound.address.OutboundPolicy;
 import io.punctual.outbound.signing.WebhookSigner;
 import io.punctual.planner.plan.Planner;
@@ -20,6 +22,7 @@ import io.punctual.worker.handler.http.HttpHandler;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.util.Optional;
 import org.flywaydb.core.api.output.MigrateResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -117,6 +120,10 @@ final class RoleWiring {
     } catch (RuntimeException e) {
       log.warn("declared limits not registered (next start of a worker does): {}", e.toString());
     }
+    Optional<OpenTelemetrySdk> otel = Tracing.of("worker", System.getenv());
+    otel.ifPresent(
+        sdk ->
+            wiring.resources().addStarted("tracing", () -> {}, sdk::close, wiring.environment()));
     Worker worker =
         new Worker(
             stores,
@@ -125,7 +132,8 @@ final class RoleWiring {
                 config.worker,
                 stores.clock(),
                 new HttpHandler.Tenancy(signer(config, stores), stores.namespaces()::egressOf)),
-            wiring.environment().metrics());
+            wiring.environment().metrics(),
+            Tracing.forWorker(otel));
     wiring.resources().addStarted("worker", worker::start, worker::close, wiring.environment());
     DeathWatchLoop deaths =
         new DeathWatchLoop(stores, config.reaper, wiring.environment().metrics());

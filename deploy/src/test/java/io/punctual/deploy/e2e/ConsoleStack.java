@@ -146,7 +146,7 @@ final class ConsoleStack implements AutoCloseable {
     return get("/api/v1/jobs/" + jobId).get("status").asText();
   }
 
-  private static int freePort() {
+  static int freePort() {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     } catch (IOException e) {
