@@ -7,8 +7,9 @@ import java.util.List;
 
 /**
  * A job as the API returns it. Times are UTC; {@code attempts} counts attempts started so far.
- * {@code scheduleId} and {@code occurrenceAt} name the schedule and fire time it came from (null
- * for other jobs). {@code dependsOn}: what it waits for besides its parent, read with {@link
+ * {@code traceparent} is the W3C trace context it was submitted with (null: none). {@code
+ * scheduleId} and {@code occurrenceAt} name the schedule and fire time it came from (null for other
+ * jobs). {@code dependsOn}: what it waits for besides its parent, read with {@link
  * PunctualClient#get} and {@link PunctualClient#cancel}; null in list pages and submit responses,
  * which leave it out.
  */
@@ -39,6 +40,7 @@ public record JobView(
     String workflowId,
     String scheduleId,
     Instant occurrenceAt,
+    String traceparent,
     List<DependencyView> dependsOn) {
 
   public JobView {

@@ -103,9 +103,31 @@ public final class PunctualClient {
 
   /** Submits jobs atomically (all or none); the result is in the order given. */
   public List<JobView> submitBatch(List<JobRequest> jobs) {
+    return submitBatch(jobs, null);
+  }
+
+  /**
+   * {@link #submit(JobRequest)} within the caller's trace: {@code traceparent} (W3C Trace Context,
+   * e.g. from the current OpenTelemetry span; null: none) is kept with the job, whose attempts run
+   * in spans of that trace when the workers trace.
+   */
+  public JobView submit(JobRequest job, String traceparent) {
+    return send(traced(post(jobsUrl, job), traceparent), type(JobView.class));
+  }
+
+  /**
+   * {@link #submitBatch(List)} within the caller's trace (see {@link #submit(JobRequest, String)}).
+   */
+  public List<JobView> submitBatch(List<JobRequest> jobs, String traceparent) {
     Items<JobView> items =
-        send(post(jobsUrl + "/batch", Map.of("jobs", jobs)), itemsOf(JobView.class));
+        send(
+            traced(post(jobsUrl + "/batch", Map.of("jobs", jobs)), traceparent),
+            itemsOf(JobView.class));
     return items.items();
+  }
+
+  private static HttpRequest.Builder traced(HttpRequest.Builder request, String traceparent) {
+    return traceparent == null ? request : request.header("traceparent", traceparent);
   }
 
   public JobView get(String id) {

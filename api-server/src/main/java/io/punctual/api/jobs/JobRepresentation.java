@@ -48,6 +48,7 @@ public record JobRepresentation(
     String workflowId,
     String scheduleId,
     Instant occurrenceAt,
+    String traceparent,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<DependencyRepresentation> dependsOn) {
 
   /**
@@ -107,6 +108,7 @@ public record JobRepresentation(
         job.workflowId() == null ? null : job.workflowId().toString(),
         job.scheduleId() == null ? null : job.scheduleId().toString(),
         job.occurrenceAt(),
+        job.traceparent(),
         dependsOn == null ? null : DependencyRepresentation.of(dependsOn));
   }
 }

@@ -99,6 +99,26 @@ class PunctualClientIT {
   }
 
   @Test
+  void aSubmitWithinATraceKeepsItsTraceparentAndAnInvalidOneIsIgnored() {
+    PunctualClient client = client("client-traced");
+    String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
+    JobView one = client.submit(JobRequest.builder("traced").build(), traceparent);
+    List<JobView> batch =
+        client.submitBatch(
+            List.of(JobRequest.builder("traced").build(), JobRequest.builder("traced").build()),
+            traceparent);
+    JobView invalid = client.submit(JobRequest.builder("traced").build(), "00-nope");
+
+    assertThat(one.traceparent()).isEqualTo(traceparent);
+    assertThat(client.get(one.id()).traceparent()).isEqualTo(traceparent);
+    assertThat(batch).extracting(JobView::traceparent).containsOnly(traceparent);
+    assertThat(invalid.status()).isEqualTo(JobStatus.PENDING);
+    assertThat(invalid.traceparent()).as("ignored, not refused").isNull();
+    assertThat(client.submit(JobRequest.builder("traced").build()).traceparent()).isNull();
+  }
+
+  @Test
   void anIdempotentRepeatReturnsTheSameJob() {
     PunctualClient client = client("client-idem");
     JobRequest request = JobRequest.builder("pay").idempotencyKey("p-1").build();
