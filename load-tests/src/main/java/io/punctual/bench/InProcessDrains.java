@@ -15,6 +15,7 @@ import io.punctual.store.Migrations;
 import io.punctual.store.config.PostgresSettings;
 import io.punctual.worker.Worker;
 import io.punctual.worker.config.WorkerSettings;
+import io.punctual.worker.trace.AttemptTracing;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -133,13 +134,28 @@ final class InProcessDrains {
    */
   static Drain drain(Stores stores, Servers servers, int jobs, int failing, IntFunction<NewJob> job)
       throws Exception {
+    return drain(stores, servers, jobs, failing, job, AttemptTracing.off());
+  }
+
+  /**
+   * {@link #drain(Stores, Servers, int, int, IntFunction)} by a worker tracing with {@code
+   * tracing}.
+   */
+  static Drain drain(
+      Stores stores,
+      Servers servers,
+      int jobs,
+      int failing,
+      IntFunction<NewJob> job,
+      AttemptTracing tracing)
+      throws Exception {
     prepare(stores, jobs, job);
     WorkerSettings settings = new WorkerSettings();
     MetricRegistry metrics = new MetricRegistry();
     Usage before = servers.usage(ThroughputBenchmark.THIS_JVM);
     long started = System.nanoTime();
     try (Worker worker =
-        new Worker(stores, settings, BenchSupport.builtIns(stores, settings), metrics)) {
+        new Worker(stores, settings, BenchSupport.builtIns(stores, settings), metrics, tracing)) {
       worker.start();
       var succeeded = metrics.meter("punctual.worker.succeeded");
       var failed = metrics.meter("punctual.worker.failed");
