@@ -12,6 +12,7 @@ import io.punctual.bench.ThroughputBenchmark.Servers;
 import io.punctual.queue.Stores;
 import io.punctual.worker.trace.AttemptTracing;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -56,7 +57,7 @@ public final class TracingBenchmark {
   private static void run(Stores stores, Servers servers, int jobs, int rounds, ObjectNode out)
       throws Exception {
     AtomicLong exportedBytes = new AtomicLong();
-    HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    HttpServer receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     receiver.createContext(
         "/v1/traces",
         exchange -> {

@@ -80,6 +80,15 @@ public final class WorkflowRequestParser {
       return RequestHasher.sha256(all);
     }
 
+    /** This workflow with every step carrying the request's {@code traceparent} header. */
+    public ValidatedWorkflow withTraceparent(String traceparent) {
+      if (traceparent == null) {
+        return this;
+      }
+      List<ValidatedJob> traced = steps.stream().map(s -> s.withTraceparent(traceparent)).toList();
+      return new ValidatedWorkflow(idempotencyKey, refs, traced, positions);
+    }
+
     /** The steps to store in {@code namespace}, delays counted from {@code now}. */
     public List<NewStep> toSteps(String namespace, Instant now) {
       List<NewStep> out = new ArrayList<>(steps.size());

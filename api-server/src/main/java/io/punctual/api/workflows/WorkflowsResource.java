@@ -63,7 +63,8 @@ public final class WorkflowsResource {
   @Consumes(MediaType.APPLICATION_JSON)
   @Requires(Permission.SUBMIT)
   public Response submit(@Context ContainerRequestContext request, JsonNode body) {
-    WorkflowRequestParser.ValidatedWorkflow workflow = parser.parse(body);
+    WorkflowRequestParser.ValidatedWorkflow workflow =
+        parser.parse(body).withTraceparent(request.getHeaderString("traceparent"));
     String namespace = RequestContext.of(request).namespace();
     RateHeaders rate = new RateHeaders();
     WorkflowStore.Created created = submitter.submit(namespace, workflow, rate);

@@ -111,6 +111,27 @@ class WorkflowsIT {
   }
 
   @Test
+  void everyStepKeepsTheSubmitsTraceparent() {
+    String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    Reply reply =
+        FIXTURE
+            .http()
+            .send(
+                FIXTURE
+                    .http()
+                    .request("/api/v1/workflows")
+                    .header("Content-Type", "application/json")
+                    .header("traceparent", traceparent)
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString(MONTHLY_REPORT)));
+
+    assertThat(reply.status()).isEqualTo(201);
+    for (JsonNode step : reply.json().get("jobs")) {
+      Reply job = FIXTURE.http().get("/api/v1/jobs/" + step.get("id").asText());
+      assertThat(job.json().get("traceparent").asText()).isEqualTo(traceparent);
+    }
+  }
+
+  @Test
   void stepsMoveOnAsWhatTheyWaitForEnds() {
     JsonNode workflow = FIXTURE.http().post("/api/v1/workflows", MONTHLY_REPORT).json();
     Map<String, JsonNode> steps = byRef(workflow);
