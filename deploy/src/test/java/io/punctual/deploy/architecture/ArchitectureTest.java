@@ -109,8 +109,8 @@ class ArchitectureTest {
 
   /**
    * {@code Stores} (every store of a process) is for the wiring: deploy's commands, each role's
-   * assembler ({@code ApiModule}, {@code PlannerWiring}, {@code Reaper}, {@code Worker}) and the
-   * benchmarks. Everything else takes the narrow collaborators it uses.
+   * assembler ({@code ApiModule}, {@code PlannerWiring}, {@code Reaper}, {@code DeathWatchLoop},
+   * {@code Worker}) and the benchmarks. Everything else takes the narrow collaborators it uses.
    */
   @ArchTest
   static final ArchRule onlyTheWiringTakesStores =
@@ -125,6 +125,8 @@ class ArchitectureTest {
           .doNotHaveFullyQualifiedName("io.punctual.planner.plan.PlannerWiring")
           .and()
           .doNotHaveFullyQualifiedName("io.punctual.reaper.Reaper")
+          .and()
+          .doNotHaveFullyQualifiedName("io.punctual.reaper.DeathWatchLoop")
           .and()
           .doNotHaveFullyQualifiedName("io.punctual.worker.Worker")
           .should()
