@@ -144,7 +144,10 @@ public final class Worker implements AutoCloseable {
     this.claimLoop =
         new ClaimLoop(
             claimStores(stores, limits),
-            new HandlerSlots(slots, executor::start),
+            new HandlerSlots(
+                slots,
+                executor::start,
+                a -> running.holds(a) || completions.pendingResults().contains(a)),
             new NamespaceShares(claimable::isActive, claimable::weight, caps),
             waiter,
             settings,
