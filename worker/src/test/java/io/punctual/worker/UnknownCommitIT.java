@@ -36,9 +36,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -63,11 +66,15 @@ class UnknownCommitIT {
 
   @AfterEach
   void close() throws Exception {
+    standby(""); // commits go through again, whatever the test left
     for (int i = closing.size() - 1; i >= 0; i--) {
       closing.get(i).close();
     }
     stores.close();
     postgres.close();
+    try (Stream<Path> files = Files.walk(data)) {
+      files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    }
   }
 
   private static Path tempDirectory() {
@@ -198,13 +205,28 @@ class UnknownCommitIT {
             });
   }
 
+  /** Terminates every backend whose commit waits for the standby: it committed, unanswered. */
+  private void terminateWaitingForTheStandby() throws SQLException {
+    try (Connection c = admin();
+        Statement s = c.createStatement()) {
+      s.execute(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE wait_event = 'SyncRep'");
+    }
+  }
+
   /** Backends whose commit waits for the standby and that wrote to a partition of jobs. */
   private long claimsWaitingForTheStandby() throws SQLException {
+    return writersWaitingForTheStandby("jobs%");
+  }
+
+  /** Backends whose commit waits for the standby and that wrote to a table named so. */
+  private long writersWaitingForTheStandby(String tables) throws SQLException {
     return count(
         "SELECT count(DISTINCT a.pid) FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid"
             + " JOIN pg_class r ON r.oid = l.relation"
-            + " WHERE a.wait_event = 'SyncRep' AND r.relname LIKE 'jobs%'"
-            + " AND l.mode = 'RowExclusiveLock'");
+            + " WHERE a.wait_event = 'SyncRep' AND r.relname LIKE '"
+            + tables
+            + "' AND l.mode = 'RowExclusiveLock'");
   }
 
   /**
@@ -230,11 +252,7 @@ class UnknownCommitIT {
         .atMost(Duration.ofSeconds(15))
         .pollInterval(Duration.ofMillis(50))
         .until(() -> claimsWaitingForTheStandby() > 0);
-    try (Connection c = admin();
-        Statement s = c.createStatement()) {
-      s.execute(
-          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE wait_event = 'SyncRep'");
-    }
+    terminateWaitingForTheStandby();
     standby("");
 
     await()
@@ -257,6 +275,61 @@ class UnknownCommitIT {
                     + " 'SUCCEEDED' GROUP BY job_id HAVING count(*) = 1) s"))
         .isEqualTo(jobs.size());
     assertThat(metrics.meter(WorkerMetrics.PREFIX + "handoffs").getCount()).isPositive();
+  }
+
+  /**
+   * The same fault on a batch of results: the finish commits, the worker is told it failed and
+   * writes the batch again, which the fence now refuses. The read-back finds the first write
+   * committed: the attempts are counted as succeeded, none as refused (a zombie write), and the
+   * leases were kept until then.
+   */
+  @Test
+  void resultsCommittedWhileTheWorkerWasToldTheyFailedAreNotCountedAsRefused() throws Exception {
+    startReaper();
+    CountDownLatch release = new CountDownLatch(1);
+    JobHandler gated =
+        new JobHandler() {
+          @Override
+          public String type() {
+            return "work";
+          }
+
+          @Override
+          public JobResult handle(JobContext ctx) throws InterruptedException {
+            release.await();
+            return JobResult.success();
+          }
+        };
+    List<Job> jobs = submit(5, Instant.now());
+    Worker worker = startWorker(gated, 8, 8);
+    await().atMost(Duration.ofSeconds(10)).until(() -> worker.running() == jobs.size());
+    standby("nobody");
+
+    release.countDown();
+    // Other writes wait for the standby too, holding their locks (a heartbeat holds the rows the
+    // finish updates): they are cut off first, until the finish itself waits for the standby.
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .pollInterval(Duration.ofMillis(50))
+        .until(
+            () -> {
+              if (writersWaitingForTheStandby("job_executions%") > 0) {
+                return true;
+              }
+              terminateWaitingForTheStandby();
+              return false;
+            });
+    terminateWaitingForTheStandby();
+    standby("");
+
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> metrics.meter(WorkerMetrics.PREFIX + "succeeded").getCount() == jobs.size());
+    assertThat(count("SELECT count(*) FROM jobs WHERE status = 'SUCCEEDED'"))
+        .isEqualTo(jobs.size());
+    assertThat(count("SELECT count(*) FROM job_executions WHERE status <> 'SUCCEEDED'")).isZero();
+    assertThat(metrics.meter(WorkerMetrics.PREFIX + "fenceRefused").getCount()).isZero();
+    assertThat(metrics.meter(WorkerMetrics.PREFIX + "staleRefused").getCount()).isZero();
   }
 
   /**
