@@ -52,7 +52,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class Worker implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Worker.class);
-  private static final Duration AFTER_INTERRUPT = Duration.ofSeconds(5);
+
+  /**
+   * How long {@link #close()} waits, after the shutdown grace, for the handlers it interrupted
+   * before it hands back the attempts of those that ignore the interruption. A pod's grace period
+   * must be longer than {@code shutdownGrace} plus this.
+   */
+  public static final Duration AFTER_INTERRUPT = Duration.ofSeconds(5);
 
   private final Stores stores;
   private final WorkerSettings settings;
