@@ -3,7 +3,8 @@ package io.punctual.client;
 import java.time.Instant;
 
 /**
- * One attempt of a job. {@code status} is RUNNING, SUCCEEDED, FAILED, TIMED_OUT, CANCELLED or LOST.
+ * One attempt of a job. {@code status} is RUNNING, SUCCEEDED, FAILED, TIMED_OUT, CANCELLED, LOST or
+ * HANDED_BACK.
  */
 public record ExecutionView(
     int attempt,

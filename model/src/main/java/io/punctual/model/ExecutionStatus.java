@@ -12,5 +12,11 @@ public enum ExecutionStatus {
   /** The job was cancelled while this attempt ran. */
   CANCELLED,
   /** The worker disappeared (no heartbeat); recorded by the reaper. */
-  LOST
+  LOST,
+  /**
+   * The worker stopped (its shutdown grace ended, or a claim's commit had an unknown outcome) and
+   * gave the attempt back: the job is PENDING again at once, and this attempt does not count
+   * against its {@code maxAttempts} (transition HAND_BACK).
+   */
+  HANDED_BACK
 }

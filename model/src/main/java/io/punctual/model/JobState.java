@@ -69,6 +69,12 @@ public enum JobState {
     RESCUE(RUNNING, PENDING),
     /** The reaper found the attempt's worker gone and no attempt remains. */
     RESCUE_EXHAUSTED(RUNNING, FAILED),
+    /**
+     * The attempt's worker gave it back: its shutdown grace ended with the handler still running,
+     * or it found a claim whose commit it could not confirm. PENDING again, due now, and {@code
+     * max_attempts + 1}, so the handoff does not use up one of the job's attempts.
+     */
+    HAND_BACK(RUNNING, PENDING),
     /** Every job it waited for has ended and every run condition holds. */
     UNBLOCK(BLOCKED, PENDING),
     /** A job it waited for ended in a way that makes a run condition impossible. */

@@ -426,6 +426,40 @@ public final class JobTransitions {
                 }));
   }
 
+  // --- HAND_BACK
+
+  /**
+   * {@link Transition#HAND_BACK} for attempts {@code workerId} still holds (RUNNING with that
+   * attempt and worker): PENDING again, due now, with one more attempt allowed, the attempt
+   * recorded HANDED_BACK and its slots freed (handBack.sql). Returns the jobs moved; the caller
+   * enqueues them and releases their limit holds in Redis.
+   */
+  public List<HandBack.Moved> handBack(List<HandBack> handBacks, String workerId) {
+    if (handBacks.isEmpty()) {
+      return List.of();
+    }
+    Instant now = clock.instant();
+    return DeadlockRetry.run(
+        "hand back",
+        () ->
+            byKeys(
+                jdbi,
+                h ->
+                    UnnestColumns.of(handBacks)
+                        .jobKeys(HandBack::jobId)
+                        .ints("attempts", HandBack::attempt)
+                        .longs("durationsMs", HandBack::durationMs)
+                        .texts("errors", HandBack::error)
+                        .bind(h.createQuery(sql("handBack")))
+                        .bind("workerId", workerId)
+                        .bind("now", now)
+                        .map(
+                            (rs, ctx) ->
+                                new HandBack.Moved(
+                                    JobRowMapper.queueEntry(rs, ctx), rs.getInt("attempt")))
+                        .list()));
+  }
+
   // --- RERUN_FAILED, RERUN_CANCELLED, RERUN_SKIPPED
 
   /**

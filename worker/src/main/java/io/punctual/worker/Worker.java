@@ -6,6 +6,7 @@ import io.punctual.common.random.PerThreadRandom;
 import io.punctual.queue.Promoter;
 import io.punctual.queue.Stores;
 import io.punctual.queue.WakeListener;
+import io.punctual.store.AttemptReadBack;
 import io.punctual.store.namespace.ClaimableNamespaces;
 import io.punctual.store.registry.WorkerRegistry;
 import io.punctual.worker.claim.ClaimLoop;
@@ -51,7 +52,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class Worker implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Worker.class);
-  private static final Duration AFTER_INTERRUPT = Duration.ofSeconds(5);
+
+  /**
+   * How long {@link #close()} waits, after the shutdown grace, for the handlers it interrupted
+   * before it hands back the attempts of those that ignore the interruption. A pod's grace period
+   * must be longer than {@code shutdownGrace} plus this.
+   */
+  public static final Duration AFTER_INTERRUPT = Duration.ofSeconds(5);
 
   private final Stores stores;
   private final WorkerSettings settings;
@@ -72,6 +79,7 @@ public final class Worker implements AutoCloseable {
   private final ScheduledExecutorService depthReading;
 
   private final QueueDepths queueDepths;
+  private final JobExecutor executor;
   private final ClaimLoop claimLoop;
   private final Heartbeater heartbeater;
   private final LeaseKeeper leaseKeeper;
@@ -130,7 +138,7 @@ public final class Worker implements AutoCloseable {
     this.livenessReports = Executors.newSingleThreadScheduledExecutor(daemon("punctual-liveness"));
     this.depthReading = Executors.newSingleThreadScheduledExecutor(daemon("punctual-queue-depth"));
     this.queueDepths = new QueueDepths(stores.queue(), settings.namespaces, stores.clock());
-    JobExecutor executor =
+    this.executor =
         new JobExecutor(
             handlers,
             new CompletionDecider(stores.clock(), PerThreadRandom.INSTANCE),
@@ -142,7 +150,10 @@ public final class Worker implements AutoCloseable {
     this.claimLoop =
         new ClaimLoop(
             claimStores(stores, limits),
-            new HandlerSlots(slots, executor::start),
+            new HandlerSlots(
+                slots,
+                executor::start,
+                a -> running.holds(a) || completions.pendingResults().contains(a)),
             new NamespaceShares(claimable::isActive, claimable::weight, caps),
             waiter,
             settings,
@@ -181,6 +192,7 @@ public final class Worker implements AutoCloseable {
       Stores stores, SlotHolders limits, Consumer<Set<String>> namespacesFreed) {
     return new CompletionStores(
         stores.transitions(),
+        new AttemptReadBack(stores.database().jdbi()),
         stores.redlock(),
         stores.queue(),
         stores.queueSettings(),
@@ -345,8 +357,8 @@ public final class Worker implements AutoCloseable {
 
   /**
    * Stops claiming, lets running handlers finish within {@code shutdownGrace}, interrupts the rest
-   * (their attempts are recorded as retryable failures), writes every completion, releases leases
-   * and stops all threads. Idempotent.
+   * and hands their attempts back (PENDING again at once, without using up an attempt: transition
+   * HAND_BACK), writes every completion, releases leases and stops all threads. Idempotent.
    */
   @Override
   public void close() {
@@ -398,16 +410,21 @@ public final class Worker implements AutoCloseable {
           settings.concurrency, settings.shutdownGrace.toNanos(), TimeUnit.NANOSECONDS)) {
         return;
       }
+      // Interrupted handlers end with their attempts handed back (Outcome.HandedBack); one that
+      // returns a result meanwhile has it recorded as usual.
       int interrupted = running.stopAll(StopReason.SHUTDOWN);
       log.warn(
-          "shutdown grace over, interrupted {} running handlers worker={}",
+          "shutdown grace over, interrupted {} running handlers, handing their attempts back"
+              + " worker={}",
           interrupted,
           settings.workerId);
       if (!slots.tryAcquire(
           settings.concurrency, AFTER_INTERRUPT.toNanos(), TimeUnit.NANOSECONDS)) {
+        // The fence refuses whatever these handlers write later; their jobs run again now.
+        int stuck = executor.handBack(running.snapshot());
         log.warn(
-            "{} handlers ignore interruption; their attempts are left to the reaper worker={}",
-            running.size(),
+            "{} handlers ignore interruption; their attempts are handed back anyway worker={}",
+            stuck,
             settings.workerId);
       }
     } catch (InterruptedException e) {

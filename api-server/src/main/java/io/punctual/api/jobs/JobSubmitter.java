@@ -247,10 +247,17 @@ public final class JobSubmitter {
     Instant horizon = now.plus(queueSettings.horizon);
     List<QueueEntry> entries = new ArrayList<>();
     for (Submitted s : result) {
+      Job job = s.job();
       if (!s.created()) {
+        // An idempotent repeat: perhaps of a submit whose commit went through while its answer
+        // was lost (a 5xx, a dropped connection) before the job reached Redis. A stored job still
+        // PENDING and due soon goes (again) into its queue: re-adding a queued job changes
+        // nothing, and it need not wait for the reaper's reconciliation.
+        if (job.status() == JobState.PENDING && !job.runAt().isAfter(horizon)) {
+          entries.add(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt()));
+        }
         continue;
       }
-      Job job = s.job();
       submitted.get(job.priority()).mark();
       jobMetrics.submitted(job.namespace(), job.type(), 1);
       try (MDC.MDCCloseable j = MDC.putCloseable("job", job.id().toString());

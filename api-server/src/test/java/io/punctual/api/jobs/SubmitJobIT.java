@@ -170,6 +170,28 @@ class SubmitJobIT {
     assertThat(second.header("Location")).isEmpty();
   }
 
+  /**
+   * A submit whose commit went through but whose answer was lost before the job reached Redis (a
+   * 5xx after an unknown commit): the client's retry with the same idempotency key gets the stored
+   * job, and the job is in its queue after it, without waiting for the reaper's reconciliation.
+   */
+  @Test
+  void anIdempotentRetryOfASubmitWhoseAnswerWasLostQueuesTheStoredJob() {
+    String body = "{\"type\":\"charge\",\"idempotencyKey\":\"order-lost-answer\"}";
+    Reply first = FIXTURE.http().post("/api/v1/jobs", body);
+    String id = first.json().get("id").asText();
+    // What the lost answer left: the job stored, PENDING, and not in Redis.
+    FIXTURE.stack.queue.remove("default", Priority.NORMAL, UUID.fromString(id));
+    assertThat(queued("default", Priority.NORMAL)).doesNotContain(id);
+
+    Reply retry = FIXTURE.http().post("/api/v1/jobs", body);
+
+    assertThat(retry.status()).isEqualTo(200);
+    assertThat(retry.json().get("id").asText()).isEqualTo(id);
+    assertThat(retry.json().get("status").asText()).isEqualTo("PENDING");
+    assertThat(queued("default", Priority.NORMAL)).contains(id);
+  }
+
   @Test
   void sameIdempotencyKeyWithADifferentBodyIsAConflict() {
     FIXTURE.http().post("/api/v1/jobs", "{\"type\":\"charge\",\"idempotencyKey\":\"order-2\"}");

@@ -18,6 +18,7 @@ import io.punctual.deploy.config.PunctualConfiguration;
 import io.punctual.deploy.files.DeployFiles.Container;
 import io.punctual.deploy.files.DeployFiles.Image;
 import io.punctual.deploy.files.DeployFiles.Service;
+import io.punctual.worker.Worker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -247,7 +248,7 @@ class DeployFilesTest {
     // worker.shutdownGrace (the bundled default, since compose names no config file)
     Duration grace =
         Duration.ofSeconds(parseSeconds(at(services.get("worker").raw(), "stop_grace_period")));
-    assertThat(grace).isGreaterThan(load(null).worker.shutdownGrace);
+    assertThat(grace).isGreaterThan(load(null).worker.shutdownGrace.plus(Worker.AFTER_INTERRUPT));
   }
 
   @Test
@@ -419,8 +420,10 @@ class DeployFilesTest {
     Map<String, Object> worker = DeployFiles.find(resources, "Deployment", "punctual-worker");
     Object grace = at(worker, "spec", "template", "spec", "terminationGracePeriodSeconds");
     assertThat(Duration.ofSeconds(((Number) grace).longValue()))
-        .as("terminationGracePeriodSeconds above worker.shutdownGrace")
-        .isGreaterThan(config.worker.shutdownGrace.plusSeconds(5));
+        .as(
+            "terminationGracePeriodSeconds above worker.shutdownGrace and the wait for the"
+                + " interrupted handlers before their attempts are handed back")
+        .isGreaterThan(config.worker.shutdownGrace.plus(Worker.AFTER_INTERRUPT));
   }
 
   @Test

@@ -276,7 +276,8 @@ public final class StatsRollup {
         case "CANCELLED" -> cancelled += c;
         case "LOST" -> lost += c;
         default -> {
-          // RUNNING rows are never recorded by a finish; nothing else exists
+          // RUNNING rows are never recorded by a finish; a HANDED_BACK attempt is no outcome
+          // (its job runs again at once), so the statistics leave it out
         }
       }
     }

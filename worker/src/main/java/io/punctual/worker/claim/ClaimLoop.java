@@ -6,6 +6,7 @@ import io.punctual.queue.ReadyQueue;
 import io.punctual.queue.ReadyQueue.ClaimResult;
 import io.punctual.queue.ReadyQueue.Claimed;
 import io.punctual.queue.lease.Redlock;
+import io.punctual.store.CommitOutcome;
 import io.punctual.store.JobTransitions;
 import io.punctual.store.limit.ClaimOutcome;
 import io.punctual.worker.config.WorkerSettings;
@@ -43,7 +44,8 @@ import org.slf4j.MDC;
  * claims it waits on the {@link Waiter}: until the earliest queued due time (capped by {@code
  * maxIdleWait}), woken early by announcements, or for a slot while all are taken; while it is
  * behind on jobs already due, up to {@code claimGather} for a whole claim's worth of free slots.
- * Store errors are logged and the loop goes on after a short backoff.
+ * Store errors are logged and the loop goes on after a short backoff; a confirmation that failed is
+ * read back first, and what it committed all the same is handed back ({@link UnconfirmedClaims}).
  */
 public final class ClaimLoop implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(ClaimLoop.class);
@@ -75,6 +77,7 @@ public final class ClaimLoop implements Runnable {
   private final FairShare fair;
 
   private final ClaimReturns returns;
+  private final UnconfirmedClaims unconfirmed;
 
   /**
    * @param stores where a claim reads and writes (Redis, leases, PostgreSQL, limits)
@@ -104,6 +107,9 @@ public final class ClaimLoop implements Runnable {
     this.caps = shares.caps();
     this.fair = new FairShare(shares.weight());
     this.returns = new ClaimReturns(stores.queries(), queue, redlock, settings.workerId);
+    this.unconfirmed =
+        new UnconfirmedClaims(
+            stores.queries(), transitions, handlerSlots.heldHere(), settings.workerId);
     this.inFlight = new Semaphore(settings.claimsInFlight);
   }
 
@@ -390,6 +396,12 @@ public final class ClaimLoop implements Runnable {
         outcome = transitions.claimJudged(leasedIds, settings.workerId, caps.lockFor(ns));
       }
     } catch (RuntimeException e) {
+      // The commit may have gone through although its answer was lost: read the claim back and
+      // hand back what it committed (while the leases still keep other workers off these jobs),
+      // then every job of it goes back into Redis, due now.
+      if (CommitOutcome.mayHaveCommitted(e)) {
+        metrics.handoffs.mark(unconfirmed.settle(leasedIds).size());
+      }
       returns.putBack(ns, claimed, leased, now);
       returns.releaseQuietly(leasedIds);
       throw e;

@@ -1,11 +1,20 @@
 package io.punctual.worker.claim;
 
 import io.punctual.model.Job;
+import io.punctual.store.JobTransitions.Attempt;
 import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
- * The worker's handler slots ({@code worker.concurrency} permits) and what starts a confirmed job
- * on the slot already taken for it.
+ * The worker's handler slots ({@code worker.concurrency} permits), what starts a confirmed job on
+ * the slot already taken for it, and which attempts the worker holds (running, or ended with their
+ * result not written yet): a claim read back after a failed commit hands back only the others.
  */
-public record HandlerSlots(Semaphore slots, Consumer<Job> starter) {}
+public record HandlerSlots(Semaphore slots, Consumer<Job> starter, Predicate<Attempt> heldHere) {
+
+  /** Slots of a loop that starts nothing else (a test's): no attempt is held elsewhere. */
+  public HandlerSlots(Semaphore slots, Consumer<Job> starter) {
+    this(slots, starter, attempt -> false);
+  }
+}

@@ -5,6 +5,7 @@ import io.punctual.model.ExecutionStatus;
 import io.punctual.model.Job;
 import io.punctual.model.JobState;
 import io.punctual.model.QueueEntry;
+import io.punctual.store.HandBack;
 import io.punctual.store.JobTransitions;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.metrics.WorkerMetrics;
@@ -34,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * the worker keeps renewing (a PostgreSQL outage alone must not get a finished attempt rescued).
  * Every completion the attempt fence refuses is counted ({@code fenceRefused}). Follow-up jobs the
  * store refuses never hold a batch up: the store records the attempt that spawned them as failed
- * and the rest of the batch as usual (see {@code JobTransitions.finish}).
+ * and the rest of the batch as usual (see {@code JobTransitions.finish}). Attempts handed back at
+ * the end of the shutdown grace (execution status HANDED_BACK) go through {@code
+ * JobTransitions.handBack} in the same flush, and back into Redis at once.
  */
 public final class CompletionBatcher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CompletionBatcher.class);
@@ -49,6 +52,7 @@ public final class CompletionBatcher implements AutoCloseable {
   private final long flushNanos;
   private final LinkedBlockingQueue<FinishedAttempt> queue = new LinkedBlockingQueue<>();
   private final PendingResults pending = new PendingResults();
+  private final Written written;
   private final Thread thread;
   private volatile boolean closing;
 
@@ -58,6 +62,7 @@ public final class CompletionBatcher implements AutoCloseable {
     this.clock = clock;
     this.metrics = metrics;
     this.workerId = settings.workerId;
+    this.written = new Written(stores.readBack(), settings.workerId);
     this.batchSize = settings.completionBatchSize;
     this.flushNanos = settings.completionFlushInterval.toNanos();
     this.thread = Thread.ofPlatform().daemon().name("punctual-completions").unstarted(this::loop);
@@ -137,7 +142,8 @@ public final class CompletionBatcher implements AutoCloseable {
     Duration backoff = Duration.ofMillis(100);
     for (int tries = 1; ; tries++) {
       try {
-        flush(batch);
+        // A try after a failure may follow a commit whose outcome was unknown: read it back.
+        flush(batch, tries > 1);
         return;
       } catch (RuntimeException e) {
         if (closing && tries >= TRIES_WHEN_CLOSING) {
@@ -169,12 +175,34 @@ public final class CompletionBatcher implements AutoCloseable {
    * PostgreSQL refused the batch as a whole (nothing was recorded then).
    */
   public Set<UUID> flush(List<FinishedAttempt> batch) {
+    return flush(batch, false);
+  }
+
+  /**
+   * {@link #flush(List)}; {@code again}: the batch is written again after a failure, which may have
+   * been a commit whose outcome was unknown (the connection lost during it). The attempts the fence
+   * refuses this time are then read back ({@link Written}): those the earlier try did write count
+   * as written, not as refused, and go on as if this try had written them.
+   */
+  Set<UUID> flush(List<FinishedAttempt> batch, boolean again) {
     List<Completion> completions = new ArrayList<>(batch.size());
+    List<HandBack> handBacks = new ArrayList<>();
     for (FinishedAttempt f : batch) {
-      completions.add(f.completion());
+      Completion c = f.completion();
+      if (c.executionStatus() == ExecutionStatus.HANDED_BACK) {
+        handBacks.add(new HandBack(c.jobId(), c.attempt(), c.durationMs(), c.error()));
+      } else {
+        completions.add(c);
+      }
     }
     JobTransitions.Ended ended = stores.transitions().finish(completions, workerId);
-    Set<UUID> accepted = ended.applied();
+    Set<UUID> accepted = new HashSet<>(ended.applied());
+    for (HandBack.Moved m : stores.transitions().handBack(handBacks, workerId)) {
+      accepted.add(m.entry().id());
+    }
+    if (again) {
+      accepted.addAll(written.earlier(batch, accepted));
+    }
     // Written or refused: from now on nothing renews these leases.
     pending.removeAll(batch);
     releaseLeases(batch);
@@ -278,6 +306,19 @@ public final class CompletionBatcher implements AutoCloseable {
     if (!accepted) {
       // The job was no longer RUNNING with this attempt: rescued and run again, or cancelled.
       metrics.fenceRefused.mark();
+    }
+    if (accepted && c.executionStatus() == ExecutionStatus.HANDED_BACK) {
+      metrics.handoffs.mark();
+      ended(f, "handed_back");
+      try (JobMdc mdc = JobMdc.of(f.job(), workerId)) {
+        log.info(
+            "attempt handed back job={} attempt={} worker={} error={}",
+            c.jobId(),
+            c.attempt(),
+            workerId,
+            c.error());
+      }
+      return;
     }
     if (f.outcome() instanceof Outcome.Cancelled) {
       // A handler stopped because its attempt was no longer current: its completion is refused.

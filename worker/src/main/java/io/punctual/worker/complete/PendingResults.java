@@ -26,6 +26,11 @@ public final class PendingResults {
     }
   }
 
+  /** Whether {@code attempt} ended here and its result is not written yet. */
+  public boolean contains(Attempt attempt) {
+    return attempts.contains(attempt);
+  }
+
   public List<Attempt> snapshot() {
     return List.copyOf(attempts);
   }

@@ -27,6 +27,10 @@ public final class WorkerMetrics implements AutoCloseable {
   public final Meter cancelled;
   public final Meter staleRefused;
   public final Meter fenceRefused;
+
+  /** Attempts handed back (transition HAND_BACK): still running at the end of a shutdown grace. */
+  public final Meter handoffs;
+
   public final Timer execution;
 
   /** Renewals of this worker's entry in the live-workers set that failed (Redis unreachable). */
@@ -57,6 +61,7 @@ public final class WorkerMetrics implements AutoCloseable {
     this.cancelled = registry.meter(PREFIX + "cancelled");
     this.staleRefused = registry.meter(PREFIX + "staleRefused");
     this.fenceRefused = registry.meter(PREFIX + "fenceRefused");
+    this.handoffs = registry.meter(PREFIX + "handoffs");
     this.execution = registry.timer(PREFIX + "execution");
     this.livenessFailures = registry.meter(PREFIX + "livenessFailures");
     this.claimBatch = registry.histogram(PREFIX + "claimBatch");

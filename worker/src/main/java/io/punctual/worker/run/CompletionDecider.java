@@ -14,7 +14,9 @@ import java.util.random.RandomGenerator;
 /**
  * Turns how an attempt ended into what the job becomes: SUCCEEDED; PENDING again at {@code now +
  * max(backoff, retryAfter)} while attempts remain and the failure is retryable; FAILED otherwise;
- * CANCELLED when it was cancelled while running.
+ * CANCELLED when it was cancelled while running; PENDING again at once, recorded HANDED_BACK, when
+ * the worker's shutdown grace ended first (written by transition HAND_BACK, which does not use up
+ * an attempt).
  */
 public final class CompletionDecider {
   private final Clock clock;
@@ -61,6 +63,7 @@ public final class CompletionDecider {
               ExecutionStatus.TIMED_OUT,
               t.timeout() == null ? "timed out" : "timed out after " + t.timeout(),
               null);
+      case Outcome.HandedBack h -> handedBack(job, h.error(), now, durationMs);
       case Outcome.Cancelled c ->
           new Completion(
               job.id(),
@@ -75,6 +78,22 @@ public final class CompletionDecider {
               null,
               List.of());
     };
+  }
+
+  /** The attempt given back to the queue (transition HAND_BACK): PENDING again, due now. */
+  public static Completion handedBack(Job job, String error, Instant now, long durationMs) {
+    return new Completion(
+        job.id(),
+        job.attempt(),
+        JobState.PENDING,
+        now,
+        ExecutionStatus.HANDED_BACK,
+        now,
+        durationMs,
+        error,
+        null,
+        null,
+        List.of());
   }
 
   private Completion failure(

@@ -14,6 +14,10 @@ import java.time.Duration;
 public final class HandlerInvoker {
   static final int MAX_STACK_CHARS = 16_000;
 
+  /** The error of an attempt handed back because the worker's shutdown grace ended. */
+  public static final String HANDED_BACK_AT_GRACE_END =
+      "handed back: the worker's shutdown grace ended before the handler";
+
   private HandlerInvoker() {}
 
   /**
@@ -31,7 +35,7 @@ public final class HandlerInvoker {
       return switch (early) {
         case CANCELLED -> new Outcome.Cancelled();
         case TIMED_OUT -> new Outcome.TimedOut(timeout);
-        case SHUTDOWN -> new Outcome.Failed(true, null, "worker shut down before the start", null);
+        case SHUTDOWN -> new Outcome.HandedBack("handed back: worker stopped before the start");
       };
     }
     attempt.bindTo(Thread.currentThread());
@@ -49,8 +53,7 @@ public final class HandlerInvoker {
       return switch (reason) {
         case CANCELLED -> new Outcome.Cancelled();
         case TIMED_OUT -> new Outcome.TimedOut(timeout);
-        case SHUTDOWN ->
-            new Outcome.Failed(true, null, "interrupted: worker shutting down", stackTrace(t));
+        case SHUTDOWN -> new Outcome.HandedBack(HANDED_BACK_AT_GRACE_END);
       };
     } finally {
       attempt.unbind();

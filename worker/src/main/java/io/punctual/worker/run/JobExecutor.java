@@ -12,6 +12,7 @@ import io.punctual.worker.trace.AttemptTracing;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
@@ -28,6 +29,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class JobExecutor {
   private static final Logger log = LoggerFactory.getLogger(JobExecutor.class);
+
+  /** The error of an attempt handed back while its handler ignored its interruption. */
+  static final String HANDED_BACK_IGNORING_INTERRUPT =
+      "handed back: the handler ignored its interruption at the end of the shutdown grace";
 
   private final JobHandlers handlers;
   private final CompletionDecider decider;
@@ -184,9 +189,44 @@ public final class JobExecutor {
           completion.nextState().name().toLowerCase(java.util.Locale.ROOT),
           !(outcome instanceof Outcome.Succeeded));
       // Handed over before it leaves `running`, so that its lease is renewed without a gap until
-      // its result is written.
-      ends.finished().accept(new FinishedAttempt(job, outcome, completion));
+      // its result is written. Unless the worker handed it back already (a handler that ignored
+      // its interruption past the shutdown grace): the fence would refuse this result anyway.
+      if (attempt.takeReport()) {
+        ends.finished().accept(new FinishedAttempt(job, outcome, completion));
+      } else {
+        log.info(
+            "result of a handed-back attempt dropped job={} attempt={} worker={} outcome={}",
+            job.id(),
+            job.attempt(),
+            workerId,
+            outcome.getClass().getSimpleName());
+      }
     }
+  }
+
+  /**
+   * Hands back the attempts of {@code stuck} whose handlers have not returned (they ignored the
+   * interruption at the end of the shutdown grace): each is reported as handed back now, and its
+   * handler's result, should it ever return, is dropped. Returns how many were handed back.
+   */
+  public int handBack(List<RunningAttempt> stuck) {
+    int n = 0;
+    for (RunningAttempt attempt : stuck) {
+      if (!attempt.takeReport()) {
+        continue;
+      }
+      Job job = attempt.job();
+      long ms =
+          Math.max(0, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - attempt.startedNanos()));
+      Completion completion =
+          CompletionDecider.handedBack(job, HANDED_BACK_IGNORING_INTERRUPT, clock.instant(), ms);
+      ends.finished()
+          .accept(
+              new FinishedAttempt(
+                  job, new Outcome.HandedBack(HANDED_BACK_IGNORING_INTERRUPT), completion));
+      n++;
+    }
+    return n;
   }
 
   /**

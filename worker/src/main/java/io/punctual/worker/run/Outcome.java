@@ -37,4 +37,11 @@ public sealed interface Outcome {
 
   /** The job was cancelled (or taken from this worker) while the handler ran. */
   record Cancelled() implements Outcome {}
+
+  /**
+   * The worker is stopping and its shutdown grace ended before the handler did: the attempt is
+   * handed back (transition HAND_BACK), not recorded as a failure, and does not use up an attempt.
+   * {@code error} says why, for its execution row.
+   */
+  record HandedBack(String error) implements Outcome {}
 }

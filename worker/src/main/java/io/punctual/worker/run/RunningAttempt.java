@@ -4,6 +4,7 @@ import io.punctual.model.Job;
 import io.punctual.store.JobTransitions.Attempt;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -17,6 +18,7 @@ public final class RunningAttempt {
   private final Instant deadline;
   private final AtomicReference<StopReason> stopReason = new AtomicReference<>();
   private volatile Thread thread;
+  private final AtomicBoolean reported = new AtomicBoolean();
 
   public RunningAttempt(Job job, Instant startedAt, Instant deadline) {
     this(job, startedAt, deadline, Duration.ZERO);
@@ -97,5 +99,14 @@ public final class RunningAttempt {
 
   public boolean isStopped() {
     return stopReason.get() != null;
+  }
+
+  /**
+   * Takes the one report of this attempt's end: the handler's thread when it returns, or the worker
+   * handing back an attempt whose handler ignored the interruption at the end of its shutdown
+   * grace. Only the first caller gets true and reports; the other's result is dropped.
+   */
+  public boolean takeReport() {
+    return reported.compareAndSet(false, true);
   }
 }

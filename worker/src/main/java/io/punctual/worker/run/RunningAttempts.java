@@ -1,5 +1,6 @@
 package io.punctual.worker.run;
 
+import io.punctual.store.JobTransitions.Attempt;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -25,6 +26,12 @@ public final class RunningAttempts {
   /** The attempt of job {@code jobId} running now, if any. */
   public java.util.Optional<RunningAttempt> of(UUID jobId) {
     return java.util.Optional.ofNullable(byJob.get(jobId));
+  }
+
+  /** Whether attempt {@code attempt} of its job is running here. */
+  public boolean holds(Attempt attempt) {
+    RunningAttempt a = byJob.get(attempt.jobId());
+    return a != null && a.job().attempt() == attempt.attempt();
   }
 
   public List<RunningAttempt> snapshot() {

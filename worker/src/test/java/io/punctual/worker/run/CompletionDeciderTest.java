@@ -54,6 +54,17 @@ class CompletionDeciderTest {
   }
 
   @Test
+  void anAttemptHandedBackIsPendingAtOnceEvenOnItsLastAttempt() {
+    Completion c = decider.decide(job(3, 3), new Outcome.HandedBack("handed back"), 40);
+
+    assertThat(c.nextState()).isEqualTo(JobState.PENDING);
+    assertThat(c.executionStatus()).isEqualTo(ExecutionStatus.HANDED_BACK);
+    assertThat(c.nextRunAt()).isEqualTo(NOW);
+    assertThat(c.error()).isEqualTo("handed back");
+    assertThat(c.durationMs()).isEqualTo(40);
+  }
+
+  @Test
   void exhaustedAttemptsFailTheJob() {
     Completion c = decider.decide(job(3, 3), Outcome.Failed.retryable("boom"), 1);
 

@@ -154,14 +154,9 @@ class HandlerInvokerTest {
           switch (reason) {
             case CANCELLED -> new Outcome.Cancelled();
             case TIMED_OUT -> new Outcome.TimedOut(Duration.ofSeconds(1));
-            case SHUTDOWN -> null;
+            case SHUTDOWN -> new Outcome.HandedBack(HandlerInvoker.HANDED_BACK_AT_GRACE_END);
           };
-      if (expected != null) {
-        assertThat(outcome.get()).isEqualTo(expected);
-      } else {
-        assertThat(outcome.get())
-            .isInstanceOfSatisfying(Outcome.Failed.class, f -> assertThat(f.retryable()).isTrue());
-      }
+      assertThat(outcome.get()).isEqualTo(expected);
     }
   }
 
@@ -212,8 +207,7 @@ class HandlerInvokerTest {
     shutDown.stop(StopReason.SHUTDOWN);
 
     assertThat(invoke(cancelled, counting)).isInstanceOf(Outcome.Cancelled.class);
-    assertThat(invoke(shutDown, counting))
-        .isInstanceOfSatisfying(Outcome.Failed.class, f -> assertThat(f.retryable()).isTrue());
+    assertThat(invoke(shutDown, counting)).isInstanceOf(Outcome.HandedBack.class);
     assertThat(calls).hasValue(0);
   }
 }
