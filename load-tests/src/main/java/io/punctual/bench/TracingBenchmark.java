@@ -57,7 +57,8 @@ public final class TracingBenchmark {
   private static void run(Stores stores, Servers servers, int jobs, int rounds, ObjectNode out)
       throws Exception {
     AtomicLong exportedBytes = new AtomicLong();
-    HttpServer receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    HttpServer receiver =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     receiver.createContext(
         "/v1/traces",
         exchange -> {
