@@ -98,6 +98,55 @@ class JobTransitionsIT {
             });
   }
 
+  /**
+   * A worker's claim of a namespace without limits, paused types or a running cap (claimPlain.sql):
+   * the same guards and the same rows as the judging statement, and a cap set meanwhile is seen at
+   * the next claim (its jobs then go through claim.sql, which refuses them without the cap's lock).
+   */
+  @Test
+  void aClaimOfAPlainNamespaceFencesAndGuardsAsTheJudgingStatementDoes() {
+    Instant now = clock.instant();
+    List<UUID> due =
+        submissions
+            .submit(List.of(aJob().runAt(now).build(), aJob().runAt(now.minusSeconds(5)).build()))
+            .stream()
+            .map(s -> s.job().id())
+            .toList();
+    UUID later =
+        submissions.submit(List.of(aJob().runAt(now.plusSeconds(60)).build())).get(0).job().id();
+    List<UUID> batch = new java.util.ArrayList<>(due);
+    batch.add(later);
+
+    var outcome = transitions.claimJudged("default", batch, "w1", null);
+
+    assertThat(outcome.refused()).isEmpty();
+    assertThat(outcome.slots()).isEmpty();
+    assertThat(outcome.claimed()).extracting(Job::id).containsExactlyInAnyOrderElementsOf(due);
+    assertThat(outcome.claimed())
+        .allSatisfy(
+            j -> {
+              assertThat(j.status()).isEqualTo(JobState.RUNNING);
+              assertThat(j.attempt()).isEqualTo(1);
+              assertThat(j.workerId()).isEqualTo("w1");
+              Instant micros = now.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+              assertThat(j.startedAt()).isEqualTo(micros); // the later of run_at and the claim
+              assertThat(j.heartbeatAt()).isEqualTo(micros);
+            });
+    assertThat(transitions.claimJudged("default", batch, "w2", null).claimed()).isEmpty();
+    assertThat(queries.find("default", later).orElseThrow().status()).isEqualTo(JobState.PENDING);
+
+    UUID capped = submissions.submit(List.of(aJob().runAt(now).build())).get(0).job().id();
+    stack
+        .database
+        .jdbi()
+        .useHandle(h -> h.execute("UPDATE namespaces SET max_running = 10 WHERE name = 'default'"));
+    var refused = transitions.claimJudged("default", List.of(capped), "w1", null);
+    assertThat(refused.claimed()).isEmpty();
+    assertThat(refused.refused())
+        .extracting(r -> r.reason().name())
+        .containsExactly("NAMESPACE_FULL");
+  }
+
   @Test
   void staleAttemptCannotOverwriteNewerResult() {
     Job job = submissions.submit(List.of(aJob().runAt(clock.instant()).build())).get(0).job();

@@ -34,22 +34,29 @@ class TransitionSqlTest {
 
   /** Every file that writes a job's status, and the transitions it makes (empty: inserts). */
   private static final Map<String, Set<Transition>> KNOWN =
-      Map.of(
-          TRANSITIONS + "JobTransitions/claim.sql", EnumSet.of(Transition.CLAIM),
-          TRANSITIONS + "JobTransitions/succeedRetryOrFail.sql",
-              EnumSet.of(Transition.SUCCEED, Transition.RETRY, Transition.FAIL),
-          TRANSITIONS + "JobTransitions/rescue.sql",
-              EnumSet.of(Transition.RESCUE, Transition.RESCUE_EXHAUSTED),
-          TRANSITIONS + "JobTransitions/cancel.sql", cancels(),
-          TRANSITIONS + "JobTransitions/cancelWorkflowSteps.sql", cancels(),
-          TRANSITIONS + "JobTransitions/cancelScheduleFutureJobs.sql",
-              EnumSet.of(Transition.CANCEL_PENDING),
-          TRANSITIONS + "JobTransitions/unblockOrSkip.sql",
-              EnumSet.of(Transition.UNBLOCK, Transition.SKIP),
-          TRANSITIONS + "JobTransitions/rerun.sql",
+      Map.ofEntries(
+          Map.entry(TRANSITIONS + "JobTransitions/claim.sql", EnumSet.of(Transition.CLAIM)),
+          Map.entry(TRANSITIONS + "JobTransitions/claimPlain.sql", EnumSet.of(Transition.CLAIM)),
+          Map.entry(
+              TRANSITIONS + "JobTransitions/succeedRetryOrFail.sql",
+              EnumSet.of(Transition.SUCCEED, Transition.RETRY, Transition.FAIL)),
+          Map.entry(
+              TRANSITIONS + "JobTransitions/rescue.sql",
+              EnumSet.of(Transition.RESCUE, Transition.RESCUE_EXHAUSTED)),
+          Map.entry(TRANSITIONS + "JobTransitions/cancel.sql", cancels()),
+          Map.entry(TRANSITIONS + "JobTransitions/cancelWorkflowSteps.sql", cancels()),
+          Map.entry(
+              TRANSITIONS + "JobTransitions/cancelScheduleFutureJobs.sql",
+              EnumSet.of(Transition.CANCEL_PENDING)),
+          Map.entry(
+              TRANSITIONS + "JobTransitions/unblockOrSkip.sql",
+              EnumSet.of(Transition.UNBLOCK, Transition.SKIP)),
+          Map.entry(
+              TRANSITIONS + "JobTransitions/rerun.sql",
               EnumSet.of(
-                  Transition.RERUN_FAILED, Transition.RERUN_CANCELLED, Transition.RERUN_SKIPPED),
-          TRANSITIONS + "JobSubmissions/insertMany.sql", EnumSet.noneOf(Transition.class));
+                  Transition.RERUN_FAILED, Transition.RERUN_CANCELLED, Transition.RERUN_SKIPPED)),
+          Map.entry(
+              TRANSITIONS + "JobSubmissions/insertMany.sql", EnumSet.noneOf(Transition.class)));
 
   /**
    * The only Java sources that write job rows themselves: benchmarks loading fixtures, each with

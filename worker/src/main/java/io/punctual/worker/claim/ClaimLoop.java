@@ -387,7 +387,7 @@ public final class ClaimLoop implements Runnable {
     ClaimOutcome outcome;
     try {
       try (Timer.Context t = metrics.claimConfirm.time()) {
-        outcome = transitions.claimJudged(leasedIds, settings.workerId, caps.lockFor(ns));
+        outcome = transitions.claimJudged(ns, leasedIds, settings.workerId, caps.lockFor(ns));
       }
     } catch (RuntimeException e) {
       returns.putBack(ns, claimed, leased, now);
