@@ -414,8 +414,10 @@ public final class ClaimLoop implements Runnable {
     jobs.sort(Comparator.comparingInt(j -> order.get(j.id())));
     for (Job job : jobs) {
       handedOver[0]++;
-      metrics.jobs.claimed(job.namespace(), 1);
       starter.accept(job); // its slot was taken with the Redis claim
+    }
+    if (!jobs.isEmpty()) {
+      metrics.jobs.claimed(ns, jobs.size()); // a claim takes the jobs of one namespace's queue
     }
     metrics.claimed.mark(jobs.size());
     return jobs.size();
