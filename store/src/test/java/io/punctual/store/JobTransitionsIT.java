@@ -128,9 +128,10 @@ class JobTransitionsIT {
               assertThat(j.status()).isEqualTo(JobState.RUNNING);
               assertThat(j.attempt()).isEqualTo(1);
               assertThat(j.workerId()).isEqualTo("w1");
-              Instant micros = now.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
-              assertThat(j.startedAt()).isEqualTo(micros); // the later of run_at and the claim
-              assertThat(j.heartbeatAt()).isEqualTo(micros);
+              // the later of run_at and the claim: the claim's now, stored as the submit's was
+              // (the clock stands still), rounded to the microsecond by PostgreSQL
+              assertThat(j.startedAt()).isEqualTo(j.createdAt());
+              assertThat(j.heartbeatAt()).isEqualTo(j.createdAt());
             });
     assertThat(transitions.claimJudged("default", batch, "w2", null).claimed()).isEmpty();
     assertThat(queries.find("default", later).orElseThrow().status()).isEqualTo(JobState.PENDING);
@@ -330,6 +331,46 @@ class JobTransitionsIT {
                 });
 
     assertThat(plan).contains("_pkey").doesNotContain("run_at_idx").doesNotContain("Seq Scan");
+  }
+
+  /** The same for the plain claim of an unlimited namespace (claimPlain.sql). */
+  @Test
+  void thePlainClaimProbesThePrimaryKeyEvenWithoutStatistics() throws Exception {
+    List<NewJob> many = new java.util.ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      many.add(aJob().runAt(clock.instant().plusMillis(i % 3)).build());
+    }
+    List<UUID> ids = submissions.submit(many).stream().map(s -> s.job().id()).toList();
+    List<UUID> batch = ids.subList(0, 256);
+    String claim = resource("claimPlain.sql");
+    String keyLookupsOnly = resource("keyLookupsOnly.sql");
+
+    String plan =
+        stack
+            .database
+            .jdbi()
+            .inTransaction(
+                h -> {
+                  h.createQuery(keyLookupsOnly).mapTo(String.class).one();
+                  List<String> lines =
+                      h.createQuery("EXPLAIN " + claim)
+                          .bind("ids", batch.toArray(UUID[]::new))
+                          .bind("minScheduled", JobId.scheduledAt(ids.get(0)))
+                          .bind("maxScheduled", JobId.scheduledAt(ids.get(ids.size() - 1)))
+                          .bind("namespace", "default")
+                          .bind("workerId", "w")
+                          .bind("now", clock.instant())
+                          .mapTo(String.class)
+                          .list();
+                  h.rollback();
+                  return String.join("\n", lines);
+                });
+
+    assertThat(plan)
+        .contains("jobs_p")
+        .contains("_pkey")
+        .doesNotContain("pending")
+        .doesNotContain("Seq Scan");
   }
 
   private static String resource(String name) throws java.io.IOException {
