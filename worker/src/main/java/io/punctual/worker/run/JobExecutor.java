@@ -140,14 +140,16 @@ public final class JobExecutor {
       metrics.execution.update(nanos, TimeUnit.NANOSECONDS);
       metrics.jobs.handlerRan(job.namespace(), job.type(), nanos);
       Completion completion = decider.decide(job, outcome, TimeUnit.NANOSECONDS.toMillis(nanos));
-      log.debug(
-          "attempt ended job={} attempt={} worker={} type={} outcome={} next={}",
-          job.id(),
-          job.attempt(),
-          workerId,
-          job.type(),
-          outcome.getClass().getSimpleName(),
-          completion.nextState());
+      if (log.isDebugEnabled()) { // its arguments cost an array, a boxing and a class name per job
+        log.debug(
+            "attempt ended job={} attempt={} worker={} type={} outcome={} next={}",
+            job.id(),
+            job.attempt(),
+            workerId,
+            job.type(),
+            outcome.getClass().getSimpleName(),
+            completion.nextState());
+      }
       // Handed over before it leaves `running`, so that its lease is renewed without a gap until
       // its result is written.
       ends.finished().accept(new FinishedAttempt(job, outcome, completion));
