@@ -85,7 +85,13 @@ public final class ThroughputBenchmark {
             EmbeddedPostgresServer.start(
                 null,
                 true,
-                pgStats ? Map.of("shared_preload_libraries", "pg_stat_statements") : Map.of());
+                pgStats
+                    ? Map.of(
+                        "shared_preload_libraries",
+                        "pg_stat_statements",
+                        "pg_stat_statements.track_planning",
+                        "on")
+                    : Map.of());
         EmbeddedRedisServer redis = EmbeddedRedisServer.start(null);
         LockNodes locks = LockNodes.start(lockNodes)) {
       pg.createDatabaseIfMissing("punctual");
@@ -246,19 +252,22 @@ public final class ThroughputBenchmark {
           s.executeQuery(
               "SELECT d.datname, calls, rows, round(total_exec_time::numeric, 1),"
                   + " round((total_exec_time / greatest(rows, 1) * 1000)::numeric, 1),"
+                  + " round((total_plan_time / greatest(rows, 1) * 1000)::numeric, 1),"
                   + " regexp_replace(left(query, 80), '\\s+', ' ', 'g')"
                   + " FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid"
-                  + " ORDER BY total_exec_time DESC LIMIT 12")) {
-        System.out.println("  top statements (database, calls, rows, total ms, us/row, query):");
+                  + " ORDER BY total_exec_time + total_plan_time DESC LIMIT 12")) {
+        System.out.println(
+            "  top statements (database, calls, rows, total ms, us/row, planning us/row, query):");
         while (rs.next()) {
           System.out.printf(
-              "    %-11s %6d %7d %8s %7s  %s%n",
+              "    %-11s %6d %7d %8s %7s %7s  %s%n",
               rs.getString(1),
               rs.getLong(2),
               rs.getLong(3),
               rs.getString(4),
               rs.getString(5),
-              rs.getString(6));
+              rs.getString(6),
+              rs.getString(7));
         }
       }
       s.execute("SELECT pg_stat_statements_reset()");

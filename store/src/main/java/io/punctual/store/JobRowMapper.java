@@ -1,7 +1,5 @@
 package io.punctual.store;
 
-import static io.punctual.store.sql.Columns.instant;
-
 import io.punctual.common.json.Json;
 import io.punctual.model.Backoff;
 import io.punctual.model.Job;
@@ -13,6 +11,8 @@ import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +36,7 @@ public final class JobRowMapper implements RowMapper<Job> {
         Json.readTree(rs.getString("payload")),
         Priority.ofRank(rs.getShort("priority")),
         JobState.valueOf(rs.getString("status")),
-        instant(rs, "run_at"),
+        timestamptz(rs, "run_at"),
         rs.getInt("attempt"),
         rs.getInt("max_attempts"),
         backoff(rs.getString("backoff")),
@@ -47,16 +47,16 @@ public final class JobRowMapper implements RowMapper<Job> {
         Json.readTree(rs.getString("result")),
         rs.getString("last_error"),
         rs.getString("worker_id"),
-        instant(rs, "heartbeat_at"),
-        instant(rs, "started_at"),
-        instant(rs, "finished_at"),
-        instant(rs, "created_at"),
-        instant(rs, "updated_at"),
+        timestamptz(rs, "heartbeat_at"),
+        timestamptz(rs, "started_at"),
+        timestamptz(rs, "finished_at"),
+        timestamptz(rs, "created_at"),
+        timestamptz(rs, "updated_at"),
         rs.getObject("parent_id", UUID.class),
         rs.getObject("schedule_id", UUID.class),
         rs.getObject("workflow_id", UUID.class),
         runCondition(rs.getString("run_condition")),
-        instant(rs, "occurrence_at"),
+        timestamptz(rs, "occurrence_at"),
         rs.getString("traceparent"));
   }
 
@@ -93,7 +93,18 @@ public final class JobRowMapper implements RowMapper<Job> {
         rs.getObject("id", UUID.class),
         rs.getString("namespace"),
         Priority.ofRank(rs.getShort("priority")),
-        instant(rs, "run_at"));
+        timestamptz(rs, "run_at"));
+  }
+
+  /**
+   * A {@code timestamptz} column of {@code jobs} (all of its times are) as an instant: read as an
+   * {@link OffsetDateTime}, which the driver decodes directly, where {@link ResultSet#getTimestamp}
+   * goes through a {@code Calendar} per value (a third of the time a claim of 512 jobs spent
+   * mapping its rows).
+   */
+  private static Instant timestamptz(ResultSet rs, String column) throws SQLException {
+    OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
+    return t == null ? null : t.toInstant();
   }
 
   private static List<String> tags(Array array) throws SQLException {

@@ -108,6 +108,18 @@ public final class JobTransitions {
    * other than {@code cappedNamespace} are refused ({@code NAMESPACE_FULL}): ask again naming it.
    */
   public ClaimOutcome claimJudged(Collection<UUID> ids, String workerId, String cappedNamespace) {
+    return claimJudged(null, ids, workerId, cappedNamespace);
+  }
+
+  /**
+   * {@link #claimJudged(Collection, String, String)} for jobs all of one {@code namespace} (a
+   * worker's claim from that namespace's queue; null: not known). While that namespace has no
+   * limit, no paused type and no running cap, the claim is one plain UPDATE ({@link #claimPlain});
+   * otherwise, or with {@code cappedNamespace}, the statement that judges them (claim.sql), in the
+   * same transaction.
+   */
+  public ClaimOutcome claimJudged(
+      String namespace, Collection<UUID> ids, String workerId, String cappedNamespace) {
     if (ids.isEmpty()) {
       return new ClaimOutcome(List.of(), Map.of(), List.of());
     }
@@ -118,6 +130,11 @@ public final class JobTransitions {
     byKeys(
         jdbi,
         h -> {
+          if (namespace != null
+              && cappedNamespace == null
+              && claimPlain(h, namespace, ids, workerId, now, claimed)) {
+            return List.of();
+          }
           if (cappedNamespace != null) {
             h.createQuery(sql("lockNamespaceSlots"))
                 .bind("namespace", cappedNamespace)
@@ -158,6 +175,40 @@ public final class JobTransitions {
               .list();
         });
     return new ClaimOutcome(claimed, slots, refused);
+  }
+
+  /**
+   * {@link Transition#CLAIM} of a batch of one namespace that has no limit, no paused type and no
+   * running cap (claimPlain.sql), inside the caller's transaction: adds the jobs claimed to {@code
+   * claimed} and returns true; returns false, having claimed nothing, when the namespace has one of
+   * those (the batch is then for claim.sql).
+   */
+  static boolean claimPlain(
+      Handle h,
+      String namespace,
+      Collection<UUID> ids,
+      String workerId,
+      Instant now,
+      List<Job> claimed) {
+    boolean[] judge = {false};
+    h.createQuery(sql("claimPlain"))
+        .bind("ids", ids.toArray(UUID[]::new))
+        .bindMap(UnnestColumns.scheduledBounds(ids))
+        .bind("namespace", namespace)
+        .bind("workerId", workerId)
+        .bind("now", now)
+        .map(
+            (rs, ctx) -> {
+              String verdict = rs.getString("verdict");
+              if (verdict.equals("CLAIMED")) {
+                claimed.add(JobRowMapper.INSTANCE.map(rs, ctx));
+              } else {
+                judge[0] = true;
+              }
+              return verdict;
+            })
+        .list();
+    return !judge[0];
   }
 
   /** A running attempt a worker holds. */

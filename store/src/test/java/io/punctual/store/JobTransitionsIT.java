@@ -98,6 +98,56 @@ class JobTransitionsIT {
             });
   }
 
+  /**
+   * A worker's claim of a namespace without limits, paused types or a running cap (claimPlain.sql):
+   * the same guards and the same rows as the judging statement, and a cap set meanwhile is seen at
+   * the next claim (its jobs then go through claim.sql, which refuses them without the cap's lock).
+   */
+  @Test
+  void aClaimOfAPlainNamespaceFencesAndGuardsAsTheJudgingStatementDoes() {
+    Instant now = clock.instant();
+    List<UUID> due =
+        submissions
+            .submit(List.of(aJob().runAt(now).build(), aJob().runAt(now.minusSeconds(5)).build()))
+            .stream()
+            .map(s -> s.job().id())
+            .toList();
+    UUID later =
+        submissions.submit(List.of(aJob().runAt(now.plusSeconds(60)).build())).get(0).job().id();
+    List<UUID> batch = new java.util.ArrayList<>(due);
+    batch.add(later);
+
+    var outcome = transitions.claimJudged("default", batch, "w1", null);
+
+    assertThat(outcome.refused()).isEmpty();
+    assertThat(outcome.slots()).isEmpty();
+    assertThat(outcome.claimed()).extracting(Job::id).containsExactlyInAnyOrderElementsOf(due);
+    assertThat(outcome.claimed())
+        .allSatisfy(
+            j -> {
+              assertThat(j.status()).isEqualTo(JobState.RUNNING);
+              assertThat(j.attempt()).isEqualTo(1);
+              assertThat(j.workerId()).isEqualTo("w1");
+              // the later of run_at and the claim: the claim's now, stored as the submit's was
+              // (the clock stands still), rounded to the microsecond by PostgreSQL
+              assertThat(j.startedAt()).isEqualTo(j.createdAt());
+              assertThat(j.heartbeatAt()).isEqualTo(j.createdAt());
+            });
+    assertThat(transitions.claimJudged("default", batch, "w2", null).claimed()).isEmpty();
+    assertThat(queries.find("default", later).orElseThrow().status()).isEqualTo(JobState.PENDING);
+
+    UUID capped = submissions.submit(List.of(aJob().runAt(now).build())).get(0).job().id();
+    stack
+        .database
+        .jdbi()
+        .useHandle(h -> h.execute("UPDATE namespaces SET max_running = 10 WHERE name = 'default'"));
+    var refused = transitions.claimJudged("default", List.of(capped), "w1", null);
+    assertThat(refused.claimed()).isEmpty();
+    assertThat(refused.refused())
+        .extracting(r -> r.reason().name())
+        .containsExactly("NAMESPACE_FULL");
+  }
+
   @Test
   void staleAttemptCannotOverwriteNewerResult() {
     Job job = submissions.submit(List.of(aJob().runAt(clock.instant()).build())).get(0).job();
@@ -281,6 +331,46 @@ class JobTransitionsIT {
                 });
 
     assertThat(plan).contains("_pkey").doesNotContain("run_at_idx").doesNotContain("Seq Scan");
+  }
+
+  /** The same for the plain claim of an unlimited namespace (claimPlain.sql). */
+  @Test
+  void thePlainClaimProbesThePrimaryKeyEvenWithoutStatistics() throws Exception {
+    List<NewJob> many = new java.util.ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      many.add(aJob().runAt(clock.instant().plusMillis(i % 3)).build());
+    }
+    List<UUID> ids = submissions.submit(many).stream().map(s -> s.job().id()).toList();
+    List<UUID> batch = ids.subList(0, 256);
+    String claim = resource("claimPlain.sql");
+    String keyLookupsOnly = resource("keyLookupsOnly.sql");
+
+    String plan =
+        stack
+            .database
+            .jdbi()
+            .inTransaction(
+                h -> {
+                  h.createQuery(keyLookupsOnly).mapTo(String.class).one();
+                  List<String> lines =
+                      h.createQuery("EXPLAIN " + claim)
+                          .bind("ids", batch.toArray(UUID[]::new))
+                          .bind("minScheduled", JobId.scheduledAt(ids.get(0)))
+                          .bind("maxScheduled", JobId.scheduledAt(ids.get(ids.size() - 1)))
+                          .bind("namespace", "default")
+                          .bind("workerId", "w")
+                          .bind("now", clock.instant())
+                          .mapTo(String.class)
+                          .list();
+                  h.rollback();
+                  return String.join("\n", lines);
+                });
+
+    assertThat(plan)
+        .contains("jobs_p")
+        .contains("_pkey")
+        .doesNotContain("pending")
+        .doesNotContain("Seq Scan");
   }
 
   private static String resource(String name) throws java.io.IOException {

@@ -36,6 +36,7 @@ class TransitionSqlTest {
   private static final Map<String, Set<Transition>> KNOWN =
       Map.ofEntries(
           Map.entry(TRANSITIONS + "JobTransitions/claim.sql", EnumSet.of(Transition.CLAIM)),
+          Map.entry(TRANSITIONS + "JobTransitions/claimPlain.sql", EnumSet.of(Transition.CLAIM)),
           Map.entry(
               TRANSITIONS + "JobTransitions/succeedRetryOrFail.sql",
               EnumSet.of(Transition.SUCCEED, Transition.RETRY, Transition.FAIL)),

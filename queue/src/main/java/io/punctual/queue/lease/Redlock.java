@@ -22,10 +22,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Redlock leases on one or N independent Redis nodes, for many jobs at once: every node gets all
- * its commands pipelined, and a lease counts when a majority of nodes granted it within its
- * validity time. A lease is a liveness signal, not a guarantee of exclusivity (pauses and clock
- * drift can outlive it): the attempt number checked by PostgreSQL is what fences a stale worker.
+ * Redlock leases on one or N independent Redis nodes, for many jobs at once: a standalone node gets
+ * one script call for a whole batch of keys (acquire-many.lua, renew-many.lua, release-many.lua), a
+ * cluster one command per key in one pipelined write (each key on its own slot), and a lease counts
+ * when a majority of nodes granted it within its validity time. A lease is a liveness signal, not a
+ * guarantee of exclusivity (pauses and clock drift can outlive it): the attempt number checked by
+ * PostgreSQL is what fences a stale worker.
  *
  * <p>With a restart delay (Redlock's "delayed restart"), a node whose data is younger than the
  * delay (it restarted empty, or was flushed) takes no part in acquiring or renewing: its grants are
@@ -42,6 +44,19 @@ public final class Redlock {
       LuaScript.load(Redlock.class, "release.lua", ScriptOutputType.INTEGER);
   private static final LuaScript NODE_AGE =
       LuaScript.load(Redlock.class, "node-age.lua", ScriptOutputType.INTEGER);
+  private static final LuaScript ACQUIRE_MANY =
+      LuaScript.load(Redlock.class, "acquire-many.lua", ScriptOutputType.MULTI);
+  private static final LuaScript RENEW_MANY =
+      LuaScript.load(Redlock.class, "renew-many.lua", ScriptOutputType.MULTI);
+  private static final LuaScript RELEASE_MANY =
+      LuaScript.load(Redlock.class, "release-many.lua", ScriptOutputType.MULTI);
+
+  /**
+   * The most lease keys one script call on a standalone node takes: a batch runs as one script per
+   * this many keys, so that no call holds the node for long.
+   */
+  static final int KEYS_PER_SCRIPT = 512;
+
   private static final double CLOCK_DRIFT_FACTOR = 0.01;
   private static final long NODE_TIMEOUT_MS = 2_000;
 
@@ -99,11 +114,15 @@ public final class Redlock {
     }
     long started = System.nanoTime();
     SetArgs args = SetArgs.Builder.nx().px(ttl.toMillis());
+    String ttlMs = Long.toString(ttl.toMillis());
     List<UUID> order = List.copyOf(ids);
     Tally tally =
         tally(
             order,
-            (node, leaseKeys) -> PipelinedCommands.set(node, leaseKeys, holder, args),
+            (node, leaseKeys) ->
+                node.isCluster()
+                    ? perKey(PipelinedCommands.set(node, leaseKeys, holder, args))
+                    : batched(node, ACQUIRE_MANY, leaseKeys, holder, ttlMs),
             restartDelayMs > 0);
     Map<UUID, Integer> granted = tally.counted();
     long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
@@ -147,7 +166,11 @@ public final class Redlock {
         tally(
                 List.copyOf(ids),
                 (node, leaseKeys) ->
-                    PipelinedCommands.evalshaReturnsOne(node, RENEW, leaseKeys, holder, ttlMs),
+                    node.isCluster()
+                        ? perKey(
+                            PipelinedCommands.evalshaReturnsOne(
+                                node, RENEW, leaseKeys, holder, ttlMs))
+                        : batched(node, RENEW_MANY, leaseKeys, holder, ttlMs),
                 restartDelayMs > 0)
             .counted());
   }
@@ -159,7 +182,10 @@ public final class Redlock {
     }
     tally(
         List.copyOf(ids),
-        (node, leaseKeys) -> PipelinedCommands.evalshaReturnsOne(node, RELEASE, leaseKeys, holder),
+        (node, leaseKeys) ->
+            node.isCluster()
+                ? perKey(PipelinedCommands.evalshaReturnsOne(node, RELEASE, leaseKeys, holder))
+                : batched(node, RELEASE_MANY, leaseKeys, holder),
         false);
   }
 
@@ -169,7 +195,12 @@ public final class Redlock {
       return Set.of();
     }
     // Every node counts here, one in its restart delay too: a "held" only delays a rescue.
-    return heldByQuorum(tally(List.copyOf(ids), PipelinedCommands::exists, false).counted());
+    return heldByQuorum(
+        tally(
+                List.copyOf(ids),
+                (node, leaseKeys) -> perKey(PipelinedCommands.exists(node, leaseKeys)),
+                false)
+            .counted());
   }
 
   private Set<UUID> heldByQuorum(Map<UUID, Integer> counts) {
@@ -198,9 +229,53 @@ public final class Redlock {
     return present >= quorum;
   }
 
-  /** One command per lease key, sent to one node in one write; a future per key, in order. */
+  /** Sends the commands for all lease keys to one node; their answers, one per key, in order. */
   private interface PerNode {
-    List<CompletionStage<Boolean>> send(RedisConnection node, List<String> leaseKeys);
+    Replies send(RedisConnection node, List<String> leaseKeys);
+  }
+
+  /** A node's answers to one call's keys, awaited (each up to the node timeout). */
+  private interface Replies {
+    /** One answer per key, in order: true, false, or null (the node failed or did not answer). */
+    Boolean[] await();
+  }
+
+  /** One command per key in one write (a cluster: each key goes to its own slot's master). */
+  private static Replies perKey(List<CompletionStage<Boolean>> replies) {
+    return () -> {
+      Boolean[] out = new Boolean[replies.size()];
+      for (int i = 0; i < out.length && !Thread.currentThread().isInterrupted(); i++) {
+        out[i] = Redlock.await(replies.get(i));
+      }
+      return out;
+    };
+  }
+
+  /**
+   * The keys in one script call per {@link #KEYS_PER_SCRIPT} keys (a standalone node: one key's
+   * command per key costs a command parse, a reply and a future each, on Redis and here alike); the
+   * script answers 1 or 0 per key.
+   */
+  private static Replies batched(
+      RedisConnection node, LuaScript script, List<String> leaseKeys, String... args) {
+    List<CompletionStage<List<Object>>> calls = new ArrayList<>();
+    for (int from = 0; from < leaseKeys.size(); from += KEYS_PER_SCRIPT) {
+      List<String> part =
+          leaseKeys.subList(from, Math.min(leaseKeys.size(), from + KEYS_PER_SCRIPT));
+      calls.add(script.runAsync(node.async(), part.toArray(String[]::new), args));
+    }
+    return () -> {
+      Boolean[] out = new Boolean[leaseKeys.size()];
+      int i = 0;
+      for (CompletionStage<List<Object>> call : calls) {
+        List<Object> answers = Redlock.await(call);
+        int n = Math.min(KEYS_PER_SCRIPT, out.length - i);
+        for (int k = 0; k < n; k++, i++) {
+          out[i] = answers == null ? null : Long.valueOf(1L).equals(answers.get(k));
+        }
+      }
+      return out;
+    };
   }
 
   /**
@@ -220,7 +295,7 @@ public final class Redlock {
       leaseKeys.add(keys.lease(id));
     }
     String[] marker = {keys.leaseNodeDataSince()};
-    Map<Integer, List<CompletionStage<Boolean>>> sent = new HashMap<>();
+    Map<Integer, Replies> sent = new HashMap<>();
     Map<Integer, CompletionStage<Long>> ages = new HashMap<>();
     for (int n = 0; n < nodes.size(); n++) {
       RedisConnection node = nodes.get(n);
@@ -235,14 +310,14 @@ public final class Redlock {
     }
     Map<UUID, Integer> counted = new HashMap<>();
     Map<UUID, Integer> answered = new HashMap<>();
-    for (Map.Entry<Integer, List<CompletionStage<Boolean>>> e : sent.entrySet()) {
-      List<CompletionStage<Boolean>> replies = e.getValue();
-      boolean[] yes = new boolean[replies.size()];
-      for (int i = 0; i < replies.size(); i++) {
-        yes[i] = Boolean.TRUE.equals(await(replies.get(i)));
-        if (Thread.currentThread().isInterrupted()) {
-          return new Tally(counted, answered);
-        }
+    for (Map.Entry<Integer, Replies> e : sent.entrySet()) {
+      Boolean[] replies = e.getValue().await();
+      if (Thread.currentThread().isInterrupted()) {
+        return new Tally(counted, answered);
+      }
+      boolean[] yes = new boolean[replies.length];
+      for (int i = 0; i < replies.length; i++) {
+        yes[i] = Boolean.TRUE.equals(replies[i]);
         if (yes[i]) {
           answered.merge(ids.get(i), 1, Integer::sum);
         }

@@ -63,6 +63,29 @@ class RedlockIT {
   }
 
   @Test
+  void aBatchLargerThanOneScriptCallIsLeasedRenewedAndReleasedKeyByKey() {
+    // A standalone node takes a batch in script calls of KEYS_PER_SCRIPT keys: each key keeps its
+    // own answer across the calls' boundaries.
+    List<UUID> ids = new ArrayList<>();
+    for (int i = 0; i < Redlock.KEYS_PER_SCRIPT * 2 + 7; i++) {
+      ids.add(JobId.forScheduledTime(Instant.now()));
+    }
+    List<UUID> taken = List.of(ids.get(3), ids.get(Redlock.KEYS_PER_SCRIPT), ids.getLast());
+    assertThat(redlock.acquire(taken, "w2", Duration.ofSeconds(10)))
+        .containsExactlyInAnyOrderElementsOf(taken);
+
+    Set<UUID> held = redlock.acquire(ids, "w1", Duration.ofSeconds(10));
+    assertThat(held).hasSize(ids.size() - taken.size()).doesNotContainAnyElementsOf(taken);
+    assertThat(redlock.renew(ids, "w1", Duration.ofSeconds(10))).isEqualTo(held);
+    assertThat(redlock.heldAmong(ids)).containsExactlyInAnyOrderElementsOf(ids);
+
+    redlock.release(ids, "w1"); // the leases of w2 stay
+    assertThat(redlock.heldAmong(ids)).containsExactlyInAnyOrderElementsOf(taken);
+    assertThat(redlock.renew(ids, "w2", Duration.ofSeconds(10)))
+        .containsExactlyInAnyOrderElementsOf(taken);
+  }
+
+  @Test
   void aLeaseHasOneHolderUntilReleased() {
     assertThat(redlock.quorum()).isEqualTo(2);
     assertThat(redlock.acquire(List.of(a, b), "w1", Duration.ofSeconds(10)))

@@ -44,15 +44,19 @@ WITH v AS (
       AND j.status = 'RUNNING' AND j.attempt = v.attempt
     RETURNING j.id
 ), freed AS (
+    -- Not even looked for while no attempt holds a slot (the EXISTS runs once, before the join):
+    -- a slot is taken by its attempt's claim, committed before that attempt could end.
     DELETE FROM limit_slots s
     USING v
     WHERE s.job_id = v.id AND s.attempt = v.attempt
+      AND EXISTS (SELECT 1 FROM limit_slots)
       AND v.id IN (SELECT id FROM succeeded UNION ALL SELECT id FROM retried
                    UNION ALL SELECT id FROM failed)
 ), ns_freed AS (
     DELETE FROM namespace_slots s
     USING v
     WHERE s.job_id = v.id AND s.attempt = v.attempt
+      AND EXISTS (SELECT 1 FROM namespace_slots)
       AND v.id IN (SELECT id FROM succeeded UNION ALL SELECT id FROM retried
                    UNION ALL SELECT id FROM failed)
 ), recorded AS (

@@ -103,7 +103,9 @@ class LimitClaimsIT {
     all.addAll(b);
     all.addAll(free);
 
-    ClaimOutcome outcome = transitions.claimJudged(all, "w1");
+    // A claim of the namespace's queue (as a worker makes it): a limit in the namespace sends the
+    // whole batch through the judging statement, the unlimited type's jobs too.
+    ClaimOutcome outcome = transitions.claimJudged("default", all, "w1", null);
 
     assertThat(outcome.claimed()).hasSize(2 + 1 + 3);
     assertThat(outcome.slots()).hasSize(3);
@@ -262,13 +264,14 @@ class LimitClaimsIT {
   void aPausedTypeStartsNothingUntilResumed() {
     limits.pause("default", "other");
     List<UUID> ids = submit("other", "a", 2);
-    ClaimOutcome paused = transitions.claimJudged(ids, "w1");
+    ClaimOutcome paused = transitions.claimJudged("default", ids, "w1", null);
     assertThat(paused.claimed()).isEmpty();
     assertThat(paused.refused())
         .extracting(ClaimOutcome.Refusal::reason)
         .containsOnly(Reason.PAUSED);
     assertThat(limits.resume("default", "other")).isTrue();
-    assertThat(transitions.claimJudged(ids, "w1").claimed()).hasSize(2);
+    // nothing paused or limited in the namespace now: the plain claim
+    assertThat(transitions.claimJudged("default", ids, "w1", null).claimed()).hasSize(2);
   }
 
   @Test

@@ -393,7 +393,7 @@ public final class ClaimLoop implements Runnable {
     ClaimOutcome outcome;
     try {
       try (Timer.Context t = metrics.claimConfirm.time()) {
-        outcome = transitions.claimJudged(leasedIds, settings.workerId, caps.lockFor(ns));
+        outcome = transitions.claimJudged(ns, leasedIds, settings.workerId, caps.lockFor(ns));
       }
     } catch (RuntimeException e) {
       // The commit may have gone through although its answer was lost: read the claim back and
@@ -426,8 +426,10 @@ public final class ClaimLoop implements Runnable {
     jobs.sort(Comparator.comparingInt(j -> order.get(j.id())));
     for (Job job : jobs) {
       handedOver[0]++;
-      metrics.jobs.claimed(job.namespace(), 1);
       starter.accept(job); // its slot was taken with the Redis claim
+    }
+    if (!jobs.isEmpty()) {
+      metrics.jobs.claimed(ns, jobs.size()); // a claim takes the jobs of one namespace's queue
     }
     metrics.claimed.mark(jobs.size());
     return jobs.size();

@@ -177,14 +177,16 @@ public final class JobExecutor {
       metrics.execution.update(nanos, TimeUnit.NANOSECONDS);
       metrics.jobs.handlerRan(job.namespace(), job.type(), nanos);
       Completion completion = decider.decide(job, outcome, TimeUnit.NANOSECONDS.toMillis(nanos));
-      log.debug(
-          "attempt ended job={} attempt={} worker={} type={} outcome={} next={}",
-          job.id(),
-          job.attempt(),
-          workerId,
-          job.type(),
-          outcome.getClass().getSimpleName(),
-          completion.nextState());
+      if (log.isDebugEnabled()) { // its arguments cost an array, a boxing and a class name per job
+        log.debug(
+            "attempt ended job={} attempt={} worker={} type={} outcome={} next={}",
+            job.id(),
+            job.attempt(),
+            workerId,
+            job.type(),
+            outcome.getClass().getSimpleName(),
+            completion.nextState());
+      }
       span.ended(
           completion.nextState().name().toLowerCase(java.util.Locale.ROOT),
           !(outcome instanceof Outcome.Succeeded));
