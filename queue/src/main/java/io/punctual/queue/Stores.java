@@ -54,12 +54,37 @@ public final class Stores implements AutoCloseable {
       QueueSettings queueSettings,
       Clock clock,
       String name) {
+    this(
+        connect(postgres, name, queueSettings),
+        postgres.partitionDaysAhead,
+        redisSettings,
+        queueSettings,
+        clock);
+  }
+
+  /** A pool of its own, once the queue settings are known to be valid (nothing to close else). */
+  private static Database connect(
+      PostgresSettings postgres, String name, QueueSettings queueSettings) {
+    queueSettings.validate();
+    return Database.connect(postgres, name);
+  }
+
+  /**
+   * The stores on {@code database}: a pool of their own ({@link Database#connect}) or a {@link
+   * javax.sql.DataSource} of an application's ({@link Database#on}, which {@link #close()} leaves
+   * open). Daily partitions are created {@code partitionDaysAhead} days ahead (at least one).
+   */
+  public Stores(
+      Database database,
+      int partitionDaysAhead,
+      RedisSettings redisSettings,
+      QueueSettings queueSettings,
+      Clock clock) {
     queueSettings.validate();
     this.clock = clock;
     this.queueSettings = queueSettings;
-    this.database = Database.connect(postgres, name);
-    this.partitions =
-        new PartitionManager(database.jdbi(), clock, Math.max(1, postgres.partitionDaysAhead));
+    this.database = database;
+    this.partitions = new PartitionManager(database.jdbi(), clock, Math.max(1, partitionDaysAhead));
     this.submissions = new JobSubmissions(database.jdbi(), partitions, clock);
     this.transitions = new JobTransitions(database.jdbi(), submissions, clock);
     this.queries = new JobQueries(database.jdbi());

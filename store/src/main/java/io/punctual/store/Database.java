@@ -6,19 +6,48 @@ import io.punctual.store.config.PostgresSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.postgres.PostgresPlugin;
 
-/** A pooled connection to PostgreSQL and the Jdbi instance every DAO uses. */
+/**
+ * A pooled connection to PostgreSQL and the Jdbi instance every DAO uses: a pool of its own ({@link
+ * #connect}), closed with it, or a {@link DataSource} the caller owns ({@link #on}), which {@link
+ * #close()} leaves open.
+ */
 public final class Database implements AutoCloseable {
-  private final HikariDataSource dataSource;
+  private final DataSource dataSource;
+  private final boolean owned;
   private final Jdbi jdbi;
 
-  private Database(HikariDataSource dataSource) {
+  private Database(DataSource dataSource, boolean owned) {
     this.dataSource = dataSource;
-    this.jdbi = Jdbi.create(dataSource).installPlugin(new PostgresPlugin());
+    this.owned = owned;
+    this.jdbi = jdbiOn(dataSource);
+  }
+
+  /** A Jdbi with the store's plugins and argument types, on {@code dataSource}. */
+  private static Jdbi jdbiOn(DataSource dataSource) {
+    return configured(Jdbi.create(dataSource));
+  }
+
+  /** {@code jdbi} with the store's plugins and argument types. */
+  static Jdbi configured(Jdbi jdbi) {
+    jdbi.installPlugin(new PostgresPlugin());
     BinaryArrays.register(jdbi);
+    return jdbi;
+  }
+
+  /**
+   * The store on a {@link DataSource} of the caller's (an application's own pool): {@link #close()}
+   * does not close it. Its connections must reach a PostgreSQL database holding Punctual's schema;
+   * the pool's own settings (size, timeouts) are the caller's. {@code uuid[]} parameters go as text
+   * there unless the pool's driver properties include {@code binaryTransferEnable=2951} (see {@link
+   * #connect}), which only costs a little CPU.
+   */
+  public static Database on(DataSource dataSource) {
+    return new Database(Objects.requireNonNull(dataSource, "dataSource"), false);
   }
 
   public static Database connect(PostgresSettings settings, String poolName) {
@@ -42,7 +71,7 @@ public final class Database implements AutoCloseable {
       config.setConnectionInitSql(sessionSettings);
     }
     config.addDataSourceProperty("ApplicationName", "punctual-" + poolName);
-    return new Database(new HikariDataSource(config));
+    return new Database(new HikariDataSource(config), true);
   }
 
   /**
@@ -73,6 +102,8 @@ public final class Database implements AutoCloseable {
 
   @Override
   public void close() {
-    dataSource.close();
+    if (owned && dataSource instanceof HikariDataSource pool) {
+      pool.close();
+    }
   }
 }

@@ -7,6 +7,7 @@ import io.punctual.model.JobLinks;
 import io.punctual.model.NewJob;
 import io.punctual.model.Upstream;
 import io.punctual.store.sql.SqlFiles;
+import java.sql.Connection;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -75,6 +76,26 @@ public final class JobSubmissions {
         () ->
             DeadlockRetry.run(
                 "submit", () -> jdbi.inTransaction(h -> submitIn(h, jobs, ids, now, false))));
+  }
+
+  /**
+   * {@link #submit} inside a transaction the caller holds on {@code connection} (auto-commit off):
+   * the rows, idempotency keys and edges are written in it and commit or roll back with it; the
+   * caller commits. The partitions the jobs need are made sure of first, on the store's own
+   * connections (DDL never runs in the caller's transaction). Neither a deadlock nor a dropped
+   * partition is retried here, since the transaction is not this method's to run again: the
+   * exception reaches the caller, whose transaction is then to be rolled back.
+   *
+   * @throws IllegalStateException when the connection is in auto-commit mode
+   * @throws IdempotencyConflictException a key already used with another request
+   * @throws UnknownUpstreamException a job waits for one that is not in its namespace
+   */
+  public List<Submitted> submitIn(Connection connection, List<NewJob> jobs) {
+    try (Handle h = CallerTransaction.open(connection)) {
+      Instant now = clock.instant();
+      List<UUID> ids = prepare(jobs, now);
+      return submitIn(h, jobs, ids, now, false);
+    }
   }
 
   /**
