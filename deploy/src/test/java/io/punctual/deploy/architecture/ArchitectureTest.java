@@ -110,7 +110,9 @@ class ArchitectureTest {
   /**
    * {@code Stores} (every store of a process) is for the wiring: deploy's commands, each role's
    * assembler ({@code ApiModule}, {@code PlannerWiring}, {@code Reaper}, {@code DeathWatchLoop},
-   * {@code Worker}) and the benchmarks. Everything else takes the narrow collaborators it uses.
+   * {@code Worker}), the embedded pieces' ({@code app}: {@code Backend}, {@code PunctualWorker},
+   * {@code PunctualJobs}) and the benchmarks. Everything else takes the narrow collaborators it
+   * uses.
    */
   @ArchTest
   static final ArchRule onlyTheWiringTakesStores =
@@ -129,6 +131,12 @@ class ArchitectureTest {
           .doNotHaveFullyQualifiedName("io.punctual.reaper.DeathWatchLoop")
           .and()
           .doNotHaveFullyQualifiedName("io.punctual.worker.Worker")
+          .and()
+          .doNotHaveFullyQualifiedName("io.punctual.app.Backend")
+          .and()
+          .doNotHaveFullyQualifiedName("io.punctual.app.PunctualWorker")
+          .and()
+          .doNotHaveFullyQualifiedName("io.punctual.app.PunctualJobs")
           .should()
           .dependOnClassesThat()
           .haveFullyQualifiedName("io.punctual.queue.Stores");

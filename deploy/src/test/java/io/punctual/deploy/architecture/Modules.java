@@ -24,6 +24,18 @@ enum Modules {
   CRON_PLANNER("cron-planner", "io.punctual.planner", MODEL, COMMON, STORE, QUEUE, SCHEDULES),
   REAPER("reaper", "io.punctual.reaper", MODEL, COMMON, STORE, QUEUE),
   ALERTER("alerter", "io.punctual.alerter", MODEL, COMMON, STORE, OUTBOUND_HTTP),
+  APP(
+      "app",
+      "io.punctual.app",
+      MODEL,
+      HANDLER_API,
+      COMMON,
+      STORE,
+      QUEUE,
+      OUTBOUND_HTTP,
+      CLIENT,
+      WORKER,
+      REAPER),
   DEPLOY("deploy", "io.punctual.deploy", (Modules[]) null),
   LOAD_TESTS("load-tests", "io.punctual.bench", (Modules[]) null);
 

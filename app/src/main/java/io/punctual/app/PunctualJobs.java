@@ -1,0 +1,206 @@
+package io.punctual.app;
+
+import io.punctual.app.request.JobDefaults;
+import io.punctual.app.request.JobRequestMapper;
+import io.punctual.client.JobRequest;
+import io.punctual.model.NewJob;
+import io.punctual.queue.Stores;
+import io.punctual.queue.config.QueueSettings;
+import io.punctual.queue.config.RedisSettings;
+import io.punctual.store.JobSubmissions.Submitted;
+import io.punctual.store.config.PostgresSettings;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.sql.DataSource;
+
+/**
+ * Submits jobs inside the application's own JDBC transaction: the jobs' rows are written on the
+ * caller's {@link Connection} and commit or roll back with the caller's own rows; the caller
+ * commits, then calls {@link Submission#enqueue()} to make them claimable at once.
+ *
+ * <pre>{@code
+ * try (Connection c = dataSource.getConnection()) {
+ *   c.setAutoCommit(false);
+ *   insertOrder(c, order);
+ *   Submission s = jobs.submit(c, JobRequest.builder("invoice.send").payload(order).build());
+ *   c.commit();
+ *   s.enqueue();   // after the commit; skipped or lost: the reaper queues it (see the bound)
+ * }
+ * }</pre>
+ *
+ * A rollback leaves no job. A commit without {@code enqueue()} (the application died between the
+ * two) still runs the job: a reaper finds a PENDING job missing from Redis once it has been due
+ * {@code reaper.reconcileAfter} (10 s) and queues it within {@code reaper.interval} (5 s) more, so
+ * within about 15 s of its due time by default. Idempotency keys behave as over REST: the same key
+ * with the same request returns the job stored before ({@link Submission#created} false), with
+ * another request fails with {@link io.punctual.store.IdempotencyConflictException}.
+ *
+ * <p>The connection's database must be Punctual's (its schema migrated). Requests are validated and
+ * filled in as {@code POST /jobs} does ({@link JobDefaults}); namespace quotas and rate limits are
+ * the API's and are not applied here.
+ */
+public final class PunctualJobs implements AutoCloseable {
+  private final Stores stores;
+  private final JobRequestMapper mapper;
+  private final String namespace;
+  private final Duration enqueueTimeout;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private PunctualJobs(
+      Stores stores, JobRequestMapper mapper, String namespace, Duration enqueueTimeout) {
+    this.stores = stores;
+    this.mapper = mapper;
+    this.namespace = namespace;
+    this.enqueueTimeout = enqueueTimeout;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Writes one job in the transaction open on {@code connection} (auto-commit off).
+   *
+   * @throws io.punctual.app.request.InvalidJobRequestException a field the API would refuse
+   * @throws io.punctual.store.IdempotencyConflictException the key was used with another request
+   * @throws IllegalStateException the connection is in auto-commit mode
+   */
+  public Submission submit(Connection connection, JobRequest request) {
+    return submit(connection, List.of(request), false);
+  }
+
+  /**
+   * Writes several jobs in the transaction open on {@code connection}, all or none (as {@code POST
+   * /jobs/batch}). Errors name the job ({@code jobs[2].type}).
+   */
+  public Submission submitAll(Connection connection, List<JobRequest> requests) {
+    if (requests.isEmpty()) {
+      throw new IllegalArgumentException("no job to submit");
+    }
+    return submit(connection, requests, true);
+  }
+
+  private Submission submit(Connection connection, List<JobRequest> requests, boolean batch) {
+    Objects.requireNonNull(connection, "connection");
+    Instant now = stores.clock().instant();
+    List<NewJob> jobs = new ArrayList<>(requests.size());
+    for (int i = 0; i < requests.size(); i++) {
+      jobs.add(mapper.toNewJob(requests.get(i), namespace, now, batch ? "jobs[" + i + "]." : ""));
+    }
+    List<Submitted> submitted = stores.submissions().submitIn(connection, jobs);
+    return new Submission(
+        submitted, stores.queue(), stores.clock(), stores.queueSettings().horizon, enqueueTimeout);
+  }
+
+  /** The namespace the jobs go in. */
+  public String namespace() {
+    return namespace;
+  }
+
+  /**
+   * Closes the connections Punctual opened (Redis, its own pool; not an application's pool).
+   * Idempotent.
+   */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      stores.close();
+    }
+  }
+
+  /** How to build {@link PunctualJobs}; {@code clock} and a database are needed. */
+  public static final class Builder {
+    private final Backend backend = new Backend();
+    private String namespace = NewJob.DEFAULT_NAMESPACE;
+    private JobDefaults defaults = JobDefaults.API;
+    private Duration enqueueTimeout = Duration.ofSeconds(2);
+
+    private Builder() {}
+
+    /**
+     * A pool on Punctual's database: for partitions it creates ahead (outside the caller's
+     * transaction). Never closed by Punctual.
+     */
+    public Builder dataSource(DataSource dataSource) {
+      backend.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+      return this;
+    }
+
+    /** A pool Punctual opens (and closes) itself, instead of {@link #dataSource}. */
+    public Builder postgres(PostgresSettings postgres) {
+      backend.postgres = Objects.requireNonNull(postgres, "postgres");
+      return this;
+    }
+
+    /** Redis, e.g. {@code redis://:password@host:6379} (never logged). Default localhost. */
+    public Builder redisUrl(String url) {
+      backend.redisUrl(url);
+      return this;
+    }
+
+    /** Every Redis setting (cluster, shards, key prefix), instead of the URL. */
+    public Builder redis(RedisSettings redis) {
+      backend.redis = Objects.requireNonNull(redis, "redis");
+      return this;
+    }
+
+    /** The prefix of every Redis key; that of the deployment ({@code punctual}). */
+    public Builder keyPrefix(String keyPrefix) {
+      backend.keyPrefix(keyPrefix);
+      return this;
+    }
+
+    /** The queue's settings (its horizon decides what {@code enqueue()} puts in Redis). */
+    public Builder queue(QueueSettings queue) {
+      backend.queue = Objects.requireNonNull(queue, "queue");
+      return this;
+    }
+
+    /** Where Punctual reads time: {@code Clock.systemUTC()} in production. Required. */
+    public Builder clock(java.time.Clock clock) {
+      backend.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** Migrate the database's schema at build (as {@code punctual migrate}). Default false. */
+    public Builder migrate(boolean migrate) {
+      backend.migrate = migrate;
+      return this;
+    }
+
+    /** The namespace the jobs go in. Default {@code default}. */
+    public Builder namespace(String namespace) {
+      this.namespace = Objects.requireNonNull(namespace, "namespace");
+      return this;
+    }
+
+    /** Defaults and limits of job fields; keep them the API's ({@link JobDefaults#API}). */
+    public Builder defaults(JobDefaults defaults) {
+      this.defaults = Objects.requireNonNull(defaults, "defaults");
+      return this;
+    }
+
+    /** Longest wait of {@link Submission#enqueue()} for Redis. Default 2 s. */
+    public Builder enqueueTimeout(Duration enqueueTimeout) {
+      if (enqueueTimeout == null || !enqueueTimeout.isPositive()) {
+        throw new IllegalArgumentException("enqueueTimeout must be positive");
+      }
+      this.enqueueTimeout = enqueueTimeout;
+      return this;
+    }
+
+    /** Opens the connections (migrating first with {@link #migrate}). */
+    public PunctualJobs build() {
+      if (namespace.isBlank()) {
+        throw new IllegalArgumentException("namespace must not be blank");
+      }
+      return new PunctualJobs(
+          backend.open("punctual-jobs"), new JobRequestMapper(defaults), namespace, enqueueTimeout);
+    }
+  }
+}
