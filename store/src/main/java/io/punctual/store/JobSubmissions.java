@@ -10,6 +10,8 @@ import io.punctual.store.sql.SqlFiles;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -93,8 +95,42 @@ public final class JobSubmissions {
   public List<Submitted> submitIn(Connection connection, List<NewJob> jobs) {
     try (Handle h = CallerTransaction.open(connection)) {
       Instant now = clock.instant();
+      requireNoPartitionWait(h, jobs, now);
       List<UUID> ids = prepare(jobs, now);
       return submitIn(h, jobs, ids, now, false);
+    }
+  }
+
+  /**
+   * Refuses, before anything is written, jobs of a day whose partition does not exist yet when the
+   * caller's transaction has written jobs already: the partition, created on another connection,
+   * would wait for that transaction's lock on {@code jobs}, which waits for this call: a hang no
+   * deadlock detector sees.
+   */
+  private void requireNoPartitionWait(Handle h, List<NewJob> jobs, Instant now) {
+    Boolean holdsJobs = null;
+    for (NewJob job : jobs) {
+      Instant scheduledAt = job.runAt().isAfter(now) ? job.runAt() : now;
+      if (partitions.knows(scheduledAt)) {
+        continue;
+      }
+      if (holdsJobs == null) {
+        holdsJobs = h.createQuery(sql("holdsJobs")).mapTo(Boolean.class).one();
+      }
+      if (!holdsJobs) {
+        return;
+      }
+      LocalDate day = LocalDate.ofInstant(scheduledAt, ZoneOffset.UTC);
+      boolean exists =
+          h.createQuery(sql("partitionExists")).bind("day", day).mapTo(Boolean.class).one();
+      if (!exists) {
+        throw new IllegalStateException(
+            "a job due "
+                + day
+                + " needs a new daily partition, which cannot be created while this transaction"
+                + " holds jobs it wrote: submit jobs due that far ahead first in the transaction,"
+                + " or all in one call");
+      }
     }
   }
 

@@ -74,6 +74,11 @@ public final class PartitionManager {
     }
   }
 
+  /** Whether the partition holding {@code scheduledAt} is known to exist (no query). */
+  boolean knows(Instant scheduledAt) {
+    return known.contains(LocalDate.ofInstant(scheduledAt, ZoneOffset.UTC));
+  }
+
   /** Makes sure the partition holding {@code scheduledAt} exists. */
   public void ensureCovers(Instant scheduledAt) {
     LocalDate day = LocalDate.ofInstant(scheduledAt, ZoneOffset.UTC);

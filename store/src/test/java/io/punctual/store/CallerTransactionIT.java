@@ -8,7 +8,12 @@ import io.punctual.model.JobState;
 import io.punctual.store.JobSubmissions.Submitted;
 import io.punctual.store.testing.StoreStack;
 import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -87,6 +92,35 @@ class CallerTransactionIT {
                       c, List.of(aJob().idempotencyKey("key-1", "another").build())))
           .isInstanceOf(IdempotencyConflictException.class);
       c.rollback();
+    }
+  }
+
+  /**
+   * A job due beyond the partitions made ahead, after the transaction wrote jobs: refused at once,
+   * not a wait for the transaction's own lock; first in the transaction it is written.
+   */
+  @Test
+  void aNewPartitionAfterJobsWrittenInTheTransactionIsRefusedNotAwaited() throws Exception {
+    Instant farAhead = Instant.now().plus(Duration.ofDays(40));
+    try (Connection c = callerPool().getConnection()) {
+      c.setAutoCommit(false);
+      stack.submissions.submitIn(c, List.of(aJob().build()));
+      CompletableFuture<List<Submitted>> later =
+          CompletableFuture.supplyAsync(
+              () -> stack.submissions.submitIn(c, List.of(aJob().runAt(farAhead).build())));
+      assertThatThrownBy(() -> later.get(10, TimeUnit.SECONDS))
+          .isInstanceOf(ExecutionException.class)
+          .hasCauseInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("needs a new daily partition");
+      c.rollback();
+    }
+    try (Connection c = callerPool().getConnection()) {
+      c.setAutoCommit(false);
+      Submitted first =
+          stack.submissions.submitIn(c, List.of(aJob().runAt(farAhead).build())).get(0);
+      Submitted next = stack.submissions.submitIn(c, List.of(aJob().build())).get(0);
+      c.commit();
+      assertThat(stack.queries.findMany(List.of(first.job().id(), next.job().id()))).hasSize(2);
     }
   }
 
