@@ -91,12 +91,18 @@ class ArchitectureTest {
     }
   }
 
-  /** Time comes from an injected {@link Clock}; only deploy's wiring picks the system clock. */
+  /**
+   * Time comes from an injected {@link Clock}; only the wiring picks the system clock: deploy's,
+   * and the Spring Boot starter's auto-configuration, which is an application's wiring and takes
+   * the context's {@code Clock} bean when there is one.
+   */
   @ArchTest
   static final ArchRule systemClockOnlyInTheWiring =
       noClasses()
           .that()
           .resideOutsideOfPackage("io.punctual.deploy..")
+          .and()
+          .doNotHaveFullyQualifiedName("io.punctual.spring.PunctualAutoConfiguration")
           .should()
           .callMethodWhere(
               new DescribedPredicate<JavaCall<?>>("Clock.system*(...)") {

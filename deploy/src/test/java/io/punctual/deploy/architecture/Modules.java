@@ -36,6 +36,7 @@ enum Modules {
       CLIENT,
       WORKER,
       REAPER),
+  SPRING_BOOT_STARTER("spring-boot-starter", "io.punctual.spring", HANDLER_API, CLIENT, APP),
   DEPLOY("deploy", "io.punctual.deploy", (Modules[]) null),
   LOAD_TESTS("load-tests", "io.punctual.bench", (Modules[]) null);
 

@@ -1,0 +1,96 @@
+package io.punctual.spring;
+
+import io.punctual.app.PunctualJobs;
+import io.punctual.app.PunctualWorker;
+import io.punctual.handler.JobHandler;
+import java.time.Clock;
+import java.util.List;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Punctual in a Spring Boot application, on its {@link DataSource} (which must hold Punctual's
+ * schema, or set {@code punctual.migrate=true}): {@link PunctualJobs} and {@link TransactionalJobs}
+ * (jobs in the Spring-managed transaction), and, when the context holds {@link JobHandler} beans
+ * and {@code punctual.worker.enabled} is not false, an embedded worker running them that starts and
+ * stops with the context ({@link EmbeddedWorkerLifecycle}).
+ *
+ * <p>Time is read from the context's {@link Clock} bean when there is one, else from the system
+ * clock: an application's auto-configuration is its wiring, the one place besides the launcher's
+ * that picks it.
+ */
+@AutoConfiguration(
+    afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+@ConditionalOnBean(DataSource.class)
+@EnableConfigurationProperties(PunctualProperties.class)
+public class PunctualAutoConfiguration {
+
+  private static Clock clock(ObjectProvider<Clock> clocks) {
+    Clock clock = clocks.getIfUnique();
+    return clock != null ? clock : Clock.systemUTC();
+  }
+
+  /** Jobs written on a caller's connection, in its transaction. Closed with the context. */
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean
+  public PunctualJobs punctualJobs(
+      DataSource dataSource, PunctualProperties properties, ObjectProvider<Clock> clocks) {
+    return PunctualJobs.builder()
+        .dataSource(dataSource)
+        .redisUrl(properties.getRedis().getUrl())
+        .keyPrefix(properties.getRedis().getKeyPrefix())
+        .namespace(properties.getNamespace())
+        .migrate(properties.isMigrate())
+        .clock(clock(clocks))
+        .build();
+  }
+
+  /** Jobs that join the Spring-managed transaction, enqueued after its commit. */
+  @Bean
+  @ConditionalOnMissingBean
+  public TransactionalJobs transactionalJobs(PunctualJobs punctualJobs, DataSource dataSource) {
+    return new TransactionalJobs(punctualJobs, dataSource);
+  }
+
+  /** The embedded worker of the context's {@link JobHandler} beans. */
+  @Bean
+  @ConditionalOnBean(JobHandler.class)
+  @ConditionalOnProperty(
+      prefix = "punctual.worker",
+      name = "enabled",
+      havingValue = "true",
+      matchIfMissing = true)
+  @ConditionalOnMissingBean
+  public EmbeddedWorkerLifecycle punctualWorker(
+      DataSource dataSource,
+      PunctualProperties properties,
+      ObjectProvider<JobHandler> handlers,
+      ObjectProvider<Clock> clocks,
+      PunctualJobs schemaChecked) {
+    // schemaChecked: built (and migrated, with punctual.migrate) before the worker starts.
+    return new EmbeddedWorkerLifecycle(
+        () -> {
+          PunctualProperties.Worker w = properties.getWorker();
+          List<String> namespaces =
+              w.getNamespaces().isEmpty() ? List.of(properties.getNamespace()) : w.getNamespaces();
+          PunctualWorker.Builder builder =
+              PunctualWorker.builder()
+                  .dataSource(dataSource)
+                  .redisUrl(properties.getRedis().getUrl())
+                  .keyPrefix(properties.getRedis().getKeyPrefix())
+                  .clock(clock(clocks))
+                  .namespace(namespaces.toArray(String[]::new))
+                  .concurrency(w.getConcurrency())
+                  .shutdownGrace(w.getShutdownGrace())
+                  .deathWatch(w.isDeathWatch());
+          handlers.orderedStream().forEach(builder::handler);
+          return builder.build();
+        });
+  }
+}

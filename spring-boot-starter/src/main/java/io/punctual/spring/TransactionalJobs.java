@@ -1,0 +1,98 @@
+package io.punctual.spring;
+
+import io.punctual.app.PunctualJobs;
+import io.punctual.app.Submission;
+import io.punctual.client.JobRequest;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Function;
+import javax.sql.DataSource;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * Submits jobs that join the Spring-managed transaction when there is one: the jobs' rows are
+ * written on the transaction's connection (that of a {@code DataSourceTransactionManager}, or any
+ * manager binding the same {@link DataSource}), and they are put into Redis after its commit; a
+ * rollback leaves no job. Outside a transaction each call commits on its own. A commit whose
+ * enqueue is lost (the application died at that moment) is repaired by a reaper within {@code
+ * reaper.reconcileAfter + reaper.interval} of the job's due time (docs/in-your-app.md).
+ */
+public final class TransactionalJobs {
+  private final PunctualJobs jobs;
+  private final DataSource dataSource;
+
+  public TransactionalJobs(PunctualJobs jobs, DataSource dataSource) {
+    this.jobs = jobs;
+    this.dataSource = dataSource;
+  }
+
+  /**
+   * Submits one job and returns its id (for an idempotent repeat, the job stored before).
+   *
+   * @throws io.punctual.app.request.InvalidJobRequestException a field the API would refuse
+   * @throws io.punctual.store.IdempotencyConflictException the key was used with another request
+   * @throws IllegalStateException a transaction is active but its manager does not bind this {@link
+   *     DataSource} (the connection is in auto-commit mode)
+   */
+  public UUID submit(JobRequest request) {
+    return submit(c -> jobs.submit(c, request)).get(0);
+  }
+
+  /**
+   * Submits several jobs, all or none, and returns their ids in request order. Errors name the job
+   * ({@code jobs[2].type}).
+   */
+  public List<UUID> submitAll(List<JobRequest> requests) {
+    return submit(c -> jobs.submitAll(c, requests));
+  }
+
+  private List<UUID> submit(Function<Connection, Submission> write) {
+    if (TransactionSynchronizationManager.isActualTransactionActive()
+        && TransactionSynchronizationManager.isSynchronizationActive()) {
+      return inSpringTransaction(write);
+    }
+    return inOwnTransaction(write);
+  }
+
+  private List<UUID> inSpringTransaction(Function<Connection, Submission> write) {
+    Connection c = DataSourceUtils.getConnection(dataSource);
+    try {
+      Submission s = write.apply(c);
+      TransactionSynchronizationManager.registerSynchronization(
+          new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+              s.enqueue();
+            }
+          });
+      return s.ids();
+    } finally {
+      DataSourceUtils.releaseConnection(c, dataSource);
+    }
+  }
+
+  private List<UUID> inOwnTransaction(Function<Connection, Submission> write) {
+    Submission s;
+    try (Connection c = dataSource.getConnection()) {
+      boolean autoCommit = c.getAutoCommit();
+      c.setAutoCommit(false);
+      try {
+        s = write.apply(c);
+        c.commit();
+      } catch (RuntimeException | SQLException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(autoCommit);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("submit failed: " + e.getMessage(), e);
+    }
+    s.enqueue();
+    return s.ids();
+  }
+}

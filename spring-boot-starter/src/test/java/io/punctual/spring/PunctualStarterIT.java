@@ -1,0 +1,252 @@
+package io.punctual.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.punctual.app.PunctualJobs;
+import io.punctual.client.JobRequest;
+import io.punctual.handler.JobContext;
+import io.punctual.handler.JobHandler;
+import io.punctual.handler.JobResult;
+import io.punctual.queue.config.RedisSettings;
+import io.punctual.queue.testing.TestRedis;
+import io.punctual.store.config.PostgresSettings;
+import io.punctual.store.testing.TestStores;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The starter in a Spring application context on real PostgreSQL and Redis: JobHandler beans run on
+ * an embedded worker that starts and stops with the context; jobs submitted in a Spring-managed
+ * transaction exist once it commits and not after a rollback.
+ */
+class PunctualStarterIT {
+  private PostgresSettings postgres;
+  private RedisSettings redis;
+  private HikariDataSource pool;
+
+  /** A handler bean of the application: records each job it ran, sleeping first if asked. */
+  static final class Recording implements JobHandler {
+    final List<UUID> started = new CopyOnWriteArrayList<>();
+    final List<UUID> finished = new CopyOnWriteArrayList<>();
+
+    @Override
+    public String type() {
+      return "order.confirm";
+    }
+
+    @Override
+    public JobResult handle(JobContext ctx) throws Exception {
+      started.add(ctx.jobId());
+      if (ctx.payload().path("sleepMs").asLong() > 0) {
+        Thread.sleep(ctx.payload().path("sleepMs").asLong());
+      }
+      finished.add(ctx.jobId());
+      return JobResult.success();
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class App {
+    @Bean
+    Recording recording() {
+      return new Recording();
+    }
+
+    @Bean
+    PlatformTransactionManager transactionManager(DataSource dataSource) {
+      return new DataSourceTransactionManager(dataSource);
+    }
+  }
+
+  @BeforeEach
+  void setUp() {
+    postgres = TestStores.get().newDatabase();
+    redis = TestRedis.newRedis();
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(postgres.url);
+    config.setUsername(postgres.user);
+    config.setPassword(postgres.password);
+    config.setMaximumPoolSize(12);
+    pool = new HikariDataSource(config);
+    new JdbcTemplate(pool).execute("CREATE TABLE app_orders (id bigint PRIMARY KEY)");
+  }
+
+  @AfterEach
+  void tearDown() {
+    pool.close();
+    TestStores.get().dropDatabase(postgres);
+  }
+
+  private ApplicationContextRunner runner() {
+    return new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(PunctualAutoConfiguration.class))
+        .withBean(DataSource.class, this::appDataSource)
+        .withUserConfiguration(App.class)
+        .withPropertyValues(
+            "punctual.redis.url=" + redis.url,
+            "punctual.redis.key-prefix=" + redis.keyPrefix,
+            "punctual.worker.shutdown-grace=PT10S");
+  }
+
+  /** The application's DataSource bean: the test's pool, which the context must not close. */
+  private DataSource appDataSource() {
+    return new DelegatingDataSource(pool);
+  }
+
+  /** A job's status read on a connection of its own (outside any Spring transaction). */
+  private String status(UUID id) throws SQLException {
+    try (Connection c = pool.getConnection();
+        PreparedStatement s = c.prepareStatement("SELECT status FROM jobs WHERE id = ?")) {
+      s.setObject(1, id);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next() ? rs.getString(1) : null;
+      }
+    }
+  }
+
+  private long count(String table) {
+    return new JdbcTemplate(pool).queryForObject("SELECT count(*) FROM " + table, Long.class);
+  }
+
+  @Test
+  void aJobSubmittedInASpringTransactionRunsOnceAfterItsCommit() {
+    runner()
+        .run(
+            context -> {
+              assertThat(context).hasSingleBean(EmbeddedWorkerLifecycle.class);
+              assertThat(context.getBean(EmbeddedWorkerLifecycle.class).isRunning()).isTrue();
+              TransactionalJobs jobs = context.getBean(TransactionalJobs.class);
+              Recording handler = context.getBean(Recording.class);
+              TransactionTemplate tx =
+                  new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
+              UUID id =
+                  tx.execute(
+                      s -> {
+                        new JdbcTemplate(context.getBean(DataSource.class))
+                            .update("INSERT INTO app_orders VALUES (1)");
+                        UUID submitted = jobs.submit(JobRequest.builder("order.confirm").build());
+                        // Inside the transaction only: not visible to another connection yet.
+                        try {
+                          assertThat(status(submitted)).isNull();
+                        } catch (SQLException e) {
+                          throw new IllegalStateException(e);
+                        }
+                        return submitted;
+                      });
+              await().atMost(Duration.ofSeconds(10)).until(() -> "SUCCEEDED".equals(status(id)));
+              Thread.sleep(500);
+              assertThat(handler.finished).containsExactly(id);
+              assertThat(count("app_orders")).isEqualTo(1);
+            });
+  }
+
+  @Test
+  void aRolledBackSpringTransactionLeavesNoJob() {
+    runner()
+        .run(
+            context -> {
+              TransactionalJobs jobs = context.getBean(TransactionalJobs.class);
+              TransactionTemplate tx =
+                  new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
+              UUID id =
+                  tx.execute(
+                      s -> {
+                        new JdbcTemplate(context.getBean(DataSource.class))
+                            .update("INSERT INTO app_orders VALUES (2)");
+                        UUID submitted = jobs.submit(JobRequest.builder("order.confirm").build());
+                        s.setRollbackOnly();
+                        return submitted;
+                      });
+              Thread.sleep(1_500);
+              assertThat(status(id)).isNull();
+              assertThat(count("jobs")).isZero();
+              assertThat(count("app_orders")).isZero();
+              assertThat(context.getBean(Recording.class).started).isEmpty();
+            });
+  }
+
+  @Test
+  void outsideATransactionASubmitCommitsOnItsOwn() {
+    runner()
+        .run(
+            context -> {
+              UUID id =
+                  context
+                      .getBean(TransactionalJobs.class)
+                      .submit(JobRequest.builder("order.confirm").build());
+              await().atMost(Duration.ofSeconds(10)).until(() -> "SUCCEEDED".equals(status(id)));
+            });
+  }
+
+  /** Closing the context lets a running handler finish: no RUNNING attempt is left behind. */
+  @Test
+  void stoppingTheContextLeavesNoRunningAttemptBehind() throws SQLException {
+    UUID[] id = new UUID[1];
+    Recording[] handler = new Recording[1];
+    runner()
+        .run(
+            context -> {
+              handler[0] = context.getBean(Recording.class);
+              id[0] =
+                  context
+                      .getBean(TransactionalJobs.class)
+                      .submit(
+                          JobRequest.builder("order.confirm")
+                              .payload(java.util.Map.of("sleepMs", 2_000))
+                              .build());
+              await()
+                  .atMost(Duration.ofSeconds(10))
+                  .until(() -> handler[0].started.contains(id[0]));
+            }); // the context closes here, the handler still running
+    assertThat(handler[0].finished).containsExactly(id[0]);
+    assertThat(status(id[0])).isEqualTo("SUCCEEDED");
+    assertThat(
+            new JdbcTemplate(pool)
+                .queryForObject("SELECT count(*) FROM jobs WHERE status = 'RUNNING'", Long.class))
+        .isZero();
+  }
+
+  @Test
+  void withoutHandlerBeansOrWhenDisabledThereIsNoWorkerButJobsStillGoIn() {
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(PunctualAutoConfiguration.class))
+        .withBean(DataSource.class, this::appDataSource)
+        .withPropertyValues(
+            "punctual.redis.url=" + redis.url, "punctual.redis.key-prefix=" + redis.keyPrefix)
+        .run(
+            context -> {
+              assertThat(context).doesNotHaveBean(EmbeddedWorkerLifecycle.class);
+              assertThat(context).hasSingleBean(PunctualJobs.class);
+              UUID id =
+                  context
+                      .getBean(TransactionalJobs.class)
+                      .submit(JobRequest.builder("order.confirm").build());
+              assertThat(status(id)).isEqualTo("PENDING");
+            });
+    runner()
+        .withPropertyValues("punctual.worker.enabled=false")
+        .run(context -> assertThat(context).doesNotHaveBean(EmbeddedWorkerLifecycle.class));
+  }
+}
