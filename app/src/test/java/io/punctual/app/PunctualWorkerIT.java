@@ -60,6 +60,24 @@ class PunctualWorkerIT {
   }
 
   @Test
+  void runsOnAPoolPunctualOpensItself() throws Exception {
+    RecordingHandler handler = new RecordingHandler("report.build");
+    PunctualWorker worker =
+        PunctualWorker.builder()
+            .postgres(app.postgres)
+            .redis(app.redis)
+            .clock(Clock.systemUTC())
+            .handler(handler)
+            .build();
+    try (worker) {
+      worker.start();
+      UUID id = submit("report.build");
+      await().atMost(Duration.ofSeconds(10)).until(() -> app.status(id) == JobState.SUCCEEDED);
+      assertThat(handler.runsOf(id)).isEqualTo(1);
+    }
+  }
+
+  @Test
   void closeLetsARunningHandlerFinishAndHandsNothingToTheReaper() throws Exception {
     RecordingHandler slow = new RecordingHandler("slow", Duration.ofSeconds(2));
     PunctualWorker worker = app.worker().handler(slow).build();
