@@ -129,7 +129,7 @@ public final class PunctualWorker implements AutoCloseable {
   public static final class Builder {
     private final Backend backend = new Backend();
     private final Map<String, JobHandler> handlers = new LinkedHashMap<>();
-    private WorkerSettings settings = new WorkerSettings();
+    private WorkerSettings settings;
     private List<String> namespaces;
     private Integer concurrency;
     private Duration shutdownGrace;
@@ -222,7 +222,8 @@ public final class PunctualWorker implements AutoCloseable {
     /**
      * Every other worker setting (the {@code worker} section of the YAML: lease, heartbeats,
      * claims, liveness, workerId); {@link #namespace}, {@link #concurrency} and {@link
-     * #shutdownGrace} override theirs. Validated at build.
+     * #shutdownGrace} are set on it. Validated at build. Used as given, its {@code workerId}
+     * included: give each worker settings of its own.
      */
     public Builder settings(WorkerSettings settings) {
       this.settings = Objects.requireNonNull(settings, "settings");
@@ -258,21 +259,23 @@ public final class PunctualWorker implements AutoCloseable {
       if (handlers.isEmpty()) {
         throw new IllegalStateException("no handler: give the worker at least one");
       }
+      // Fresh settings per build unless given: each worker its own workerId.
+      WorkerSettings effective = settings != null ? settings : new WorkerSettings();
       if (namespaces != null) {
-        settings.namespaces = new ArrayList<>(namespaces);
+        effective.namespaces = new ArrayList<>(namespaces);
       }
       if (concurrency != null) {
-        settings.concurrency = concurrency;
+        effective.concurrency = concurrency;
       }
       if (shutdownGrace != null) {
-        settings.shutdownGrace = shutdownGrace;
+        effective.shutdownGrace = shutdownGrace;
       }
-      settings.validate();
+      effective.validate();
       reaper.validate();
       MetricRegistry registry = metrics != null ? metrics : new MetricRegistry();
       JobHandlers registered = new JobHandlers();
       handlers.values().forEach(registered::register);
-      return open(backend, settings, registered, registry, deathWatch ? reaper : null);
+      return open(backend, effective, registered, registry, deathWatch ? reaper : null);
     }
   }
 }

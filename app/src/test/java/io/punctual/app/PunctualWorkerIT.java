@@ -69,7 +69,11 @@ class PunctualWorkerIT {
             .clock(Clock.systemUTC())
             .handler(handler)
             .build();
-    try (worker) {
+    PunctualWorker.Builder twice = app.worker().handler(new RecordingHandler("other"));
+    try (worker;
+        PunctualWorker a = twice.build();
+        PunctualWorker b = twice.build()) {
+      assertThat(a.workerId()).as("one builder, two workers: two ids").isNotEqualTo(b.workerId());
       worker.start();
       UUID id = submit("report.build");
       await().atMost(Duration.ofSeconds(10)).until(() -> app.status(id) == JobState.SUCCEEDED);

@@ -188,6 +188,29 @@ class PunctualStarterIT {
   }
 
   @Test
+  void aBatchJoinsTheTransactionWhole() {
+    runner()
+        .run(
+            context -> {
+              TransactionalJobs jobs = context.getBean(TransactionalJobs.class);
+              TransactionTemplate tx =
+                  new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
+              List<UUID> ids =
+                  tx.execute(
+                      s ->
+                          jobs.submitAll(
+                              List.of(
+                                  JobRequest.builder("order.confirm").build(),
+                                  JobRequest.builder("order.confirm").tags("b").build())));
+              await()
+                  .atMost(Duration.ofSeconds(10))
+                  .until(() -> context.getBean(Recording.class).finished.size() == 2);
+              assertThat(context.getBean(Recording.class).finished)
+                  .containsExactlyInAnyOrderElementsOf(ids);
+            });
+  }
+
+  @Test
   void outsideATransactionASubmitCommitsOnItsOwn() {
     runner()
         .run(
