@@ -6,9 +6,16 @@ import io.punctual.queue.config.RedisSettings;
 import io.punctual.store.Database;
 import io.punctual.store.Migrations;
 import io.punctual.store.config.PostgresSettings;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,6 +80,41 @@ final class Backend {
       throw e;
     }
     return stores;
+  }
+
+  /**
+   * PostgreSQL (a connection that is valid) and Redis (a {@code PING}), each within {@code
+   * timeout}; {@code claimLoop} is the worker's, or null.
+   */
+  static PunctualHealth health(Stores stores, Boolean claimLoop, Duration timeout) {
+    Map<String, String> problems = new LinkedHashMap<>();
+    boolean postgres = false;
+    try (Connection c = stores.database().dataSource().getConnection()) {
+      postgres = c.isValid((int) Math.max(1, timeout.toSeconds()));
+      if (!postgres) {
+        problems.put("postgres", "connection not valid");
+      }
+    } catch (SQLException | RuntimeException e) {
+      problems.put("postgres", e.toString());
+    }
+    boolean redis = false;
+    try {
+      redis =
+          "PONG"
+              .equals(stores.redis().async().ping().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+      if (!redis) {
+        problems.put("redis", "no PONG");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      problems.put("redis", e.toString());
+    } catch (ExecutionException | TimeoutException | RuntimeException e) {
+      problems.put("redis", e.toString());
+    }
+    if (Boolean.FALSE.equals(claimLoop)) {
+      problems.put("claimLoop", "not running");
+    }
+    return new PunctualHealth(postgres, redis, claimLoop, problems);
   }
 
   private static void checkSchema(Stores stores) {

@@ -97,6 +97,13 @@ public final class PunctualJobs implements AutoCloseable {
         submitted, stores.queue(), stores.clock(), stores.queueSettings().horizon, enqueueTimeout);
   }
 
+  /**
+   * PostgreSQL and Redis answer within {@code timeout} (no worker here: its claim loop is null).
+   */
+  public PunctualHealth health(Duration timeout) {
+    return Backend.health(stores, null, timeout);
+  }
+
   /** The namespace the jobs go in. */
   public String namespace() {
     return namespace;

@@ -120,6 +120,14 @@ public final class PunctualWorker implements AutoCloseable {
     return worker.workerId();
   }
 
+  /**
+   * PostgreSQL and Redis answer within {@code timeout}, and the claim loop runs (false before
+   * {@link #start()} and after {@link #close()}).
+   */
+  public PunctualHealth health(Duration timeout) {
+    return Backend.health(stores, worker.claiming() && !closed.get(), timeout);
+  }
+
   /** Attempts running now. */
   public int running() {
     return worker.running();

@@ -43,7 +43,16 @@ class PunctualWorkerIT {
     RecordingHandler reports = new RecordingHandler("report.build");
     RecordingHandler mails = new RecordingHandler("mail.send");
     PunctualWorker worker = app.worker().handler(reports).handler(mails).concurrency(8).build();
+    PunctualHealth before = worker.health(Duration.ofSeconds(2));
+    assertThat(before.postgres()).isTrue();
+    assertThat(before.redis()).isTrue();
+    assertThat(before.claimLoop()).isFalse();
+    assertThat(before.up()).isFalse();
     worker.start();
+    PunctualHealth started = worker.health(Duration.ofSeconds(2));
+    assertThat(started.up()).as("%s", started).isTrue();
+    assertThat(started.problems()).isEmpty();
+    assertThat(app.jobs.health(Duration.ofSeconds(2)).up()).isTrue();
     UUID report = submit("report.build");
     UUID mail = submit("mail.send");
     await().atMost(Duration.ofSeconds(10)).until(() -> app.status(report) == JobState.SUCCEEDED);
@@ -54,6 +63,7 @@ class PunctualWorkerIT {
 
     worker.close();
     worker.close(); // idempotent
+    assertThat(worker.health(Duration.ofSeconds(2)).claimLoop()).isFalse();
     try (Connection c = app.appPool.getConnection()) {
       assertThat(c.isValid(1)).as("the application's pool is still open").isTrue();
     }

@@ -9,10 +9,12 @@ import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Punctual in a Spring Boot application, on its {@link DataSource} (which must hold Punctual's
@@ -56,6 +58,18 @@ public class PunctualAutoConfiguration {
   @ConditionalOnMissingBean
   public TransactionalJobs transactionalJobs(PunctualJobs punctualJobs, DataSource dataSource) {
     return new TransactionalJobs(punctualJobs, dataSource);
+  }
+
+  /** Actuator's {@code punctual} health, when the application has Spring Boot's health module. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+  static class HealthConfiguration {
+    @Bean
+    @ConditionalOnMissingBean(name = "punctualHealthIndicator")
+    PunctualHealthIndicator punctualHealthIndicator(
+        PunctualJobs punctualJobs, ObjectProvider<EmbeddedWorkerLifecycle> worker) {
+      return new PunctualHealthIndicator(punctualJobs, worker.getIfAvailable());
+    }
   }
 
   /** The embedded worker of the context's {@link JobHandler} beans. */

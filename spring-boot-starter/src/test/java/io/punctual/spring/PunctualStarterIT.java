@@ -137,6 +137,13 @@ class PunctualStarterIT {
             context -> {
               assertThat(context).hasSingleBean(EmbeddedWorkerLifecycle.class);
               assertThat(context.getBean(EmbeddedWorkerLifecycle.class).isRunning()).isTrue();
+              org.springframework.boot.health.contributor.Health health =
+                  context.getBean(PunctualHealthIndicator.class).health();
+              assertThat(health.getStatus().getCode()).as("%s", health).isEqualTo("UP");
+              assertThat(health.getDetails())
+                  .containsEntry("postgres", true)
+                  .containsEntry("redis", true)
+                  .containsEntry("claimLoop", true);
               TransactionalJobs jobs = context.getBean(TransactionalJobs.class);
               Recording handler = context.getBean(Recording.class);
               TransactionTemplate tx =
@@ -207,6 +214,22 @@ class PunctualStarterIT {
                   .until(() -> context.getBean(Recording.class).finished.size() == 2);
               assertThat(context.getBean(Recording.class).finished)
                   .containsExactlyInAnyOrderElementsOf(ids);
+            });
+  }
+
+  @Test
+  void theHealthIsDownOnceTheWorkersClaimLoopStops() {
+    runner()
+        .run(
+            context -> {
+              PunctualHealthIndicator indicator = context.getBean(PunctualHealthIndicator.class);
+              assertThat(indicator.health().getStatus().getCode()).isEqualTo("UP");
+              context.getBean(EmbeddedWorkerLifecycle.class).stop();
+              org.springframework.boot.health.contributor.Health down = indicator.health();
+              assertThat(down.getStatus().getCode()).isEqualTo("DOWN");
+              assertThat(down.getDetails())
+                  .containsEntry("claimLoop", false)
+                  .containsEntry("postgres", true);
             });
   }
 

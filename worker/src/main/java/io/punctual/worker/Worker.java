@@ -218,6 +218,11 @@ public final class Worker implements AutoCloseable {
     return running.size();
   }
 
+  /** Whether the claim loop runs: started, not closed, and its thread alive (for health checks). */
+  public boolean claiming() {
+    return state.get() == STARTED && claimThread.isAlive();
+  }
+
   /** Whether the claim loop is waiting for a due time (nothing claimable now). */
   boolean isIdle() {
     return waiter.isWaitingForDue();
