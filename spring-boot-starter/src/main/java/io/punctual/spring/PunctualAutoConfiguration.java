@@ -3,6 +3,8 @@ package io.punctual.spring;
 import io.punctual.app.PunctualJobs;
 import io.punctual.app.PunctualWorker;
 import io.punctual.handler.JobHandler;
+import io.punctual.spring.metrics.WorkerMeters;
+import io.punctual.spring.metrics.WorkerMetricRegistry;
 import java.time.Clock;
 import java.util.List;
 import javax.sql.DataSource;
@@ -60,6 +62,24 @@ public class PunctualAutoConfiguration {
     return new TransactionalJobs(punctualJobs, dataSource);
   }
 
+  /** The registry of the embedded worker's Dropwizard meters. */
+  @Bean
+  @ConditionalOnMissingBean
+  public WorkerMetricRegistry punctualWorkerMetrics() {
+    return new WorkerMetricRegistry();
+  }
+
+  /** The worker's meters in the application's Micrometer registry, when it has Micrometer. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "io.micrometer.core.instrument.binder.MeterBinder")
+  static class MetersConfiguration {
+    @Bean
+    @ConditionalOnMissingBean
+    WorkerMeters punctualWorkerMeters(WorkerMetricRegistry registry) {
+      return new WorkerMeters(registry);
+    }
+  }
+
   /** Actuator's {@code punctual} health, when the application has Spring Boot's health module. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
@@ -86,6 +106,7 @@ public class PunctualAutoConfiguration {
       PunctualProperties properties,
       ObjectProvider<JobHandler> handlers,
       ObjectProvider<Clock> clocks,
+      WorkerMetricRegistry metrics,
       PunctualJobs schemaChecked) {
     // schemaChecked: built (and migrated, with punctual.migrate) before the worker starts.
     return new EmbeddedWorkerLifecycle(
@@ -102,7 +123,8 @@ public class PunctualAutoConfiguration {
                   .namespace(namespaces.toArray(String[]::new))
                   .concurrency(w.getConcurrency())
                   .shutdownGrace(w.getShutdownGrace())
-                  .deathWatch(w.isDeathWatch());
+                  .deathWatch(w.isDeathWatch())
+                  .metrics(metrics.registry());
           handlers.orderedStream().forEach(builder::handler);
           return builder.build();
         });

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.punctual.app.PunctualJobs;
 import io.punctual.client.JobRequest;
 import io.punctual.handler.JobContext;
@@ -230,6 +232,41 @@ class PunctualStarterIT {
               assertThat(down.getDetails())
                   .containsEntry("claimLoop", false)
                   .containsEntry("postgres", true);
+            });
+  }
+
+  @Test
+  void theWorkersMetersAreInTheApplicationsMicrometerRegistry() {
+    runner()
+        .withConfiguration(
+            AutoConfigurations.of(
+                org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration
+                    .class,
+                org.springframework.boot.micrometer.metrics.autoconfigure
+                    .CompositeMeterRegistryAutoConfiguration.class,
+                org.springframework.boot.micrometer.metrics.autoconfigure.export.simple
+                    .SimpleMetricsExportAutoConfiguration.class))
+        .run(
+            context -> {
+              MeterRegistry meters = context.getBean(MeterRegistry.class);
+              UUID id =
+                  context
+                      .getBean(TransactionalJobs.class)
+                      .submit(JobRequest.builder("order.confirm").build());
+              await().atMost(Duration.ofSeconds(10)).until(() -> "SUCCEEDED".equals(status(id)));
+              await()
+                  .atMost(Duration.ofSeconds(5))
+                  .until(
+                      () -> {
+                        FunctionCounter succeeded =
+                            meters.find("punctual.worker.succeeded").functionCounter();
+                        return succeeded != null && succeeded.count() >= 1;
+                      });
+              assertThat(meters.find("punctual.worker.claimed").functionCounter().count())
+                  .isGreaterThanOrEqualTo(1);
+              assertThat(meters.find("punctual.worker.running").gauge()).isNotNull();
+              assertThat(meters.find("punctual.worker.execution").functionTimer().count())
+                  .isGreaterThanOrEqualTo(1);
             });
   }
 
