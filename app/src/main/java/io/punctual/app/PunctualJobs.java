@@ -71,7 +71,17 @@ public final class PunctualJobs implements AutoCloseable {
    * @throws IllegalStateException the connection is in auto-commit mode
    */
   public Submission submit(Connection connection, JobRequest request) {
-    return submit(connection, List.of(request), false);
+    return submit(connection, List.of(request), false, null);
+  }
+
+  /**
+   * {@link #submit(Connection, JobRequest)} within the caller's trace: {@code traceparent} (W3C
+   * Trace Context, {@code 00-<trace id>-<span id>-<flags>}) is stored with the job, as the REST API
+   * stores the header's, and a traced worker's span of each attempt is its child. An invalid or
+   * null one is dropped; it takes no part in the idempotency key's request hash.
+   */
+  public Submission submit(Connection connection, JobRequest request, String traceparent) {
+    return submit(connection, List.of(request), false, traceparent);
   }
 
   /**
@@ -79,18 +89,27 @@ public final class PunctualJobs implements AutoCloseable {
    * /jobs/batch}). Errors name the job ({@code jobs[2].type}).
    */
   public Submission submitAll(Connection connection, List<JobRequest> requests) {
+    return submitAll(connection, requests, null);
+  }
+
+  /** {@link #submitAll(Connection, List)} within the caller's trace (see {@link #submit}). */
+  public Submission submitAll(
+      Connection connection, List<JobRequest> requests, String traceparent) {
     if (requests.isEmpty()) {
       throw new IllegalArgumentException("no job to submit");
     }
-    return submit(connection, requests, true);
+    return submit(connection, requests, true, traceparent);
   }
 
-  private Submission submit(Connection connection, List<JobRequest> requests, boolean batch) {
+  private Submission submit(
+      Connection connection, List<JobRequest> requests, boolean batch, String traceparent) {
     Objects.requireNonNull(connection, "connection");
     Instant now = stores.clock().instant();
     List<NewJob> jobs = new ArrayList<>(requests.size());
     for (int i = 0; i < requests.size(); i++) {
-      jobs.add(mapper.toNewJob(requests.get(i), namespace, now, batch ? "jobs[" + i + "]." : ""));
+      NewJob job =
+          mapper.toNewJob(requests.get(i), namespace, now, batch ? "jobs[" + i + "]." : "");
+      jobs.add(traceparent == null ? job : job.toBuilder().traceparent(traceparent).build());
     }
     List<Submitted> submitted = stores.submissions().submitIn(connection, jobs);
     return new Submission(

@@ -181,6 +181,29 @@ class TransactionalSubmitIT {
   }
 
   @Test
+  void aJobCarriesTheTraceparentItWasSubmittedWith() throws Exception {
+    String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    Submission traced;
+    Submission untraced;
+    try (Connection c = app.appPool.getConnection()) {
+      c.setAutoCommit(false);
+      traced = app.jobs.submit(c, JobRequest.builder("invoice.send").build(), traceparent);
+      untraced = app.jobs.submit(c, JobRequest.builder("invoice.send").build(), "not-a-trace");
+      c.commit();
+    }
+    assertThat(traced.jobs().get(0).traceparent()).isEqualTo(traceparent);
+    assertThat(untraced.jobs().get(0).traceparent()).as("invalid: dropped").isNull();
+    try (Connection c = app.appPool.getConnection();
+        PreparedStatement s = c.prepareStatement("SELECT traceparent FROM jobs WHERE id = ?")) {
+      s.setObject(1, traced.id());
+      try (var rs = s.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString(1)).isEqualTo(traceparent);
+      }
+    }
+  }
+
+  @Test
   void aConnectionOutsideATransactionIsRefused() throws Exception {
     try (Connection c = app.appPool.getConnection()) {
       assertThat(c.getAutoCommit()).isTrue();

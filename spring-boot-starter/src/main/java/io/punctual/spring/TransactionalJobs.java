@@ -43,11 +43,26 @@ public final class TransactionalJobs {
   }
 
   /**
+   * {@link #submit(JobRequest)} within the caller's trace: {@code traceparent} (W3C Trace Context)
+   * is stored with the job, and a traced worker's span of each attempt is its child.
+   */
+  public UUID submit(JobRequest request, String traceparent) {
+    return submit(c -> jobs.submit(c, request, traceparent)).get(0);
+  }
+
+  /**
    * Submits several jobs, all or none, and returns their ids in request order. Errors name the job
    * ({@code jobs[2].type}).
    */
   public List<UUID> submitAll(List<JobRequest> requests) {
     return submit(c -> jobs.submitAll(c, requests));
+  }
+
+  /**
+   * {@link #submitAll(List)} within the caller's trace (see {@link #submit(JobRequest, String)}).
+   */
+  public List<UUID> submitAll(List<JobRequest> requests, String traceparent) {
+    return submit(c -> jobs.submitAll(c, requests, traceparent));
   }
 
   private List<UUID> submit(Function<Connection, Submission> write) {

@@ -280,6 +280,16 @@ class PunctualStarterIT {
                       .getBean(TransactionalJobs.class)
                       .submit(JobRequest.builder("order.confirm").build());
               await().atMost(Duration.ofSeconds(10)).until(() -> "SUCCEEDED".equals(status(id)));
+              String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+              UUID traced =
+                  context
+                      .getBean(TransactionalJobs.class)
+                      .submit(JobRequest.builder("order.confirm").build(), traceparent);
+              assertThat(
+                      new JdbcTemplate(pool)
+                          .queryForObject(
+                              "SELECT traceparent FROM jobs WHERE id = ?", String.class, traced))
+                  .isEqualTo(traceparent);
             });
   }
 
