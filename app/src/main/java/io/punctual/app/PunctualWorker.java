@@ -95,10 +95,10 @@ public final class PunctualWorker implements AutoCloseable {
   }
 
   /**
-   * Stops claiming, lets running handlers finish within {@code shutdownGrace} (then interrupts
-   * them: their attempts are recorded as retryable failures), writes every result, releases the
-   * leases, and closes the connections Punctual opened (not an application's {@link DataSource}).
-   * Idempotent.
+   * Stops claiming, lets running handlers finish within {@code shutdownGrace}, interrupts the rest
+   * and hands their attempts back (PENDING again at once, no attempt used up), writes every result,
+   * releases the leases, and closes the connections Punctual opened (not an application's {@link
+   * DataSource}). Idempotent.
    */
   @Override
   public void close() {

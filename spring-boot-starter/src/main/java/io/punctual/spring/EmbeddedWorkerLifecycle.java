@@ -7,9 +7,9 @@ import org.springframework.context.SmartLifecycle;
 /**
  * The embedded worker, started with the application context (after every other bean, in the last
  * phase) and stopped with it first: stopping lets running handlers finish within {@code
- * punctual.worker.shutdown-grace} and hands back the rest (retryable failures), so a context's stop
- * leaves no running attempt behind for a reaper to rescue. The worker is built (its connections
- * opened) at start.
+ * punctual.worker.shutdown-grace} and hands back the rest (PENDING again at once), so a context's
+ * stop leaves no running attempt behind for a reaper to rescue. The worker is built (its
+ * connections opened) at start.
  */
 public final class EmbeddedWorkerLifecycle implements SmartLifecycle {
   private final Supplier<PunctualWorker> factory;
