@@ -293,6 +293,39 @@ class PunctualStarterIT {
             });
   }
 
+  /**
+   * A handler outlasting the grace when the context closes is handed back: its job is PENDING again
+   * at once (its attempt recorded HANDED_BACK), not left RUNNING for a reaper to rescue.
+   */
+  @Test
+  void stoppingTheContextHandsBackWhatOutlastsTheGrace() throws SQLException {
+    UUID[] id = new UUID[1];
+    Recording[] handler = new Recording[1];
+    runner()
+        .withPropertyValues("punctual.worker.shutdown-grace=PT1S")
+        .run(
+            context -> {
+              handler[0] = context.getBean(Recording.class);
+              id[0] =
+                  context
+                      .getBean(TransactionalJobs.class)
+                      .submit(
+                          JobRequest.builder("order.confirm")
+                              .payload(java.util.Map.of("sleepMs", 30_000))
+                              .build());
+              await()
+                  .atMost(Duration.ofSeconds(10))
+                  .until(() -> handler[0].started.contains(id[0]));
+            }); // the context closes here, the handler far from done
+    assertThat(handler[0].finished).isEmpty();
+    assertThat(status(id[0])).isEqualTo("PENDING");
+    assertThat(
+            new JdbcTemplate(pool)
+                .queryForList(
+                    "SELECT status FROM job_executions WHERE job_id = ?", String.class, id[0]))
+        .containsExactly("HANDED_BACK");
+  }
+
   /** Closing the context lets a running handler finish: no RUNNING attempt is left behind. */
   @Test
   void stoppingTheContextLeavesNoRunningAttemptBehind() throws SQLException {
