@@ -9,6 +9,7 @@ import io.punctual.model.Backoff;
 import io.punctual.model.JobLinks;
 import io.punctual.model.NewJob;
 import io.punctual.model.Priority;
+import io.punctual.model.RequestHash;
 import io.punctual.model.Upstream;
 import java.time.Duration;
 import java.time.Instant;
@@ -68,7 +69,7 @@ record ValidatedJob(
    */
   NewJob toNewJob(String namespace, Instant now, Map<String, Integer> refs) {
     Instant due = runAt != null ? runAt : now.plus(delay == null ? Duration.ZERO : delay);
-    String requestHash = idempotencyKey == null ? null : RequestHasher.sha256(canonical());
+    String requestHash = idempotencyKey == null ? null : RequestHash.sha256(canonical());
     return NewJob.builder(namespace, type, due)
         .payload(payload)
         .priority(priority)

@@ -9,6 +9,7 @@ import io.punctual.api.problem.Problems;
 import io.punctual.api.request.Fields;
 import io.punctual.api.request.StorableText;
 import io.punctual.api.request.Violations;
+import io.punctual.model.RequestHash;
 import io.punctual.store.WorkflowStore.NewStep;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -77,7 +78,7 @@ public final class WorkflowRequestParser {
         step.put("ref", refs.get(i));
         all.add(step);
       }
-      return RequestHasher.sha256(all);
+      return RequestHash.sha256(all);
     }
 
     /** This workflow with every step carrying the request's {@code traceparent} header. */

@@ -10,6 +10,7 @@ import io.punctual.common.json.Json;
 import io.punctual.model.Backoff;
 import io.punctual.model.NewJob;
 import io.punctual.model.Priority;
+import io.punctual.model.RequestHash;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;

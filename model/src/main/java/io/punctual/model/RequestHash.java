@@ -1,4 +1,4 @@
-package io.punctual.api.jobs;
+package io.punctual.model;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,14 +14,16 @@ import java.util.List;
 
 /**
  * SHA-256 of a JSON value written canonically: object keys sorted at every depth, no whitespace.
- * Key order and formatting of the original body therefore do not matter.
+ * Key order and formatting of the original body therefore do not matter. A job's {@code
+ * requestHash} (what idempotency keys compare) is this over the request's canonical form, whether
+ * it came over REST or from an app's own transaction.
  */
-final class RequestHasher {
+public final class RequestHash {
   private static final ObjectMapper WRITER = new ObjectMapper();
 
-  private RequestHasher() {}
+  private RequestHash() {}
 
-  static String sha256(JsonNode value) {
+  public static String sha256(JsonNode value) {
     try {
       byte[] bytes = WRITER.writeValueAsBytes(sorted(value));
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
@@ -30,7 +32,7 @@ final class RequestHasher {
     }
   }
 
-  static JsonNode sorted(JsonNode value) {
+  private static JsonNode sorted(JsonNode value) {
     if (value == null) {
       return JsonNodeFactory.instance.nullNode();
     }
