@@ -36,7 +36,8 @@ $$;
 
 -- Drops the daily partitions that are past retention: a day's job_executions partition when the
 -- day is before p_executions_before, its jobs partition (and its executions with it) when it is
--- before p_jobs_before. A day whose jobs partition still holds a job that is not final (BLOCKED,
+-- before p_jobs_before; a day's progress and log lines (job_progress, job_logs) go with its
+-- executions. A day whose jobs partition still holds a job that is not final (BLOCKED,
 -- PENDING or RUNNING) keeps both of its tables, whatever its age. Returns one row per table dropped
 -- ('dropped') or kept for that reason ('kept'). Safe to call concurrently (the same advisory lock as
 -- partition creation), and against a write landing in a day while that day is dropped: before the
@@ -94,6 +95,11 @@ BEGIN
                 RETURN NEXT;
             END IF;
             CONTINUE;
+        END IF;
+        IF d < p_executions_before OR d < p_jobs_before THEN
+            -- The day's progress and log lines go with its execution history (V34).
+            DELETE FROM job_progress WHERE job_scheduled_at >= d AND job_scheduled_at < d + 1;
+            DELETE FROM job_logs WHERE job_scheduled_at >= d AND job_scheduled_at < d + 1;
         END IF;
         IF d < p_executions_before AND to_regclass(exec_table) IS NOT NULL THEN
             EXECUTE format('DROP TABLE %I', exec_table);

@@ -36,6 +36,7 @@ import io.punctual.api.http.RequestSizeLimitFilter;
 import io.punctual.api.jobs.AfterCommitHook;
 import io.punctual.api.jobs.JobActions;
 import io.punctual.api.jobs.JobListing;
+import io.punctual.api.jobs.JobLogsResource;
 import io.punctual.api.jobs.JobRequestParser;
 import io.punctual.api.jobs.JobRetryResource;
 import io.punctual.api.jobs.JobSubmitter;
@@ -73,6 +74,7 @@ import io.punctual.queue.rate.SubmitRateLimiter;
 import io.punctual.schedule.ScheduleDefinition;
 import io.punctual.schedule.store.ScheduleDefinitions;
 import io.punctual.schedule.store.ScheduleJobs;
+import io.punctual.store.AttemptOutputs;
 import io.punctual.store.AuditStore;
 import io.punctual.store.PayloadIndex;
 import io.punctual.store.alert.AlertRules;
@@ -192,7 +194,10 @@ public final class ApiModule {
         new JobListing(settings, new PayloadIndex(stores.database().jdbi()), stores.clock());
     JobActions actions =
         new JobActions(stores.queries(), stores.transitions(), submitter::enqueueReleased, queue);
-    jersey.register(new JobsResource(stores.queries(), actions, submitter, parser, listing));
+    AttemptOutputs outputs = new AttemptOutputs(stores.database().jdbi());
+    jersey.register(
+        new JobsResource(stores.queries(), actions, submitter, parser, listing, outputs));
+    jersey.register(new JobLogsResource(stores.queries(), outputs));
     registerOperations(env, stores, listing, actions, gate);
     if (settings.submitFastPath) {
       env.servlets()

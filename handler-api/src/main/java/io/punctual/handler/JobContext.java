@@ -5,12 +5,14 @@ import io.punctual.model.FollowUpRules;
 import io.punctual.model.Job;
 import io.punctual.model.NewJob;
 import io.punctual.model.Priority;
+import io.punctual.model.Progress;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -24,10 +26,20 @@ public final class JobContext {
   private final BooleanSupplier cancelled;
   private final Clock clock;
   private final String traceparent;
+  private final AttemptOutput output;
   private final List<NewJob> spawned = new ArrayList<>();
+  private final AtomicInteger logged = new AtomicInteger();
+
+  /** The longest log line kept, in characters; a longer one is cut there. */
+  public static final int MAX_LOG_LINE = 4096;
 
   private JobContext(
-      Job job, Instant deadline, BooleanSupplier cancelled, Clock clock, String traceparent) {
+      Job job,
+      Instant deadline,
+      BooleanSupplier cancelled,
+      Clock clock,
+      String traceparent,
+      AttemptOutput output) {
     this.job = Objects.requireNonNull(job, "job");
     this.idempotencyKey =
         job.idempotencyKey() == null ? defaultIdempotencyKey(job.id()) : job.idempotencyKey();
@@ -35,6 +47,7 @@ public final class JobContext {
     this.cancelled = Objects.requireNonNull(cancelled, "cancelled");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.traceparent = traceparent;
+    this.output = Objects.requireNonNull(output, "output");
   }
 
   /**
@@ -44,7 +57,7 @@ public final class JobContext {
    * @param cancelled whether the attempt should stop now
    */
   public static JobContext of(Job job, Instant deadline, BooleanSupplier cancelled, Clock clock) {
-    return new JobContext(job, deadline, cancelled, clock, job.traceparent());
+    return new JobContext(job, deadline, cancelled, clock, job.traceparent(), AttemptOutput.NONE);
   }
 
   /**
@@ -54,7 +67,61 @@ public final class JobContext {
    */
   public static JobContext of(
       Job job, Instant deadline, BooleanSupplier cancelled, Clock clock, String traceparent) {
-    return new JobContext(job, deadline, cancelled, clock, traceparent);
+    return new JobContext(job, deadline, cancelled, clock, traceparent, AttemptOutput.NONE);
+  }
+
+  /**
+   * {@link #of(Job, Instant, BooleanSupplier, Clock, String)} whose {@link #progress} and {@link
+   * #log} go to {@code output} (the worker's).
+   */
+  public static JobContext of(
+      Job job,
+      Instant deadline,
+      BooleanSupplier cancelled,
+      Clock clock,
+      String traceparent,
+      AttemptOutput output) {
+    return new JobContext(job, deadline, cancelled, clock, traceparent, output);
+  }
+
+  /**
+   * Reports how far this attempt got, from 0 to 100: {@code GET /jobs/{id}} shows the latest, and
+   * the console a progress bar. Cheap: the worker stores the latest of each attempt in batches.
+   *
+   * @throws IllegalArgumentException outside 0 to 100
+   */
+  public void progress(double percent) {
+    output.progress(job, Progress.percent(percent), clock.instant());
+  }
+
+  /**
+   * Reports {@code done} of {@code total} (items, bytes): {@link #progress(double)} with the
+   * counts.
+   *
+   * @throws IllegalArgumentException unless 0 <= done <= total and total > 0
+   */
+  public void progress(long done, long total) {
+    output.progress(job, Progress.of(done, total), clock.instant());
+  }
+
+  /**
+   * Adds a line to this attempt's log ({@code GET /jobs/{id}/logs}, the console's job page), with
+   * the time it was logged. An attempt keeps its first {@code worker.logLinesPerAttempt} lines
+   * (1,000 by default), each cut at {@link #MAX_LOG_LINE} characters; later lines are dropped and
+   * this returns false. Never put secrets in it: whoever may read the job reads its log.
+   */
+  public boolean log(String line) {
+    int seq = logged.incrementAndGet();
+    if (seq > output.logLinesPerAttempt()) {
+      logged.decrementAndGet();
+      return false;
+    }
+    String text = line == null ? "null" : line;
+    if (text.length() > MAX_LOG_LINE) {
+      text = text.substring(0, MAX_LOG_LINE);
+    }
+    output.log(job, seq, text, clock.instant());
+    return true;
   }
 
   /**

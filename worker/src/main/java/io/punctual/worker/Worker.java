@@ -6,6 +6,7 @@ import io.punctual.common.random.PerThreadRandom;
 import io.punctual.queue.Promoter;
 import io.punctual.queue.Stores;
 import io.punctual.queue.WakeListener;
+import io.punctual.store.AttemptOutputs;
 import io.punctual.store.AttemptReadBack;
 import io.punctual.store.namespace.ClaimableNamespaces;
 import io.punctual.store.registry.WorkerRegistry;
@@ -26,6 +27,7 @@ import io.punctual.worker.heartbeat.LivenessBeacon;
 import io.punctual.worker.limit.SlotHolders;
 import io.punctual.worker.metrics.QueueDepths;
 import io.punctual.worker.metrics.WorkerMetrics;
+import io.punctual.worker.output.OutputRecorder;
 import io.punctual.worker.run.CompletionDecider;
 import io.punctual.worker.run.JobExecutor;
 import io.punctual.worker.run.RunningAttempts;
@@ -79,6 +81,7 @@ public final class Worker implements AutoCloseable {
   private final ScheduledExecutorService depthReading;
 
   private final QueueDepths queueDepths;
+  private final OutputRecorder output;
   private final JobExecutor executor;
   private final ClaimLoop claimLoop;
   private final Heartbeater heartbeater;
@@ -138,12 +141,18 @@ public final class Worker implements AutoCloseable {
     this.livenessReports = Executors.newSingleThreadScheduledExecutor(daemon("punctual-liveness"));
     this.depthReading = Executors.newSingleThreadScheduledExecutor(daemon("punctual-queue-depth"));
     this.queueDepths = new QueueDepths(stores.queue(), settings.namespaces, stores.clock());
+    this.output =
+        new OutputRecorder(
+            new AttemptOutputs(stores.database().jdbi()),
+            settings.outputFlushInterval,
+            settings.logLinesPerAttempt,
+            this.metrics.logLinesDropped);
     this.executor =
         new JobExecutor(
             handlers,
             new CompletionDecider(stores.clock(), PerThreadRandom.INSTANCE),
             new JobExecutor.Tracking(
-                running, timeouts, stores.clock(), claimable::maxTimeout, tracing),
+                running, timeouts, stores.clock(), claimable::maxTimeout, tracing, output),
             new JobExecutor.Ends(completions::add, this::slotFreed),
             settings,
             this.metrics);
@@ -253,6 +262,7 @@ public final class Worker implements AutoCloseable {
     long alive = settings.livenessInterval.toNanos();
     every(livenessReports, beacon::runOnce, alive, alive);
     completions.start();
+    output.start();
     claimThread.start();
     long beat = settings.heartbeatInterval.toNanos();
     every(heartbeats, this::beat, beat, beat);
@@ -375,6 +385,7 @@ public final class Worker implements AutoCloseable {
       Loops.stopNow(depthReading);
       Loops.stopNow(timeouts);
       Loops.stopNow(livenessReports);
+      output.close();
     }
     if (previous != STARTED) {
       return;
@@ -384,6 +395,7 @@ public final class Worker implements AutoCloseable {
     join(claimThread);
     closeWakeListener();
     awaitHandlers();
+    output.close();
     Loops.stopNow(heartbeats);
     Loops.stopNow(promoting);
     Loops.stopNow(depthReading);

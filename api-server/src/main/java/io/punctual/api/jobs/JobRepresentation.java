@@ -6,6 +6,7 @@ import io.punctual.model.Backoff;
 import io.punctual.model.Job;
 import io.punctual.model.RunCondition;
 import io.punctual.model.Upstream;
+import io.punctual.store.AttemptOutputs;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
@@ -18,7 +19,7 @@ import java.util.List;
  * {@code GET /jobs/{id}}, a cancel) and left out of list pages (it is one more read of another
  * table per page). {@code scheduleId} and {@code occurrenceAt} name the schedule a job came from
  * and which of its fire times it is. {@code callback.headers} show their names only ({@link
- * CallbackView}).
+ * CallbackView}). {@code progress} is shown by {@code GET /jobs/{id}} only, once reported.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record JobRepresentation(
@@ -49,7 +50,26 @@ public record JobRepresentation(
     String scheduleId,
     Instant occurrenceAt,
     String traceparent,
-    @JsonInclude(JsonInclude.Include.NON_NULL) List<DependencyRepresentation> dependsOn) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<DependencyRepresentation> dependsOn,
+    @JsonInclude(JsonInclude.Include.NON_NULL) ProgressRepresentation progress) {
+
+  /**
+   * How far the job's latest attempt that reported any progress got ({@code JobContext.progress}):
+   * a percentage, and the counts when it reported done of total. Shown by {@code GET /jobs/{id}}
+   * once reported.
+   */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record ProgressRepresentation(
+      int attempt, float percent, Long done, Long total, Instant updatedAt) {
+    public static ProgressRepresentation of(AttemptOutputs.AttemptProgress p) {
+      return new ProgressRepresentation(
+          p.attempt(),
+          p.progress().percent(),
+          p.progress().done(),
+          p.progress().total(),
+          p.updatedAt());
+    }
+  }
 
   /**
    * A job waited for: {@code required} (it must SUCCEED, run condition {@code on_success}) or not
@@ -81,6 +101,12 @@ public record JobRepresentation(
 
   /** A job with its {@code dependsOn} ({@link io.punctual.store.JobQueries#dependsOn}). */
   public static JobRepresentation of(Job job, List<Upstream> dependsOn) {
+    return of(job, dependsOn, null);
+  }
+
+  /** A job with its {@code dependsOn} and its latest progress (null: none reported). */
+  public static JobRepresentation of(
+      Job job, List<Upstream> dependsOn, AttemptOutputs.AttemptProgress progress) {
     return new JobRepresentation(
         job.id().toString(),
         job.namespace(),
@@ -109,6 +135,7 @@ public record JobRepresentation(
         job.scheduleId() == null ? null : job.scheduleId().toString(),
         job.occurrenceAt(),
         job.traceparent(),
-        dependsOn == null ? null : DependencyRepresentation.of(dependsOn));
+        dependsOn == null ? null : DependencyRepresentation.of(dependsOn),
+        progress == null ? null : ProgressRepresentation.of(progress));
   }
 }

@@ -13,6 +13,7 @@ import io.punctual.api.namespaces.RateHeaders;
 import io.punctual.api.problem.Problems;
 import io.punctual.api.problem.StoreFailures;
 import io.punctual.model.Job;
+import io.punctual.store.AttemptOutputs;
 import io.punctual.store.JobQueries;
 import io.punctual.store.JobQueries.Page;
 import io.punctual.store.JobSubmissions.Submitted;
@@ -50,13 +51,16 @@ public final class JobsResource {
   private final JobSubmitter submitter;
   private final JobRequestParser parser;
   private final JobListing listing;
+  private final AttemptOutputs outputs;
 
   public JobsResource(
       JobQueries store,
       JobActions actions,
       JobSubmitter submitter,
       JobRequestParser parser,
-      JobListing listing) {
+      JobListing listing,
+      AttemptOutputs outputs) {
+    this.outputs = outputs;
     this.store = store;
     this.actions = actions;
     this.submitter = submitter;
@@ -115,10 +119,11 @@ public final class JobsResource {
   public JobRepresentation get(
       @Context ContainerRequestContext request, @PathParam("id") String id) {
     String namespace = RequestContext.of(request).namespace();
-    return store
-        .find(namespace, pathId(JOB, id))
-        .map(job -> withDependsOn(namespace, job))
-        .orElseThrow(() -> notFound(JOB, id));
+    Job job = store.find(namespace, pathId(JOB, id)).orElseThrow(() -> notFound(JOB, id));
+    return JobRepresentation.of(
+        job,
+        store.dependsOn(namespace, List.of(job.id())).get(job.id()),
+        job.attempt() == 0 ? null : outputs.latestProgress(namespace, job.id()).orElse(null));
   }
 
   @GET

@@ -108,6 +108,15 @@ public class WorkerSettings implements ValidatedSettings {
   /** A batch of finished attempts is written at once when it reaches this size. */
   @JsonProperty public int completionBatchSize = 500;
 
+  /**
+   * What handlers report while they run (progress, log lines) is written at most this far apart:
+   * how soon {@code GET /jobs/{id}} and the console see it.
+   */
+  @JsonProperty public Duration outputFlushInterval = Duration.ofMillis(250);
+
+  /** How many log lines an attempt keeps (0 to 100,000); later lines are dropped. */
+  @JsonProperty public int logLinesPerAttempt = 1000;
+
   /** Settings of the built-in {@code http} handler. */
   @JsonProperty public HttpSettings http = new HttpSettings();
 
@@ -136,6 +145,10 @@ public class WorkerSettings implements ValidatedSettings {
     }
     errors.positive(maxIdleWait, "worker.maxIdleWait");
     errors.positive(completionFlushInterval, "worker.completionFlushInterval");
+    errors.positive(outputFlushInterval, "worker.outputFlushInterval");
+    errors.require(
+        logLinesPerAttempt >= 0 && logLinesPerAttempt <= 100_000,
+        "worker.logLinesPerAttempt must be 0 to 100000");
     requireUpToASecond(errors, claimAhead, "worker.claimAhead");
     requireUpToASecond(errors, claimGather, "worker.claimGather");
     errors.require(

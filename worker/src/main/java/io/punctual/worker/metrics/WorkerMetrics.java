@@ -36,6 +36,9 @@ public final class WorkerMetrics implements AutoCloseable {
   /** Renewals of this worker's entry in the live-workers set that failed (Redis unreachable). */
   public final Meter livenessFailures;
 
+  /** Log lines of handlers dropped: too many waiting for a write, or a write that failed. */
+  public final Meter logLinesDropped;
+
   public final Histogram claimBatch;
 
   /** The three steps of taking jobs: the Redis claim, the leases, PostgreSQL's confirmation. */
@@ -64,6 +67,7 @@ public final class WorkerMetrics implements AutoCloseable {
     this.handoffs = registry.meter(PREFIX + "handoffs");
     this.execution = registry.timer(PREFIX + "execution");
     this.livenessFailures = registry.meter(PREFIX + "livenessFailures");
+    this.logLinesDropped = registry.meter(PREFIX + "logLinesDropped");
     this.claimBatch = registry.histogram(PREFIX + "claimBatch");
     this.claimRedis = registry.timer(PREFIX + "claim.redis");
     this.claimLease = registry.timer(PREFIX + "claim.lease");

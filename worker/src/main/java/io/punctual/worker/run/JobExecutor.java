@@ -1,6 +1,7 @@
 package io.punctual.worker.run;
 
 import io.opentelemetry.context.Scope;
+import io.punctual.handler.AttemptOutput;
 import io.punctual.handler.JobContext;
 import io.punctual.handler.JobHandler;
 import io.punctual.model.Completion;
@@ -46,15 +47,26 @@ public final class JobExecutor {
 
   /**
    * Where attempts run: the registry of running attempts (which heartbeats cover), the timer that
-   * interrupts an attempt at its timeout, the clock, and the longest a namespace's attempt may run
-   * (its quota's {@code maxTimeout}; null: no cap).
+   * interrupts an attempt at its timeout, the clock, the longest a namespace's attempt may run (its
+   * quota's {@code maxTimeout}; null: no cap), its span, and where its progress and log lines go.
    */
   public record Tracking(
       RunningAttempts running,
       ScheduledExecutorService timeouts,
       Clock clock,
       Function<String, Duration> namespaceMaxTimeout,
-      AttemptTracing tracing) {
+      AttemptTracing tracing,
+      AttemptOutput output) {
+
+    /** Where handlers' progress and log lines go: nowhere ({@link AttemptOutput#NONE}). */
+    public Tracking(
+        RunningAttempts running,
+        ScheduledExecutorService timeouts,
+        Clock clock,
+        Function<String, Duration> namespaceMaxTimeout,
+        AttemptTracing tracing) {
+      this(running, timeouts, clock, namespaceMaxTimeout, tracing, AttemptOutput.NONE);
+    }
 
     /** Without spans ({@link AttemptTracing#off()}). */
     public Tracking(
@@ -164,7 +176,13 @@ public final class JobExecutor {
       ScheduledFuture<?> timer = armTimeout(attempt, timeout);
       JobHandler handler = handlers.find(job.type()).orElse(null);
       JobContext ctx =
-          JobContext.of(job, attempt.deadline(), attempt::isStopped, clock, span.traceparent());
+          JobContext.of(
+              job,
+              attempt.deadline(),
+              attempt::isStopped,
+              clock,
+              span.traceparent(),
+              tracking.output());
       Outcome outcome;
       try (Scope current = span.makeCurrent()) {
         outcome = HandlerInvoker.invoke(attempt, handler, ctx, timeout);
