@@ -99,6 +99,7 @@ class IsolationIT {
     List<Reply> replies = new ArrayList<>();
     replies.add(a().get("/api/v1/jobs/" + jobB));
     replies.add(a().get("/api/v1/jobs/" + jobB + "/executions"));
+    replies.add(a().get("/api/v1/jobs/" + jobB + "/logs"));
     replies.add(a().post("/api/v1/jobs/" + jobB + "/cancel", ""));
     replies.add(a().get("/api/v1/workflows/" + workflowB));
     replies.add(a().post("/api/v1/workflows/" + workflowB + "/cancel", ""));

@@ -39,6 +39,7 @@ class RouteRoleMatrixIT {
     LEAST_ROLE.put("GET /api/v1/jobs", Role.VIEWER);
     LEAST_ROLE.put("GET /api/v1/jobs/{id}", Role.VIEWER);
     LEAST_ROLE.put("GET /api/v1/jobs/{id}/executions", Role.VIEWER);
+    LEAST_ROLE.put("GET /api/v1/jobs/{id}/logs", Role.VIEWER);
     LEAST_ROLE.put("GET /api/v1/jobs/{id}/children", Role.VIEWER);
     LEAST_ROLE.put("POST /api/v1/jobs/{id}/cancel", Role.OPERATOR);
     LEAST_ROLE.put("POST /api/v1/jobs/{id}/retry", Role.OPERATOR);

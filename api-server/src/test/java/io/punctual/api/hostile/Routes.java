@@ -46,6 +46,13 @@ final class Routes {
               "GET", JOBS + "/{id}/executions", IdKind.JOB, BodyKind.NONE, NO_QUERY, Effect.NONE),
           new Route(
               "GET",
+              JOBS + "/{id}/logs",
+              IdKind.JOB,
+              BodyKind.NONE,
+              List.of("attempt", "after", "limit"),
+              Effect.NONE),
+          new Route(
+              "GET",
               JOBS + "/{id}/children",
               IdKind.JOB,
               BodyKind.NONE,
