@@ -7,11 +7,15 @@ import static org.awaitility.Awaitility.await;
 import io.punctual.model.Job;
 import io.punctual.model.JobId;
 import io.punctual.model.JobState;
+import io.punctual.model.Progress;
 import io.punctual.model.RunCondition;
 import io.punctual.model.Upstream;
 import io.punctual.queue.Stores;
 import io.punctual.queue.config.QueueSettings;
 import io.punctual.queue.testing.TestRedis;
+import io.punctual.store.AttemptOutputs;
+import io.punctual.store.AttemptOutputs.LogReport;
+import io.punctual.store.AttemptOutputs.ProgressReport;
 import io.punctual.store.WorkflowStore;
 import io.punctual.store.registry.WorkerRegistry.Registration;
 import java.time.Duration;
@@ -132,6 +136,42 @@ class PartitionJanitorIT {
                         .mapTo(Long.class)
                         .one());
     assertThat(rows).as("the job written while the day was being dropped").isEqualTo(1);
+  }
+
+  private long outputRows(UUID jobId) {
+    return f.stores
+        .database()
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT (SELECT count(*) FROM job_logs WHERE job_id = :id)"
+                            + " + (SELECT count(*) FROM job_progress WHERE job_id = :id)")
+                    .bind("id", jobId)
+                    .mapTo(Long.class)
+                    .one());
+  }
+
+  @Test
+  void progressAndLogLinesGoWithTheirDaysExecutions() {
+    f.settings.executionRetention = Duration.ofDays(30);
+    f.settings.jobRetention = Duration.ofDays(90);
+    Job old = jobFrom(40);
+    Job recent = jobFrom(10);
+    AttemptOutputs outputs = new AttemptOutputs(f.stores.database().jdbi());
+    for (Job job : List.of(old, recent)) {
+      f.stores.transitions().cancel("default", job.id());
+      outputs.write(
+          List.of(new ProgressReport(job.id(), 1, "default", Progress.percent(10), now)),
+          List.of(new LogReport(job.id(), 1, "default", 1, "a line", now)));
+    }
+    assertThat(outputRows(old.id())).isEqualTo(2);
+
+    f.janitor().runOnce();
+
+    assertThat(exists("job_executions_p" + day(40))).isFalse();
+    assertThat(outputRows(old.id())).isZero();
+    assertThat(outputRows(recent.id())).isEqualTo(2);
   }
 
   @Test
