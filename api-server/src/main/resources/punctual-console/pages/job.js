@@ -1,5 +1,6 @@
 // One job: payload, result, every attempt, links (parent, children of any kind, dependencies,
-// dependents in its workflow, workflow, schedule), the diagnosis, retry and cancel.
+// dependents in its workflow, workflow, schedule), the diagnosis, retry and cancel; its progress and
+// its latest attempt's log lines, live while it runs.
 import { h, replace, notice, table, statusBadge, fmtTime, fmtDuration, json } from '../dom.js';
 import { get, post, enc, query } from '../api.js';
 import { refusal } from './jobs.js';
@@ -8,6 +9,48 @@ const FINAL = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED'];
 const RETRYABLE = ['FAILED', 'CANCELLED', 'SKIPPED'];
 
 const CHILDREN_PAGE = 20;
+
+/** How often a running job's progress and log lines are read while its page is open. */
+const LIVE_MS = 1000;
+
+/** The progress bar of a job's latest reported progress (GET /jobs/{id} progress), or a dash. */
+function progressBar(progress) {
+  if (!progress) return h('span', { class: 'muted' }, 'None reported');
+  const pct = Math.max(0, Math.min(100, progress.percent));
+  const label = (progress.total != null ? `${progress.done} of ${progress.total} · ` : '') + `${pct.toFixed(pct % 1 ? 1 : 0)} %` + ` (attempt ${progress.attempt})`;
+  const fill = h('div', { class: 'progress-fill' });
+  fill.style.width = `${pct}%`; // through the CSSOM: the console's CSP allows no style attribute
+  return h('div', { class: 'progress', role: 'progressbar', 'aria-valuemin': '0', 'aria-valuemax': '100', 'aria-valuenow': String(pct), dataset: { percent: String(pct), attempt: String(progress.attempt) } },
+    fill, h('span', { class: 'progress-label' }, label));
+}
+
+/**
+ * An attempt's log lines as they arrive: reads GET /jobs/{id}/logs after the last line shown, every
+ * LIVE_MS while the job is not final and its page is open (and once more after it ended); a newer
+ * attempt's lines replace the older one's.
+ */
+function liveLog(id) {
+  const lines = h('div', { id: 'job-log', class: 'log' });
+  const title = h('span', { id: 'job-log-attempt', class: 'muted' });
+  let attempt = null;
+  let next = 0;
+  async function read() {
+    let page = await get('/jobs/' + enc(id) + '/logs' + query({ after: next }));
+    if (page.attempt !== attempt) {
+      attempt = page.attempt;
+      next = 0;
+      replace(lines);
+      if (page.attempt != null) page = await get('/jobs/' + enc(id) + '/logs' + query({ attempt: page.attempt }));
+    }
+    replace(title, attempt == null ? '' : ` · attempt ${attempt}`);
+    (page.lines || []).forEach((l) => lines.appendChild(h('div', { class: 'log-line', dataset: { seq: String(l.seq) } },
+      h('span', { class: 'muted' }, fmtTime(l.at) + ' '), l.line)));
+    next = page.next;
+    if (!lines.firstChild) lines.appendChild(h('span', { class: 'muted empty' }, 'No lines logged.'));
+    else { const empty = lines.querySelector('.empty'); if (empty) empty.remove(); }
+  }
+  return { lines, title, read };
+}
 
 /**
  * The jobs whose parent this job is (GET /jobs/{id}/children), a page at a time. {@code pages} are
@@ -68,6 +111,26 @@ export async function render(ctx) {
   const node = h('div', { id: 'job-page' });
   const message = h('div', { id: 'job-message' });
   let childrenShown = 0;
+  const log = liveLog(id);
+  const progress = h('div', { id: 'job-progress' });
+  let live = null;
+
+  /** While the job runs and its page is open: its progress and new log lines every LIVE_MS. */
+  function goLive() {
+    if (live) return;
+    live = setTimeout(async function tick() {
+      live = null;
+      if (!node.isConnected) return;
+      try {
+        const job = await get('/jobs/' + enc(id));
+        replace(progress, progressBar(job.progress));
+        await log.read();
+        if (!FINAL.includes(job.status)) goLive();
+      } catch (e) {
+        goLive();
+      }
+    }, LIVE_MS);
+  }
 
   async function load() {
     const job = await get('/jobs/' + enc(id));
@@ -78,6 +141,9 @@ export async function render(ctx) {
       childPages(id, childrenShown).catch((e) => e),
     ]);
     const final = FINAL.includes(job.status);
+    replace(progress, progressBar(job.progress));
+    await log.read().catch(() => null);
+    if (!final) goLive();
     const operate = ctx.can.operate();
     const why = operate ? '' : 'Needs an operator key';
     const actions = h('div', { class: 'actions' },
@@ -123,6 +189,8 @@ export async function render(ctx) {
         h('section', { class: 'card' }, h('h2', {}, 'Last error'), h('pre', { class: 'error', id: 'last-error' }, job.lastError || '—')),
         h('section', { class: 'card' }, h('h2', {}, 'Payload'), h('div', { id: 'payload' }, json(job.payload))),
         h('section', { class: 'card' }, h('h2', {}, 'Result'), h('div', { id: 'result' }, json(job.result)))),
+      h('section', { class: 'card wide' }, h('h2', {}, 'Progress'), progress),
+      h('section', { class: 'card wide' }, h('h2', {}, 'Log', log.title), log.lines),
       h('section', { class: 'card wide' }, h('h2', {}, 'Attempts'), attempts));
   }
 

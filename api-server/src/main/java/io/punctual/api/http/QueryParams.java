@@ -28,6 +28,22 @@ public final class QueryParams {
         "limit", "must be an integer between 1 and " + settings.maxListLimit);
   }
 
+  /** A whole-number parameter: {@code dflt} when absent, else {@code min} to {@code max}. */
+  public static int integer(String name, String value, int dflt, int min, int max) {
+    if (isBlank(value)) {
+      return dflt;
+    }
+    try {
+      int n = Integer.parseInt(value.trim());
+      if (n >= min && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw Problems.badParameter(name, "must be an integer between " + min + " and " + max);
+  }
+
   /**
    * A time parameter ({@code from}, {@code to}): null when absent, else an ISO-8601 instant between
    * 1970 and {@link Fields#LATEST}, as every time field (rows are stored between these, and the

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.punctual.api.auth.Permission;
 import io.punctual.api.auth.Requires;
 import io.punctual.api.context.RequestContext;
-import io.punctual.api.problem.Problems;
+import io.punctual.api.http.QueryParams;
 import io.punctual.model.Job;
 import io.punctual.store.AttemptOutputs;
 import io.punctual.store.AttemptOutputs.LogLine;
@@ -67,9 +67,12 @@ public final class JobLogsResource {
       @QueryParam("limit") String limitParam) {
     String namespace = RequestContext.of(request).namespace();
     UUID jobId = pathId("job", id);
-    int after = intParam("after", afterParam, 0, 0, Integer.MAX_VALUE);
-    int limit = intParam("limit", limitParam, MAX_LIMIT, 1, MAX_LIMIT);
-    Integer wanted = attemptParam == null ? null : intParam("attempt", attemptParam, 1, 1, 1000);
+    int after = QueryParams.integer("after", afterParam, 0, 0, Integer.MAX_VALUE);
+    int limit = QueryParams.integer("limit", limitParam, MAX_LIMIT, 1, MAX_LIMIT);
+    Integer wanted =
+        attemptParam == null || attemptParam.isBlank()
+            ? null
+            : QueryParams.integer("attempt", attemptParam, 1, 1, 1000);
     Job job = jobs.find(namespace, jobId).orElseThrow(() -> notFound("job", id));
     Integer attempt =
         wanted != null
@@ -86,20 +89,5 @@ public final class JobLogsResource {
             .toList();
     int next = lines.isEmpty() ? after : lines.get(lines.size() - 1).seq();
     return new LogPage(id, attempt, lines, next);
-  }
-
-  private static int intParam(String name, String value, int dflt, int min, int max) {
-    if (value == null || value.isBlank()) {
-      return dflt;
-    }
-    try {
-      int n = Integer.parseInt(value.strip());
-      if (n >= min && n <= max) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // refused below
-    }
-    throw Problems.invalid(name, "must be a whole number from " + min + " to " + max);
   }
 }

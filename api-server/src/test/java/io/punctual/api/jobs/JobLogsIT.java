@@ -131,7 +131,7 @@ class JobLogsIT {
           {"limit=1001", "limit"}
         }) {
       Reply reply = FIXTURE.http().get("/api/v1/jobs/" + jobId + "/logs?" + bad[0]);
-      assertThat(reply.status()).as(bad[0]).isEqualTo(422);
+      assertThat(reply.status()).as(bad[0]).isEqualTo(400);
       assertThat(reply.contentType()).startsWith("application/problem+json");
       assertThat(reply.json().toString()).as(bad[0]).contains("\"" + bad[1] + "\"");
     }

@@ -112,6 +112,39 @@ class ConsoleE2E {
   }
 
   @Test
+  void aRunningJobsPageShowsItsProgressAndLogLinesAsTheyArrive() {
+    // The built-in sleep handler in 8 steps of 0.75 s: progress and a log line after each.
+    String id = stack.submit("{\"type\":\"sleep\",\"payload\":{\"ms\":6000,\"steps\":8}}");
+    await().atMost(Duration.ofSeconds(30)).until(() -> stack.status(id), "RUNNING"::equals);
+    browser.signIn(stack.base, stack.adminKey);
+    browser.open(stack.base + "/ui/#/jobs/" + id);
+    browser.find("#job-status[data-status=RUNNING]");
+    // Seen while it runs, without reloading the page: the bar moves and lines are added.
+    browser.until(d -> d.findElements(By.cssSelector("#job-log .log-line")).size() >= 2);
+    double early = percentShown();
+    assertThat(early).isBetween(1.0, 99.0);
+    assertThat(browser.find("#job-log .log-line[data-seq='1']").getText())
+        .contains("step 1 of 8 done");
+    browser.until(d -> percentShown() > early);
+    browser.screenshot("ConsoleE2E-job-progress");
+    browser.until(d -> d.findElements(By.cssSelector("#job-log .log-line")).size() == 8);
+    browser.until(d -> percentShown() == 100.0);
+    assertThat(browser.find("#job-progress").getText()).contains("8 of 8");
+    assertThat(browser.find("#job-log-attempt").getText()).containsIgnoringCase("attempt 1");
+    assertThat(stack.get("/api/v1/jobs/" + id + "/logs").get("lines")).hasSize(8);
+  }
+
+  /** The percentage the job page's progress bar shows (read again if the page replaced it). */
+  private double percentShown() {
+    return browser.until(
+        d ->
+            d.findElements(By.cssSelector("#job-progress .progress")).stream()
+                .findFirst()
+                .map(e -> Double.valueOf(e.getAttribute("data-percent")))
+                .orElse(null));
+  }
+
+  @Test
   void aJobsPageShowsEveryAttemptWithItsWorkerDurationAndError() {
     // The built-in fail handler fails attempts 1..times: two failures, then a success.
     String id =

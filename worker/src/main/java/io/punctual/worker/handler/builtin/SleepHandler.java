@@ -8,11 +8,17 @@ import io.punctual.handler.NonRetryableException;
 
 /**
  * {@code sleep}: payload {@code {"ms": N}}; sleeps N milliseconds, interruptibly, N at most {@link
- * #MAX_MS} (an hour): a submitter cannot park a worker slot for longer with it.
+ * #MAX_MS} (an hour): a submitter cannot park a worker slot for longer with it. With {@code
+ * "steps": S} (1 to {@link #MAX_STEPS}, default 1) it sleeps in S equal steps and after each one
+ * reports its progress (step of S) and logs a line: a job to watch the console's progress bar and
+ * log with.
  */
 public final class SleepHandler implements JobHandler {
   /** The longest sleep: an hour. */
   public static final long MAX_MS = 3_600_000;
+
+  /** The most steps. */
+  public static final int MAX_STEPS = 1000;
 
   @Override
   public String type() {
@@ -29,7 +35,23 @@ public final class SleepHandler implements JobHandler {
       throw new NonRetryableException(
           "sleep's payload.ms must be at most " + MAX_MS + " (an hour), was " + ms.asLong());
     }
-    Thread.sleep(ms.asLong());
+    JsonNode stepsNode = ctx.payload().get("steps");
+    if (stepsNode != null
+        && (!stepsNode.canConvertToInt()
+            || stepsNode.asInt() < 1
+            || stepsNode.asInt() > MAX_STEPS)) {
+      throw new NonRetryableException("sleep's payload.steps must be 1 to " + MAX_STEPS);
+    }
+    int steps = stepsNode == null ? 1 : stepsNode.asInt();
+    if (steps == 1) {
+      Thread.sleep(ms.asLong());
+      return JobResult.success();
+    }
+    for (int step = 1; step <= steps; step++) {
+      Thread.sleep(ms.asLong() * step / steps - ms.asLong() * (step - 1) / steps);
+      ctx.progress(step, steps);
+      ctx.log("step " + step + " of " + steps + " done");
+    }
     return JobResult.success();
   }
 }
