@@ -11,7 +11,7 @@ import java.util.List;
  * scheduleId} and {@code occurrenceAt} name the schedule and fire time it came from (null for other
  * jobs). {@code dependsOn}: what it waits for besides its parent, read with {@link
  * PunctualClient#get} and {@link PunctualClient#cancel}; null in list pages and submit responses,
- * which leave it out.
+ * which leave it out. {@code progress}: see {@link ProgressView}.
  */
 public record JobView(
     String id,
@@ -41,7 +41,16 @@ public record JobView(
     String scheduleId,
     Instant occurrenceAt,
     String traceparent,
-    List<DependencyView> dependsOn) {
+    List<DependencyView> dependsOn,
+    ProgressView progress) {
+
+  /**
+   * How far the job's latest attempt that reported progress got: a percentage, and {@code done} of
+   * {@code total} when it reported counts (else null). Read with {@link PunctualClient#get}; null
+   * elsewhere and before any report.
+   */
+  public record ProgressView(
+      int attempt, double percent, Long done, Long total, Instant updatedAt) {}
 
   public JobView {
     tags = tags == null ? List.of() : List.copyOf(tags);

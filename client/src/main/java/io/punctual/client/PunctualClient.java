@@ -231,6 +231,19 @@ public final class PunctualClient {
     return items.items();
   }
 
+  /**
+   * A page of one attempt's log lines ({@code JobContext.log}): the latest attempt that logged any
+   * when {@code attempt} is null, the lines after line {@code after} (0: from the first), at most
+   * 1,000. Read again with {@link LogPage#next()} as {@code after} for the lines logged since.
+   */
+  public LogPage logs(String id, Integer attempt, int after) {
+    String url = jobUrl(id) + "/logs?after=" + after;
+    if (attempt != null) {
+      url += "&attempt=" + attempt;
+    }
+    return send(request(url).GET(), type(LogPage.class));
+  }
+
   // --- schedules
 
   /**

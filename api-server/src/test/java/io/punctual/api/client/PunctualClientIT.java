@@ -17,6 +17,7 @@ import io.punctual.client.JobStatus;
 import io.punctual.client.JobView;
 import io.punctual.client.JobWaitTimeoutException;
 import io.punctual.client.ListQuery;
+import io.punctual.client.LogPage;
 import io.punctual.client.PunctualApiException;
 import io.punctual.client.PunctualClient;
 import io.punctual.client.RunCondition;
@@ -26,6 +27,10 @@ import io.punctual.model.Completion;
 import io.punctual.model.ExecutionStatus;
 import io.punctual.model.JobState;
 import io.punctual.model.Priority;
+import io.punctual.model.Progress;
+import io.punctual.store.AttemptOutputs;
+import io.punctual.store.AttemptOutputs.LogReport;
+import io.punctual.store.AttemptOutputs.ProgressReport;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -197,6 +202,26 @@ class PunctualClientIT {
     assertThat(executions.get(0).status()).isEqualTo("RUNNING");
     assertThat(executions.get(0).workerId()).isEqualTo("w-1");
     assertThat(client.get(running.toString()).attempts()).isEqualTo(1);
+
+    // what its handler reported: progress on the job, the attempt's log lines a page at a time
+    assertThat(client.get(running.toString()).progress()).isNull();
+    AttemptOutputs outputs = new AttemptOutputs(FIXTURE.stores.database().jdbi());
+    Instant at = FIXTURE.clock.instant();
+    outputs.write(
+        List.of(new ProgressReport(running, 1, "client-flow", Progress.of(1, 4), at)),
+        List.of(
+            new LogReport(running, 1, "client-flow", 1, "first", at),
+            new LogReport(running, 1, "client-flow", 2, "second", at)));
+    JobView.ProgressView progress = client.get(running.toString()).progress();
+    assertThat(progress.attempt()).isEqualTo(1);
+    assertThat(progress.percent()).isEqualTo(25.0);
+    assertThat(progress.done()).isEqualTo(1L);
+    assertThat(progress.total()).isEqualTo(4L);
+    LogPage log = client.logs(running.toString(), null, 0);
+    assertThat(log.attempt()).isEqualTo(1);
+    assertThat(log.lines()).extracting(LogPage.Line::line).containsExactly("first", "second");
+    assertThat(log.next()).isEqualTo(2);
+    assertThat(client.logs(running.toString(), 1, log.next()).lines()).isEmpty();
   }
 
   @Test
