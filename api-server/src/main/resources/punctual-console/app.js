@@ -12,7 +12,7 @@ import * as admin from './pages/admin.js';
 import * as reference from './pages/reference.js';
 
 const POLL_MS = 5000;
-const ROLES = ['viewer', 'submitter', 'operator', 'admin'];
+const ROLES = ['worker', 'viewer', 'submitter', 'operator', 'admin'];
 
 const root = document.getElementById('app');
 const state = { me: null, page: null, timer: null, polling: false };

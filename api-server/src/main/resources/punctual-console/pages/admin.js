@@ -67,7 +67,7 @@ export async function render(ctx) {
     await loadKeys();
   } },
   h('input', { name: 'name', placeholder: 'name', required: true }),
-  h('select', { name: 'role' }, ['viewer', 'submitter', 'operator', 'admin'].map((r) => h('option', { value: r }, r))),
+  h('select', { name: 'role' }, ['viewer', 'submitter', 'operator', 'admin', 'worker'].map((r) => h('option', { value: r }, r))),
   h('input', { name: 'namespaces', placeholder: 'namespaces, comma-separated', value: ctx.me.namespace || 'default' }),
   h('button', { type: 'submit', class: 'primary', disabled: !admin }, 'Create key'));
 

@@ -62,6 +62,8 @@ import io.punctual.api.problem.ThrowableMapper;
 import io.punctual.api.problem.ViolationExceptionMapper;
 import io.punctual.api.problem.WebApplicationExceptionMapper;
 import io.punctual.api.queues.QueueDepthResource;
+import io.punctual.api.remote.RemoteWorkerResource;
+import io.punctual.api.remote.RemoteWorkers;
 import io.punctual.api.schedules.ScheduleRequestParser;
 import io.punctual.api.schedules.SchedulesResource;
 import io.punctual.api.stats.StatsResource;
@@ -80,6 +82,7 @@ import io.punctual.store.PayloadIndex;
 import io.punctual.store.alert.AlertRules;
 import io.punctual.store.secret.SigningSecrets;
 import io.punctual.store.stats.StatsReader;
+import io.punctual.worker.config.WorkerSettings;
 import jakarta.servlet.DispatcherType;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import java.time.Duration;
@@ -217,7 +220,11 @@ public final class ApiModule {
         new NamespacesResource(stores.namespaces(), namespaces, signingSecrets, settings));
     jersey.register(new SigningSecretsResource(stores.namespaces(), signingSecrets));
     firstSigningSecrets(signingSecrets);
-    jersey.register(new WorkersResource(stores.workers(), settings));
+    RemoteWorkers remote =
+        new RemoteWorkers(stores, settings.remoteWorkers, WorkerSettings::new, env.metrics());
+    env.lifecycle().manage(remote);
+    jersey.register(new WorkersResource(stores.workers(), settings, remote));
+    jersey.register(new RemoteWorkerResource(remote));
     jersey.register(new OpenApiResource());
     jersey.register(
         new AlertRulesResource(

@@ -16,7 +16,9 @@ public enum KeyRole {
   /** And cancels jobs and workflows, and manages schedules. */
   OPERATOR,
   /** Everything in every namespace: keys, namespaces, the audit log. */
-  ADMIN;
+  ADMIN,
+  /** Only runs jobs over the worker protocol, in its namespaces: for remote workers (SDKs). */
+  WORKER;
 
   @JsonValue
   public String wireName() {

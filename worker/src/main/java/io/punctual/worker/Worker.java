@@ -421,6 +421,41 @@ public final class Worker implements AutoCloseable {
     log.info("worker stopped worker={}", settings.workerId);
   }
 
+  /**
+   * Stops as if the process had died, for a worker whose handlers can no longer report (the remote
+   * worker an API process runs this worker for stopped answering): stops claiming, heartbeats,
+   * lease renewals and its liveness reports at once, leaves its running attempts RUNNING with their
+   * leases, and drops whatever their handlers return from now on. Results of attempts that ended
+   * before are still written. The death watch rescues the attempts left (recorded LOST) once its
+   * live-set entry expires, within {@code worker.livenessTtl} plus a death check. Idempotent.
+   */
+  public void abandon() {
+    int previous = state.getAndSet(CLOSED);
+    if (previous == STARTED) {
+      waiter.stop();
+      join(claimThread);
+      closeWakeListener();
+      for (var attempt : running.snapshot()) {
+        attempt.takeReport(); // its handler's result, if it ever returns one, is dropped
+      }
+    }
+    Loops.stopNow(livenessReports);
+    Loops.stopNow(heartbeats);
+    Loops.stopNow(leaseRenewals);
+    Loops.stopNow(promoting);
+    Loops.stopNow(depthReading);
+    Loops.stopNow(timeouts);
+    if (previous == STARTED) {
+      completions.close();
+      output.close();
+      metrics.close();
+      log.warn(
+          "worker abandoned, its {} running attempts left to the death watch worker={}",
+          running.size(),
+          settings.workerId);
+    }
+  }
+
   private void awaitHandlers() {
     try {
       if (slots.tryAcquire(

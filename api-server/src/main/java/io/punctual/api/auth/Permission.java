@@ -11,6 +11,8 @@ public enum Permission {
   SUBMIT,
   /** Steer what exists: cancel and retry jobs, pause, edit and trigger schedules and workflows. */
   OPERATE,
+  /** Run jobs over the worker protocol: register, claim, heartbeat and complete attempts. */
+  WORK,
   /** Keys, namespaces, quotas and the audit log. */
   ADMIN
 }

@@ -14,6 +14,11 @@ public enum Role {
   SUBMITTER(Set.of(Permission.READ, Permission.SUBMIT)),
   /** Submits, reads and steers jobs, schedules and workflows in its namespaces. */
   OPERATOR(Set.of(Permission.READ, Permission.SUBMIT, Permission.OPERATE)),
+  /**
+   * Runs jobs over the worker protocol ({@code /api/v1/workers}) in its namespaces, and nothing
+   * else: it can neither read nor submit jobs.
+   */
+  WORKER(Set.of(Permission.WORK)),
   /** Everything, keys, namespaces and the audit log included. */
   ADMIN(Set.of(Permission.values()));
 

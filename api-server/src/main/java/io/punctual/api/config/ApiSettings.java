@@ -135,6 +135,9 @@ public final class ApiSettings implements ValidatedSettings {
    */
   @JsonProperty public Duration statementTimeout = Duration.ofSeconds(5);
 
+  /** The worker protocol ({@code /api/v1/workers}): remote workers in other languages. */
+  @JsonProperty public RemoteWorkerSettings remoteWorkers = new RemoteWorkerSettings();
+
   /**
    * What a {@code callback.url} may name: not read from the {@code api} section but from {@code
    * worker.http.allow} of the same configuration (the launcher links the two), so that the API
@@ -175,6 +178,11 @@ public final class ApiSettings implements ValidatedSettings {
   @Override
   public void validate(SettingsErrors errors) {
     errors.require(maxPayloadBytes > 0, "api.maxPayloadBytes must be positive");
+    if (remoteWorkers == null) {
+      errors.add("api.remoteWorkers must be set");
+    } else {
+      remoteWorkers.validate(errors);
+    }
     errors.require(maxRequestBytes > 0, "api.maxRequestBytes must be positive");
     errors.require(maxBatchSize > 0, "api.maxBatchSize must be positive");
     errors.require(maxWorkflowJobs > 0, "api.maxWorkflowJobs must be positive");

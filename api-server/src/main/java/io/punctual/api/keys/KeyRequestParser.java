@@ -63,7 +63,7 @@ final class KeyRequestParser {
     return Role.parse(text)
         .orElseGet(
             () -> {
-              f.error("role", "must be one of admin, operator, submitter, viewer");
+              f.error("role", "must be one of admin, operator, submitter, viewer, worker");
               return null;
             });
   }
