@@ -55,8 +55,7 @@ final class JavaProcess implements AutoCloseable {
     if (Runtime.version().feature() >= 24) {
       command.add("--sun-misc-unsafe-memory-access=allow");
     }
-    command.addAll(
-        List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", classPath, main.getName()));
+    command.addAll(List.of("-Xmx256m", "-cp", classPath, main.getName()));
     command.addAll(List.of(args));
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     JavaProcess jp = new JavaProcess(p, readyLine, main.getSimpleName());

@@ -44,7 +44,13 @@ class OutboxIT {
     PunctualWorker.Builder worker = h.punctual.worker().concurrency(64);
     for (String type :
         List.of(
-            "outbox.commit", "outbox.crash", "outbox.refused", "outbox.down", "outbox.relays")) {
+            "outbox.commit",
+            "outbox.crash",
+            "outbox.refused",
+            "outbox.down",
+            "outbox.relays",
+            "outbox.latency.listen",
+            "outbox.latency.poll")) {
       RecordingHandler handler = new RecordingHandler(type);
       HANDLERS.put(type, handler);
       worker.handler(handler);
@@ -264,5 +270,70 @@ class OutboxIT {
     RecordingHandler handler = HANDLERS.get("outbox.relays");
     await().atMost(Duration.ofSeconds(20)).until(() -> handler.runs.size() >= rows);
     assertThat(handler.runs.stream().map(RecordingHandler.Run::jobId).distinct()).hasSize(rows);
+  }
+
+  /**
+   * From the commit of an outbox row to its handler's start, with the relay's default settings
+   * (listening: woken by the commit) and polling only (every 200 ms): one row per transaction, one
+   * after another. Prints p50, p99 and the maximum; holds every row to one run.
+   */
+  @Test
+  void commitToHandlerStartListeningAndPolling() throws Exception {
+    for (int i = 0; i < 300; i++) { // the API's JIT warmed up, as in a running deployment
+      h.client.submit(JobRequest.builder("outbox.warm-up").build());
+    }
+    long listen = commitToStart("outbox.latency.listen", OutboxRelaySettings.DEFAULTS, 2_000_000);
+    long poll =
+        commitToStart(
+            "outbox.latency.poll", OutboxRelaySettings.DEFAULTS.withListen(false), 3_000_000);
+    assertThat(listen).as("p50 listening, ms").isLessThan(1_000);
+    assertThat(poll).as("p50 polling, ms").isLessThan(1_000);
+  }
+
+  /** Returns the p50 in milliseconds. */
+  private static long commitToStart(String type, OutboxRelaySettings settings, long firstOrder)
+      throws Exception {
+    int rows = 200;
+    RecordingHandler handler = HANDLERS.get(type);
+    OutboxRelay relay = h.relay(settings);
+    relay.start();
+    Thread.sleep(300); // listening
+    Map<Long, java.time.Instant> committed = new java.util.HashMap<>();
+    for (long id = firstOrder; id < firstOrder + rows; id++) {
+      h.commitOrder(id, orderJob(type, id));
+      committed.put(id, java.time.Instant.now());
+      Thread.sleep(20); // spaced out: latency, not throughput
+    }
+    await().atMost(Duration.ofSeconds(30)).until(() -> handler.runs.size() >= rows);
+    relay.close();
+    Map<java.util.UUID, Long> orderOf = new java.util.HashMap<>();
+    try (Connection c = h.punctual.appPool.getConnection();
+        PreparedStatement s =
+            c.prepareStatement("SELECT id, (payload->>'order')::bigint FROM jobs WHERE type = ?")) {
+      s.setString(1, type);
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          orderOf.put(rs.getObject(1, java.util.UUID.class), rs.getLong(2));
+        }
+      }
+    }
+    assertThat(orderOf).hasSize(rows);
+    List<Long> waits = new ArrayList<>();
+    for (RecordingHandler.Run run : handler.runs) {
+      assertThat(handler.runsOf(run.jobId())).isEqualTo(1);
+      waits.add(
+          Duration.between(committed.get(orderOf.get(run.jobId())), run.startedAt()).toMillis());
+    }
+    waits.sort(null);
+    System.out.printf(
+        "outbox commit -> handler start (%s) over %d rows: p50 %d ms, p99 %d ms, max %d ms%n",
+        settings.listen()
+            ? "listening"
+            : "polling every " + settings.pollInterval().toMillis() + " ms",
+        rows,
+        waits.get(rows / 2),
+        waits.get(rows * 99 / 100),
+        waits.get(rows - 1));
+    return waits.get(rows / 2);
   }
 }

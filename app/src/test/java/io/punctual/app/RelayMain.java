@@ -22,7 +22,7 @@ public final class RelayMain {
     config.setJdbcUrl(args[0]);
     config.setUsername(args[1]);
     config.setPassword(args[2]);
-    config.setMaximumPoolSize(3);
+    config.setMaximumPoolSize(10);
     HikariDataSource pool = new HikariDataSource(config);
     PunctualClient client = PunctualClient.create(URI.create(args[3])).withApiKey(args[4]);
     OutboxRelay relay =

@@ -8,8 +8,14 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -65,17 +71,63 @@ public final class OutboxRelay implements AutoCloseable {
       c.setAutoCommit(true);
       rows = OutboxRows.claim(c, now, now.plus(settings.lease()), settings.batchSize());
     }
+    List<Outcome> outcomes = forwardAll(rows);
     int forwarded = 0;
     int retried = 0;
     int dead = 0;
-    for (Row row : rows) {
-      switch (forward(row)) {
+    for (Outcome outcome : outcomes) {
+      switch (outcome) {
         case FORWARDED -> forwarded++;
         case RETRY -> retried++;
         case DEAD -> dead++;
       }
     }
     return new RelayPass(forwarded, retried, dead);
+  }
+
+  /**
+   * Forwards the rows, at most {@code forwardConcurrency} at once (each on a virtual thread: the
+   * client's call blocks), and waits for them all.
+   */
+  private List<Outcome> forwardAll(List<Row> rows) throws SQLException {
+    if (rows.size() <= 1 || settings.forwardConcurrency() == 1) {
+      List<Outcome> outcomes = new ArrayList<>(rows.size());
+      for (Row row : rows) {
+        outcomes.add(forward(row));
+      }
+      return outcomes;
+    }
+    Semaphore slots = new Semaphore(settings.forwardConcurrency());
+    List<Future<Outcome>> futures = new ArrayList<>(rows.size());
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (Row row : rows) {
+        slots.acquireUninterruptibly();
+        futures.add(
+            threads.submit(
+                () -> {
+                  try {
+                    return forward(row);
+                  } finally {
+                    slots.release();
+                  }
+                }));
+      }
+    }
+    List<Outcome> outcomes = new ArrayList<>(rows.size());
+    for (Future<Outcome> f : futures) {
+      try {
+        outcomes.add(f.get());
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof SQLException sql) {
+          throw sql;
+        }
+        throw new IllegalStateException("forwarding an outbox row failed", e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted", e);
+      }
+    }
+    return outcomes;
   }
 
   private enum Outcome {

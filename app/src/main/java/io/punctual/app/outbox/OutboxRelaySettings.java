@@ -15,6 +15,8 @@ import java.util.Objects;
  *     delays them by at most this
  * @param firstBackoff the wait after a row's first failed forward; doubled at each further failure
  * @param maxBackoff the longest wait between two forwards of a row
+ * @param forwardConcurrency rows of a pass forwarded at once (1 to 256; 1: one after another, in id
+ *     order); each holds a connection of the pool for its delete
  * @param listen whether the relay holds one connection of the pool in {@code LISTEN
  *     punctual_outbox} to wake at each enqueue's commit instead of at the next poll
  */
@@ -24,8 +26,9 @@ public record OutboxRelaySettings(
     Duration lease,
     Duration firstBackoff,
     Duration maxBackoff,
+    int forwardConcurrency,
     boolean listen) {
-  /** 100 rows, 200 ms, 60 s lease, backoff 1 s doubling to 60 s, listening. */
+  /** 100 rows, 200 ms, 60 s lease, backoff 1 s doubling to 60 s, 8 at once, listening. */
   public static final OutboxRelaySettings DEFAULTS =
       new OutboxRelaySettings(
           100,
@@ -33,6 +36,7 @@ public record OutboxRelaySettings(
           Duration.ofSeconds(60),
           Duration.ofSeconds(1),
           Duration.ofSeconds(60),
+          8,
           true);
 
   public OutboxRelaySettings {
@@ -46,6 +50,10 @@ public record OutboxRelaySettings(
     if (maxBackoff.compareTo(firstBackoff) < 0) {
       throw new IllegalArgumentException("maxBackoff must be at least firstBackoff");
     }
+    if (forwardConcurrency < 1 || forwardConcurrency > 256) {
+      throw new IllegalArgumentException(
+          "forwardConcurrency must be between 1 and 256: " + forwardConcurrency);
+    }
     if (pollInterval.toMillis() > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("pollInterval is too long: " + pollInterval);
     }
@@ -58,23 +66,33 @@ public record OutboxRelaySettings(
   }
 
   public OutboxRelaySettings withBatchSize(int n) {
-    return new OutboxRelaySettings(n, pollInterval, lease, firstBackoff, maxBackoff, listen);
+    return new OutboxRelaySettings(
+        n, pollInterval, lease, firstBackoff, maxBackoff, forwardConcurrency, listen);
   }
 
   public OutboxRelaySettings withPollInterval(Duration d) {
-    return new OutboxRelaySettings(batchSize, d, lease, firstBackoff, maxBackoff, listen);
+    return new OutboxRelaySettings(
+        batchSize, d, lease, firstBackoff, maxBackoff, forwardConcurrency, listen);
   }
 
   public OutboxRelaySettings withLease(Duration d) {
-    return new OutboxRelaySettings(batchSize, pollInterval, d, firstBackoff, maxBackoff, listen);
+    return new OutboxRelaySettings(
+        batchSize, pollInterval, d, firstBackoff, maxBackoff, forwardConcurrency, listen);
   }
 
   public OutboxRelaySettings withBackoff(Duration first, Duration max) {
-    return new OutboxRelaySettings(batchSize, pollInterval, lease, first, max, listen);
+    return new OutboxRelaySettings(
+        batchSize, pollInterval, lease, first, max, forwardConcurrency, listen);
+  }
+
+  public OutboxRelaySettings withForwardConcurrency(int n) {
+    return new OutboxRelaySettings(
+        batchSize, pollInterval, lease, firstBackoff, maxBackoff, n, listen);
   }
 
   public OutboxRelaySettings withListen(boolean on) {
-    return new OutboxRelaySettings(batchSize, pollInterval, lease, firstBackoff, maxBackoff, on);
+    return new OutboxRelaySettings(
+        batchSize, pollInterval, lease, firstBackoff, maxBackoff, forwardConcurrency, on);
   }
 
   /** The wait after a row's failed forward, {@code failures} failures before it. */

@@ -1,0 +1,101 @@
+package io.punctual.app;
+
+import static io.punctual.app.OutboxHarness.orderJob;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.punctual.app.outbox.OutboxRelay;
+import io.punctual.app.outbox.OutboxRelaySettings;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Exactly one job per committed outbox row across crashes: a relay JVM killed ({@code kill -9}) in
+ * the middle of the stream and another started, the API's JVM killed in the middle of the stream
+ * and started again. Jobs run on an embedded worker; each order's job is counted in Punctual's
+ * database and each run in the handler.
+ */
+class OutboxCrashIT {
+  private static final int ROWS = 200;
+  private OutboxHarness h;
+  private RecordingHandler handler;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    h = new OutboxHarness();
+    handler = new RecordingHandler("outbox.order");
+    h.punctual.startWorker(h.punctual.worker().handler(handler).concurrency(64));
+    for (long id = 0; id < ROWS; id++) {
+      h.commitOrder(id, orderJob("outbox.order", id));
+    }
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    h.close();
+  }
+
+  private long jobs() throws Exception {
+    return h.punctual.jobCount();
+  }
+
+  /** Waits until the stream is under way: some rows forwarded, most not. */
+  private void awaitMidStream() {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(10))
+        .until(() -> jobs() >= 30);
+  }
+
+  private void assertOneJobPerRowRunOnce() throws Exception {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> h.outboxRows() == 0);
+    Map<Long, Integer> jobs = h.jobsByOrder("outbox.order");
+    assertThat(jobs).hasSize(ROWS);
+    assertThat(jobs.values()).as("jobs per order").containsOnly(1);
+    await().atMost(Duration.ofSeconds(20)).until(() -> handler.runs.size() >= ROWS);
+    Thread.sleep(200);
+    assertThat(handler.runs).hasSize(ROWS);
+    assertThat(handler.runs.stream().map(RecordingHandler.Run::jobId).distinct()).hasSize(ROWS);
+  }
+
+  @Test
+  void aRelayKilledMidStreamAndAnotherStartedLeaveOneJobPerRow() throws Exception {
+    Duration lease = Duration.ofSeconds(1);
+    JavaProcess relay = h.relayProcess(lease);
+    awaitMidStream();
+
+    assertThat(relay.kill()).as("killed: 128 + SIGKILL").isEqualTo(137);
+    long left = h.outboxRows();
+    System.out.printf("relay killed with %d of %d rows forwarded%n", ROWS - left, ROWS);
+    assertThat(left).as("rows not forwarded when the relay died").isPositive();
+
+    h.relayProcess(lease);
+    assertOneJobPerRowRunOnce();
+  }
+
+  @Test
+  void theApiKilledMidStreamAndStartedAgainLeavesOneJobPerRow() throws Exception {
+    OutboxRelay relay =
+        h.relay(
+            OutboxRelaySettings.DEFAULTS.withBackoff(
+                Duration.ofMillis(100), Duration.ofMillis(500)));
+    relay.start();
+    awaitMidStream();
+
+    assertThat(h.killApi()).as("killed: 128 + SIGKILL").isEqualTo(137);
+    long left = h.outboxRows();
+    System.out.printf("API killed with %d of %d rows forwarded%n", ROWS - left, ROWS);
+    assertThat(left).as("rows not forwarded when the API died").isPositive();
+    Thread.sleep(300); // the relay meets the dead API: rows back off
+    assertThat(h.count("SELECT count(*) FROM punctual_outbox WHERE attempts > 0")).isPositive();
+
+    h.startApi();
+    assertOneJobPerRowRunOnce();
+  }
+}
