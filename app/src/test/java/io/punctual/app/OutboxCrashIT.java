@@ -8,8 +8,8 @@ import io.punctual.app.outbox.OutboxRelay;
 import io.punctual.app.outbox.OutboxRelaySettings;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,42 +20,46 @@ import org.junit.jupiter.api.Test;
  */
 class OutboxCrashIT {
   private static final int ROWS = 200;
-  private OutboxHarness h;
-  private RecordingHandler handler;
+  private static OutboxHarness h;
+  private static final RecordingHandler RELAY_KILLED = new RecordingHandler("outbox.relay-killed");
+  private static final RecordingHandler API_KILLED = new RecordingHandler("outbox.api-killed");
 
-  @BeforeEach
-  void setUp() throws Exception {
+  @BeforeAll
+  static void setUp() throws Exception {
     h = new OutboxHarness();
-    handler = new RecordingHandler("outbox.order");
-    h.punctual.startWorker(h.punctual.worker().handler(handler).concurrency(64));
-    for (long id = 0; id < ROWS; id++) {
-      h.commitOrder(id, orderJob("outbox.order", id));
-    }
+    h.punctual.startWorker(
+        h.punctual.worker().handler(RELAY_KILLED).handler(API_KILLED).concurrency(64));
   }
 
-  @AfterEach
-  void tearDown() throws Exception {
+  @AfterAll
+  static void tearDown() throws Exception {
     h.close();
   }
 
-  private long jobs() throws Exception {
-    return h.punctual.jobCount();
+  /**
+   * Commits {@link #ROWS} orders from {@code first} on, each with its job of {@code handler}'s
+   * type.
+   */
+  private static void commitOrders(RecordingHandler handler, long first) throws Exception {
+    for (long id = first; id < first + ROWS; id++) {
+      h.commitOrder(id, orderJob(handler.type(), id));
+    }
   }
 
   /** Waits until the stream is under way: some rows forwarded, most not. */
-  private void awaitMidStream() {
+  private static void awaitMidStream(RecordingHandler handler) {
     await()
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(10))
-        .until(() -> jobs() >= 30);
+        .until(() -> h.jobsByOrder(handler.type()).size() >= 30);
   }
 
-  private void assertOneJobPerRowRunOnce() throws Exception {
+  private static void assertOneJobPerRowRunOnce(RecordingHandler handler) throws Exception {
     await()
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(100))
         .until(() -> h.outboxRows() == 0);
-    Map<Long, Integer> jobs = h.jobsByOrder("outbox.order");
+    Map<Long, Integer> jobs = h.jobsByOrder(handler.type());
     assertThat(jobs).hasSize(ROWS);
     assertThat(jobs.values()).as("jobs per order").containsOnly(1);
     await().atMost(Duration.ofSeconds(20)).until(() -> handler.runs.size() >= ROWS);
@@ -66,17 +70,19 @@ class OutboxCrashIT {
 
   @Test
   void aRelayKilledMidStreamAndAnotherStartedLeaveOneJobPerRow() throws Exception {
+    commitOrders(RELAY_KILLED, 0);
     Duration lease = Duration.ofSeconds(1);
     JavaProcess relay = h.relayProcess(lease);
-    awaitMidStream();
+    awaitMidStream(RELAY_KILLED);
 
     assertThat(relay.kill()).as("killed: 128 + SIGKILL").isEqualTo(137);
     long left = h.outboxRows();
     System.out.printf("relay killed with %d of %d rows forwarded%n", ROWS - left, ROWS);
     assertThat(left).as("rows not forwarded when the relay died").isPositive();
 
-    h.relayProcess(lease);
-    assertOneJobPerRowRunOnce();
+    try (JavaProcess another = h.relayProcess(lease)) {
+      assertOneJobPerRowRunOnce(RELAY_KILLED);
+    }
   }
 
   @Test
@@ -85,8 +91,9 @@ class OutboxCrashIT {
         h.relay(
             OutboxRelaySettings.DEFAULTS.withBackoff(
                 Duration.ofMillis(100), Duration.ofMillis(500)));
+    commitOrders(API_KILLED, 100_000);
     relay.start();
-    awaitMidStream();
+    awaitMidStream(API_KILLED);
 
     assertThat(h.killApi()).as("killed: 128 + SIGKILL").isEqualTo(137);
     long left = h.outboxRows();
@@ -96,6 +103,6 @@ class OutboxCrashIT {
     assertThat(h.count("SELECT count(*) FROM punctual_outbox WHERE attempts > 0")).isPositive();
 
     h.startApi();
-    assertOneJobPerRowRunOnce();
+    assertOneJobPerRowRunOnce(API_KILLED);
   }
 }

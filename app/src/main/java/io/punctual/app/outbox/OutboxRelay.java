@@ -48,6 +48,7 @@ public final class OutboxRelay implements AutoCloseable {
   private final AtomicBoolean running = new AtomicBoolean();
   private final RelayWaiter waiter;
   private volatile Thread thread;
+  private volatile String lastError;
 
   /**
    * A relay reading {@code punctual_outbox} through {@code dataSource} (the application's pool,
@@ -81,6 +82,13 @@ public final class OutboxRelay implements AutoCloseable {
         case RETRY -> retried++;
         case DEAD -> dead++;
       }
+    }
+    if (retried > 0) {
+      LOG.warn(
+          "{} of {} outbox rows not forwarded, each tried again after its backoff; one error: {}",
+          retried,
+          rows.size(),
+          lastError);
     }
     return new RelayPass(forwarded, retried, dead);
   }
@@ -172,12 +180,13 @@ public final class OutboxRelay implements AutoCloseable {
       c.setAutoCommit(true);
       OutboxRows.retryAt(c, row.id(), truncate(error), next);
     }
-    LOG.warn(
+    LOG.debug(
         "outbox row {} not forwarded (attempt {}), trying again at {}: {}",
         row.id(),
         row.attempts() + 1,
         next,
         error);
+    lastError = error;
     return Outcome.RETRY;
   }
 

@@ -28,14 +28,14 @@ public record OutboxRelaySettings(
     Duration maxBackoff,
     int forwardConcurrency,
     boolean listen) {
-  /** 100 rows, 200 ms, 60 s lease, backoff 1 s doubling to 60 s, 8 at once, listening. */
+  /** 100 rows, 200 ms, 60 s lease, backoff 1 s doubling to 30 s, 8 at once, listening. */
   public static final OutboxRelaySettings DEFAULTS =
       new OutboxRelaySettings(
           100,
           Duration.ofMillis(200),
           Duration.ofSeconds(60),
           Duration.ofSeconds(1),
-          Duration.ofSeconds(60),
+          Duration.ofSeconds(30),
           8,
           true);
 
