@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.punctual.app.outbox.OutboxRelay;
 import io.punctual.app.outbox.OutboxRelaySettings;
+import io.punctual.app.outbox.PunctualOutbox;
 import io.punctual.app.outbox.RelayPass;
 import io.punctual.app.request.InvalidJobRequestException;
 import io.punctual.client.JobRequest;
@@ -97,6 +98,16 @@ class OutboxIT {
     assertThat(relay.runOnce().taken()).isZero();
     Thread.sleep(300);
     assertThat(handler.runs).hasSize(1);
+  }
+
+  @Test
+  void theMigrationIsTheShippedFileAndRunsAgainHarmlessly() throws Exception {
+    assertThat(PunctualOutbox.migrationSql())
+        .contains("CREATE TABLE IF NOT EXISTS punctual_outbox");
+    try (Connection c = h.appPool.getConnection()) {
+      PunctualOutbox.createTable(c);
+    }
+    assertThat(h.outboxRows()).isZero();
   }
 
   @Test
