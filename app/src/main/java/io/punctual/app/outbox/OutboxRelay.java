@@ -249,7 +249,7 @@ public final class OutboxRelay implements AutoCloseable {
       thread = null;
     }
     if (t != null) {
-      waiter.wake(t);
+      RelayWaiter.wake(t);
       t.join(settings.lease().toMillis());
     }
   }

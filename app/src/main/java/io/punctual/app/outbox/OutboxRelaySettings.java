@@ -8,8 +8,8 @@ import java.util.Objects;
  * defaults.
  *
  * @param batchSize rows taken per pass (1 to 10,000); a full pass is followed by another at once
- * @param pollInterval the longest wait between passes when the last one was not full; a listening
- *     relay wakes earlier, at the commit of an enqueue
+ * @param pollInterval the longest wait between passes when the last one was not full (at least 1
+ *     ms); a listening relay wakes earlier, at the commit of an enqueue
  * @param lease how long a row taken by a relay stays out of the other relays' way; longer than a
  *     forward can take (the client's request timeout is 30 s). A relay that dies holding rows
  *     delays them by at most this
@@ -54,8 +54,9 @@ public record OutboxRelaySettings(
       throw new IllegalArgumentException(
           "forwardConcurrency must be between 1 and 256: " + forwardConcurrency);
     }
-    if (pollInterval.toMillis() > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("pollInterval is too long: " + pollInterval);
+    if (pollInterval.toMillis() < 1 || pollInterval.toMillis() > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "pollInterval must be between 1 ms and 2^31 ms: " + pollInterval);
     }
   }
 

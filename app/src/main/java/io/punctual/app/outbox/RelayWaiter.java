@@ -19,7 +19,6 @@ final class RelayWaiter implements AutoCloseable {
   private final DataSource dataSource;
   private final OutboxRelaySettings settings;
   private Connection listening;
-  private volatile boolean stopped;
 
   RelayWaiter(DataSource dataSource, OutboxRelaySettings settings) {
     this.dataSource = dataSource;
@@ -28,7 +27,7 @@ final class RelayWaiter implements AutoCloseable {
 
   /** Waits at most {@code pollInterval}; on the loop's thread only. */
   void await() throws InterruptedException {
-    if (settings.listen() && !stopped) {
+    if (settings.listen()) {
       try {
         PGConnection pg = listener();
         pg.getNotifications((int) settings.pollInterval().toMillis());
@@ -59,8 +58,7 @@ final class RelayWaiter implements AutoCloseable {
   }
 
   /** Ends the wait under way (its thread is interrupted; a wait on the socket ends at its poll). */
-  void wake(Thread loop) {
-    stopped = true;
+  static void wake(Thread loop) {
     loop.interrupt();
   }
 
