@@ -21,6 +21,8 @@ final class OutboxJson {
           .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
+          // a payload's decimals read back exactly (jsonb keeps them exactly), not as doubles
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
           .setDefaultPropertyInclusion(
               JsonInclude.Value.construct(
                   JsonInclude.Include.NON_NULL, JsonInclude.Include.USE_DEFAULTS));

@@ -51,7 +51,14 @@ class OutboxRelaySettingsTest {
   void aStoredRequestReadsBackAsTheSameJson() {
     JobRequest request =
         JobRequest.builder("invoice.send")
-            .payload(Map.of("order", 42, "lines", List.of(1, 2)))
+            .payload(
+                Map.of(
+                    "order",
+                    42,
+                    "lines",
+                    List.of(1, 2),
+                    "amount",
+                    new java.math.BigDecimal("0.12345678901234567890123")))
             .delay(Duration.ofMinutes(5))
             .maxAttempts(7)
             .idempotencyKey("outbox-1")
@@ -59,7 +66,9 @@ class OutboxRelaySettingsTest {
             .build();
     String json = OutboxJson.write(request);
     assertThat(OutboxJson.write(OutboxJson.read(json))).isEqualTo(json);
-    assertThat(json).contains("\"delay\":\"PT5M\"").doesNotContain("null");
+    assertThat(json)
+        .contains("\"delay\":\"PT5M\"", "0.12345678901234567890123")
+        .doesNotContain("null");
   }
 
   private static PunctualApiException problem(int status, String type) {
