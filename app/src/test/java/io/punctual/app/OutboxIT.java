@@ -261,6 +261,7 @@ class OutboxIT {
           });
     }
     ExecutorService pool = Executors.newFixedThreadPool(3);
+    long start = System.nanoTime();
     int forwarded = 0;
     List<Integer> each = new ArrayList<>();
     try {
@@ -272,6 +273,10 @@ class OutboxIT {
       pool.shutdown();
     }
 
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    System.out.printf(
+        "3 relays (8 forwards at once each) drained %d rows in %d ms (%d rows/s), by relay %s%n",
+        rows, millis, rows * 1000 / Math.max(1, millis), each);
     assertThat(forwarded).as("forwards, by relay " + each).isEqualTo(rows);
     assertThat(each).allSatisfy(n -> assertThat(n).isPositive());
     assertThat(h.outboxRows()).isZero();
