@@ -68,6 +68,14 @@ final class JavaProcess implements AutoCloseable {
     return jp;
   }
 
+  /** Waits for it to end by itself; returns its exit status. */
+  int awaitExit(Duration timeout) throws InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new IllegalStateException("still running after " + timeout);
+    }
+    return process.exitValue();
+  }
+
   /** {@code kill -9}: nothing more runs in it. Returns its exit status (137). */
   int kill() throws InterruptedException {
     process.destroyForcibly();

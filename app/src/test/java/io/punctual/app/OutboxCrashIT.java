@@ -23,12 +23,18 @@ class OutboxCrashIT {
   private static OutboxHarness h;
   private static final RecordingHandler RELAY_KILLED = new RecordingHandler("outbox.relay-killed");
   private static final RecordingHandler API_KILLED = new RecordingHandler("outbox.api-killed");
+  private static final RecordingHandler HALTED = new RecordingHandler("outbox.halted");
 
   @BeforeAll
   static void setUp() throws Exception {
     h = new OutboxHarness();
     h.punctual.startWorker(
-        h.punctual.worker().handler(RELAY_KILLED).handler(API_KILLED).concurrency(64));
+        h.punctual
+            .worker()
+            .handler(RELAY_KILLED)
+            .handler(API_KILLED)
+            .handler(HALTED)
+            .concurrency(64));
   }
 
   @AfterAll
@@ -104,5 +110,40 @@ class OutboxCrashIT {
 
     h.startApi();
     assertOneJobPerRowRunOnce(API_KILLED);
+  }
+
+  /**
+   * The relay's JVM halted as it was about to delete rows whose jobs the API had just stored (the
+   * 20th delete; the rows forwarded beside it in the pass are in the same state): those rows are
+   * forwarded again by the next relay and the API answers with the same jobs.
+   */
+  @Test
+  void aRelayDyingBetweenTheApisAnswerAndTheDeleteLeavesOneJobPerRow() throws Exception {
+    commitOrders(HALTED, 200_000);
+    Duration lease = Duration.ofSeconds(1);
+    JavaProcess relay = h.relayProcess(lease, "20");
+    assertThat(relay.awaitExit(Duration.ofSeconds(30))).isEqualTo(RelayMain.HALTED);
+
+    long forwardedNotDeleted = 0;
+    Map<Long, Integer> jobs = h.jobsByOrder(HALTED.type());
+    try (java.sql.Connection c = h.appPool.getConnection();
+        java.sql.PreparedStatement s =
+            c.prepareStatement(
+                "SELECT (request->'payload'->>'order')::bigint FROM punctual_outbox");
+        java.sql.ResultSet rs = s.executeQuery()) {
+      while (rs.next()) {
+        if (jobs.containsKey(rs.getLong(1))) {
+          forwardedNotDeleted++;
+        }
+      }
+    }
+    System.out.printf(
+        "relay halted before a delete: %d rows with their job stored and the row still there%n",
+        forwardedNotDeleted);
+    assertThat(forwardedNotDeleted).as("rows whose job exists, not deleted").isPositive();
+
+    try (JavaProcess another = h.relayProcess(lease)) {
+      assertOneJobPerRowRunOnce(HALTED);
+    }
   }
 }

@@ -88,19 +88,21 @@ final class OutboxHarness implements AutoCloseable {
     return relay;
   }
 
-  /** A relay in a JVM of its own, started; {@code lease} its lease. */
-  JavaProcess relayProcess(Duration lease) throws Exception {
+  /** A relay in a JVM of its own, started; {@code lease} its lease; {@code more}: RelayMain's. */
+  JavaProcess relayProcess(Duration lease, String... more) throws Exception {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                appDb.url,
+                appDb.user,
+                appDb.password,
+                apiUri().toString(),
+                ApiMain.ADMIN_KEY,
+                Long.toString(lease.toMillis())));
+    args.addAll(List.of(more));
     JavaProcess p =
         JavaProcess.start(
-            RelayMain.class,
-            "relay started",
-            Duration.ofSeconds(60),
-            appDb.url,
-            appDb.user,
-            appDb.password,
-            apiUri().toString(),
-            ApiMain.ADMIN_KEY,
-            Long.toString(lease.toMillis()));
+            RelayMain.class, "relay started", Duration.ofSeconds(60), args.toArray(String[]::new));
     opened.add(p);
     return p;
   }
