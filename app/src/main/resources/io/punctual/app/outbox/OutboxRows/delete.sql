@@ -1,0 +1,1 @@
+DELETE FROM punctual_outbox WHERE id = ?
