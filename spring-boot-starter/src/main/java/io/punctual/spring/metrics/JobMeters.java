@@ -73,6 +73,9 @@ public final class JobMeters implements MeterBinder, AutoCloseable {
   }
 
   private void discover() {
+    if (bound.isEmpty()) {
+      return; // no Micrometer registry in the context: nothing to read for
+    }
     try {
       JobSeries.Reading reading = series.read();
       bound.keySet().forEach(registry -> register(registry, reading));
