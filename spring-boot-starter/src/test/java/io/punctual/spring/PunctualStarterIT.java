@@ -254,7 +254,14 @@ class PunctualStarterIT {
               UUID id =
                   context
                       .getBean(TransactionalJobs.class)
-                      .submit(JobRequest.builder("order.confirm").build());
+                      .submit(
+                          JobRequest.builder("order.confirm")
+                              .payload(java.util.Map.of("sleepMs", 1_500))
+                              .build());
+              // While the handler sleeps, the running gauge shows it.
+              await()
+                  .atMost(Duration.ofSeconds(10))
+                  .until(() -> meters.find("punctual.jobs.running").gauge().value() == 1);
               await().atMost(Duration.ofSeconds(10)).until(() -> "SUCCEEDED".equals(status(id)));
               await()
                   .atMost(Duration.ofSeconds(5))
