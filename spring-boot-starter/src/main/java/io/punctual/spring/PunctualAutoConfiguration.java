@@ -3,10 +3,10 @@ package io.punctual.spring;
 import io.punctual.app.PunctualJobs;
 import io.punctual.app.PunctualWorker;
 import io.punctual.handler.JobHandler;
+import io.punctual.spring.metrics.JobMeters;
 import io.punctual.spring.metrics.WorkerMeters;
 import io.punctual.spring.metrics.WorkerMetricRegistry;
 import java.time.Clock;
-import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -78,6 +78,13 @@ public class PunctualAutoConfiguration {
     WorkerMeters punctualWorkerMeters(WorkerMetricRegistry registry) {
       return new WorkerMeters(registry);
     }
+
+    /** The tagged job meters: queued, running, started, finished by outcome, start lag. */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    JobMeters punctualJobMeters(WorkerMetricRegistry registry) {
+      return new JobMeters(registry);
+    }
   }
 
   /** Actuator's {@code punctual} health, when the application has Spring Boot's health module. */
@@ -109,21 +116,18 @@ public class PunctualAutoConfiguration {
       WorkerMetricRegistry metrics,
       PunctualJobs schemaChecked) {
     // schemaChecked: built (and migrated, with punctual.migrate) before the worker starts.
+    // Wrong punctual.worker.* settings fail the context here, each named by its property.
+    WorkerPropertiesCheck.validated(properties);
     return new EmbeddedWorkerLifecycle(
         () -> {
-          PunctualProperties.Worker w = properties.getWorker();
-          List<String> namespaces =
-              w.getNamespaces().isEmpty() ? List.of(properties.getNamespace()) : w.getNamespaces();
           PunctualWorker.Builder builder =
               PunctualWorker.builder()
                   .dataSource(dataSource)
                   .redisUrl(properties.getRedis().getUrl())
                   .keyPrefix(properties.getRedis().getKeyPrefix())
                   .clock(clock(clocks))
-                  .namespace(namespaces.toArray(String[]::new))
-                  .concurrency(w.getConcurrency())
-                  .shutdownGrace(w.getShutdownGrace())
-                  .deathWatch(w.isDeathWatch())
+                  .settings(WorkerPropertiesCheck.validated(properties))
+                  .deathWatch(properties.getWorker().isDeathWatch())
                   .metrics(metrics.registry());
           handlers.orderedStream().forEach(builder::handler);
           return builder.build();

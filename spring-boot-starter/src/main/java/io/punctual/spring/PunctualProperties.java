@@ -1,14 +1,11 @@
 package io.punctual.spring;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * The {@code punctual.*} properties of a Spring Boot application. The database is the application's
- * {@code DataSource}; every worker setting not named here keeps the default of the YAML's {@code
- * worker} section, and all are validated as the YAML's are when the worker starts.
+ * {@code DataSource}; the embedded worker's settings are {@code punctual.worker.*} ({@link
+ * WorkerProperties}).
  */
 @ConfigurationProperties("punctual")
 public class PunctualProperties {
@@ -19,7 +16,7 @@ public class PunctualProperties {
   private boolean migrate = false;
 
   private final Redis redis = new Redis();
-  private final Worker worker = new Worker();
+  private final WorkerProperties worker = new WorkerProperties();
 
   public String getNamespace() {
     return namespace;
@@ -41,7 +38,7 @@ public class PunctualProperties {
     return redis;
   }
 
-  public Worker getWorker() {
+  public WorkerProperties getWorker() {
     return worker;
   }
 
@@ -67,66 +64,6 @@ public class PunctualProperties {
 
     public void setKeyPrefix(String keyPrefix) {
       this.keyPrefix = keyPrefix;
-    }
-  }
-
-  /** {@code punctual.worker.*}: the embedded worker. */
-  public static class Worker {
-    /** Whether JobHandler beans are run by an embedded worker (only when there are some). */
-    private boolean enabled = true;
-
-    /** The namespaces whose jobs it runs; empty: {@code punctual.namespace}. */
-    private List<String> namespaces = new ArrayList<>();
-
-    /** Most jobs it holds at once ({@code worker.concurrency}). */
-    private int concurrency = 1024;
-
-    /**
-     * How long stopping the context lets running handlers finish ({@code worker.shutdownGrace}).
-     */
-    private Duration shutdownGrace = Duration.ofSeconds(30);
-
-    /** Whether a death watch runs beside it, as beside {@code punctual worker}. */
-    private boolean deathWatch = true;
-
-    public boolean isEnabled() {
-      return enabled;
-    }
-
-    public void setEnabled(boolean enabled) {
-      this.enabled = enabled;
-    }
-
-    public List<String> getNamespaces() {
-      return namespaces;
-    }
-
-    public void setNamespaces(List<String> namespaces) {
-      this.namespaces = namespaces;
-    }
-
-    public int getConcurrency() {
-      return concurrency;
-    }
-
-    public void setConcurrency(int concurrency) {
-      this.concurrency = concurrency;
-    }
-
-    public Duration getShutdownGrace() {
-      return shutdownGrace;
-    }
-
-    public void setShutdownGrace(Duration shutdownGrace) {
-      this.shutdownGrace = shutdownGrace;
-    }
-
-    public boolean isDeathWatch() {
-      return deathWatch;
-    }
-
-    public void setDeathWatch(boolean deathWatch) {
-      this.deathWatch = deathWatch;
     }
   }
 }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.punctual.app.PunctualJobs;
 import io.punctual.client.JobRequest;
@@ -24,6 +25,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -252,7 +254,14 @@ class PunctualStarterIT {
               UUID id =
                   context
                       .getBean(TransactionalJobs.class)
-                      .submit(JobRequest.builder("order.confirm").build());
+                      .submit(
+                          JobRequest.builder("order.confirm")
+                              .payload(java.util.Map.of("sleepMs", 1_500))
+                              .build());
+              // While the handler sleeps, the running gauge shows it.
+              await()
+                  .atMost(Duration.ofSeconds(10))
+                  .until(() -> meters.find("punctual.jobs.running").gauge().value() == 1);
               await().atMost(Duration.ofSeconds(10)).until(() -> "SUCCEEDED".equals(status(id)));
               await()
                   .atMost(Duration.ofSeconds(5))
@@ -267,6 +276,45 @@ class PunctualStarterIT {
               assertThat(meters.find("punctual.worker.running").gauge()).isNotNull();
               assertThat(meters.find("punctual.worker.execution").functionTimer().count())
                   .isGreaterThanOrEqualTo(1);
+              // The tagged job meters: the series appear and move once the job ran.
+              await()
+                  .atMost(Duration.ofSeconds(5))
+                  .until(
+                      () -> {
+                        FunctionCounter finished =
+                            meters
+                                .find("punctual.jobs.finished")
+                                .tags(
+                                    "namespace",
+                                    "default",
+                                    "type",
+                                    "order.confirm",
+                                    "outcome",
+                                    "succeeded")
+                                .functionCounter();
+                        return finished != null && finished.count() == 1;
+                      });
+              assertThat(
+                      meters
+                          .find("punctual.jobs.started")
+                          .tags("namespace", "default", "type", "order.confirm")
+                          .functionCounter()
+                          .count())
+                  .isEqualTo(1);
+              FunctionTimer lag =
+                  meters
+                      .find("punctual.jobs.start.lag")
+                      .tags("namespace", "default", "priority", "normal")
+                      .functionTimer();
+              assertThat(lag.count()).isEqualTo(1);
+              assertThat(lag.totalTime(TimeUnit.SECONDS)).isBetween(0.0, 5.0);
+              assertThat(meters.find("punctual.jobs.running").gauge().value()).isZero();
+              assertThat(
+                      meters
+                          .find("punctual.jobs.queued")
+                          .tags("namespace", "default", "priority", "normal", "when", "due")
+                          .gauge())
+                  .isNotNull();
             });
   }
 
@@ -374,5 +422,57 @@ class PunctualStarterIT {
     runner()
         .withPropertyValues("punctual.worker.enabled=false")
         .run(context -> assertThat(context).doesNotHaveBean(EmbeddedWorkerLifecycle.class));
+  }
+
+  /** Every punctual.worker.* setting reaches the worker: here its name, on the attempt's row. */
+  @Test
+  void theWorkerSettingsAreBoundFromTheProperties() {
+    runner()
+        .withPropertyValues(
+            "punctual.worker.worker-id=orders-app-1",
+            "punctual.worker.claim-batch-size=8",
+            "punctual.worker.lease-ttl=20s",
+            "punctual.worker.heartbeat-interval=5s",
+            "punctual.worker.claim-ahead=0ms")
+        .run(
+            context -> {
+              UUID id =
+                  context
+                      .getBean(TransactionalJobs.class)
+                      .submit(JobRequest.builder("order.confirm").build());
+              await().atMost(Duration.ofSeconds(10)).until(() -> "SUCCEEDED".equals(status(id)));
+              assertThat(
+                      new JdbcTemplate(pool)
+                          .queryForList(
+                              "SELECT worker_id FROM job_executions WHERE job_id = ?",
+                              String.class,
+                              id))
+                  .containsExactly("orders-app-1");
+            });
+  }
+
+  /** Settings the YAML would refuse fail the context's start, each named by its property. */
+  @Test
+  void wrongWorkerSettingsFailTheStartNamingTheProperty() {
+    runner()
+        .withPropertyValues(
+            "punctual.worker.lease-ttl=5s",
+            "punctual.worker.heartbeat-interval=10s",
+            "punctual.worker.claims-in-flight=0")
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              Throwable cause = context.getStartupFailure();
+              while (cause.getCause() != null
+                  && !(cause instanceof io.punctual.common.config.InvalidSettingsException)) {
+                cause = cause.getCause();
+              }
+              assertThat(cause)
+                  .isInstanceOf(io.punctual.common.config.InvalidSettingsException.class)
+                  .hasMessageContaining(
+                      "punctual.worker.heartbeat-interval must be shorter than"
+                          + " punctual.worker.lease-ttl")
+                  .hasMessageContaining("punctual.worker.claims-in-flight must be 1 to 16");
+            });
   }
 }

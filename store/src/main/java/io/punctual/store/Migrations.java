@@ -45,6 +45,11 @@ public final class Migrations {
         .dataSource(dataSource)
         .locations("classpath:db/migration")
         .table(HISTORY)
+        // A database that already holds an application's own tables (one that submits jobs in its
+        // transactions shares it) but no Punctual history: start that history before V1, so every
+        // migration runs. Without it Flyway refuses any non-empty schema.
+        .baselineOnMigrate(true)
+        .baselineVersion("0")
         .load()
         .migrate();
   }

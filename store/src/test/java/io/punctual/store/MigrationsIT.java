@@ -77,4 +77,30 @@ class MigrationsIT {
 
     assertThat(checksums().get("2")).isEqualTo(12345);
   }
+
+  /**
+   * An application's database with tables of its own and none of Punctual's (an application that
+   * submits jobs in its own transactions shares the database): every migration runs.
+   */
+  @Test
+  void aDatabaseHoldingAnApplicationsTablesOnlyIsMigratedWhole() {
+    jdbi.useHandle(
+        h -> {
+          h.execute("DROP SCHEMA public CASCADE");
+          h.execute("CREATE SCHEMA public");
+          h.execute("CREATE TABLE orders (id bigint PRIMARY KEY)");
+        });
+
+    Migrations.migrate(stack.database.dataSource());
+
+    assertThat(checksums()).containsKeys("1", "2");
+    boolean both =
+        jdbi.withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT to_regclass('jobs') IS NOT NULL AND to_regclass('orders') IS NOT NULL")
+                    .mapTo(Boolean.class)
+                    .one());
+    assertThat(both).isTrue();
+  }
 }

@@ -36,9 +36,14 @@ enum Modules {
       CLIENT,
       WORKER,
       REAPER),
-  SPRING_BOOT_STARTER("spring-boot-starter", "io.punctual.spring", HANDLER_API, CLIENT, APP),
+  // The worker's settings and the labelled job metrics: types of the app module's API (its
+  // builders take WorkerSettings) that the starter binds and reports.
+  SPRING_BOOT_STARTER(
+      "spring-boot-starter", "io.punctual.spring", HANDLER_API, CLIENT, COMMON, WORKER, APP),
   DEPLOY("deploy", "io.punctual.deploy", (Modules[]) null),
-  LOAD_TESTS("load-tests", "io.punctual.bench", (Modules[]) null);
+  LOAD_TESTS("load-tests", "io.punctual.bench", (Modules[]) null),
+  // An application to copy, not part of Punctual: a user's package, using the starter as any app.
+  EXAMPLE_SPRING_BOOT_APP("examples/spring-boot-app", "com.example.orders", (Modules[]) null);
 
   private final String directory;
   private final String root;
