@@ -32,6 +32,11 @@ public enum Role {
     return permissions.contains(permission);
   }
 
+  /** Whether this role may do everything {@code other} may (roles are not a line: see WORKER). */
+  public boolean includes(Role other) {
+    return permissions.containsAll(other.permissions);
+  }
+
   public String wireName() {
     return name().toLowerCase(Locale.ROOT);
   }

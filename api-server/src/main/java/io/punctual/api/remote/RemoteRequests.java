@@ -31,6 +31,14 @@ final class RemoteRequests {
   /** The most log lines one heartbeat carries per attempt. */
   static final int MAX_LINES_PER_BEAT = 100;
 
+  static final Set<String> REGISTRATION_FIELDS = Set.of("types", "concurrency");
+  static final Set<String> CLAIM_FIELDS = Set.of("max", "waitMs");
+  static final Set<String> HEARTBEAT_FIELDS = Set.of("attempts");
+  static final Set<String> BEAT_FIELDS = Set.of("jobId", "attempt", "progress", "logs");
+  static final Set<String> PROGRESS_FIELDS = Set.of("percent", "done", "total");
+  static final Set<String> COMPLETION_FIELDS =
+      Set.of("jobId", "attempt", "status", "result", "error", "retryable", "retryAfterMs");
+
   /** {@code {"types": [..], "concurrency": n}}. */
   record Registration(List<String> types, int concurrency) {}
 
@@ -47,7 +55,7 @@ final class RemoteRequests {
     ObjectNode object = Problems.requireObject(body, "");
     Violations violations = new Violations();
     Fields f = new Fields(object, "", violations);
-    f.rejectUnknown(Set.of("types", "concurrency"));
+    f.rejectUnknown(REGISTRATION_FIELDS);
     List<String> types = new ArrayList<>();
     JsonNode node = f.get("types");
     if (!(node instanceof ArrayNode array) || array.isEmpty() || array.size() > MAX_TYPES) {
@@ -77,7 +85,7 @@ final class RemoteRequests {
     ObjectNode object = Problems.requireObject(body, "");
     Violations violations = new Violations();
     Fields f = new Fields(object, "", violations);
-    f.rejectUnknown(Set.of("max", "waitMs"));
+    f.rejectUnknown(CLAIM_FIELDS);
     Integer max = f.integer("max", 1, concurrency);
     Integer waitMs = f.integer("waitMs", 0, (int) maxWait.toMillis());
     violations.throwIfAny();
@@ -88,7 +96,7 @@ final class RemoteRequests {
     ObjectNode object = Problems.requireObject(body, "");
     Violations violations = new Violations();
     Fields f = new Fields(object, "", violations);
-    f.rejectUnknown(Set.of("attempts"));
+    f.rejectUnknown(HEARTBEAT_FIELDS);
     List<Beat> beats = new ArrayList<>();
     JsonNode node = f.get("attempts");
     if (node != null && (!(node instanceof ArrayNode array) || array.size() > concurrency)) {
@@ -102,7 +110,7 @@ final class RemoteRequests {
           continue;
         }
         Fields a = new Fields(item, at + ".", violations);
-        a.rejectUnknown(Set.of("jobId", "attempt", "progress", "logs"));
+        a.rejectUnknown(BEAT_FIELDS);
         UUID jobId = jobId(a);
         Integer attempt = a.integer("attempt", 1, 10_000);
         if (attempt == null && !a.has("attempt")) {
@@ -123,8 +131,7 @@ final class RemoteRequests {
     ObjectNode object = Problems.requireObject(body, "");
     Violations violations = new Violations();
     Fields f = new Fields(object, "", violations);
-    f.rejectUnknown(
-        Set.of("jobId", "attempt", "status", "result", "error", "retryable", "retryAfterMs"));
+    f.rejectUnknown(COMPLETION_FIELDS);
     UUID jobId = jobId(f);
     Integer attempt = f.integer("attempt", 1, 10_000);
     if (attempt == null && !f.has("attempt")) {
@@ -184,7 +191,7 @@ final class RemoteRequests {
       return null;
     }
     Fields pf = new Fields(p, at + ".progress.", a.violations());
-    pf.rejectUnknown(Set.of("percent", "done", "total"));
+    pf.rejectUnknown(PROGRESS_FIELDS);
     if (pf.has("done") || pf.has("total")) {
       JsonNode done = p.get("done");
       JsonNode total = p.get("total");

@@ -62,6 +62,11 @@ class RouteRoleMatrixIT {
     LEAST_ROLE.put("GET /api/v1/schedules/{id}/preview", Role.VIEWER);
     LEAST_ROLE.put("GET /api/v1/schedules/{id}/jobs", Role.VIEWER);
     LEAST_ROLE.put("GET /api/v1/workers", Role.VIEWER);
+    LEAST_ROLE.put("POST /api/v1/workers", Role.WORKER);
+    LEAST_ROLE.put("DELETE /api/v1/workers/{id}", Role.WORKER);
+    LEAST_ROLE.put("POST /api/v1/workers/{id}/claim", Role.WORKER);
+    LEAST_ROLE.put("POST /api/v1/workers/{id}/heartbeat", Role.WORKER);
+    LEAST_ROLE.put("POST /api/v1/workers/{id}/complete", Role.WORKER);
     LEAST_ROLE.put("GET /api/v1/me", Role.VIEWER);
     LEAST_ROLE.put("GET /api/v1/queues/depth", Role.VIEWER);
     LEAST_ROLE.put("POST /api/v1/namespaces", Role.ADMIN);
@@ -123,7 +128,7 @@ class RouteRoleMatrixIT {
       for (Role role : Role.values()) {
         Reply reply = send(route.getKey(), KEYS.get(role));
         sent++;
-        boolean allowed = role.compareTo(route.getValue()) >= 0;
+        boolean allowed = role.includes(route.getValue());
         boolean refused = reply.status() == 403;
         if (allowed == refused || reply.status() == 401 || reply.status() >= 500) {
           wrong.add(route.getKey() + " as " + role.wireName() + ": " + reply.status());

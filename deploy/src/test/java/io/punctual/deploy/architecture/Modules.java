@@ -17,10 +17,20 @@ enum Modules {
   CLIENT("client", "io.punctual.client"),
   EMBEDDED("embedded", "io.punctual.embedded"),
   SCHEDULES("schedules", "io.punctual.schedule", MODEL, COMMON, STORE),
-  API_SERVER(
-      "api-server", "io.punctual.api", MODEL, COMMON, STORE, QUEUE, OUTBOUND_HTTP, SCHEDULES),
-  FAULTS("faults", "io.punctual.faults", API_SERVER),
   WORKER("worker", "io.punctual.worker", MODEL, HANDLER_API, COMMON, STORE, QUEUE, OUTBOUND_HTTP),
+  // The worker: the API runs one for each remote worker of the worker protocol (api.remote).
+  API_SERVER(
+      "api-server",
+      "io.punctual.api",
+      MODEL,
+      HANDLER_API,
+      COMMON,
+      STORE,
+      QUEUE,
+      OUTBOUND_HTTP,
+      SCHEDULES,
+      WORKER),
+  FAULTS("faults", "io.punctual.faults", API_SERVER),
   CRON_PLANNER("cron-planner", "io.punctual.planner", MODEL, COMMON, STORE, QUEUE, SCHEDULES),
   REAPER("reaper", "io.punctual.reaper", MODEL, COMMON, STORE, QUEUE),
   ALERTER("alerter", "io.punctual.alerter", MODEL, COMMON, STORE, OUTBOUND_HTTP),
