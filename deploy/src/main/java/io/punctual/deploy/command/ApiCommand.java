@@ -6,6 +6,7 @@ import io.punctual.deploy.config.PunctualConfiguration;
 import io.punctual.deploy.runtime.Resources;
 import io.punctual.deploy.runtime.ServerUrls;
 import io.punctual.queue.Stores;
+import io.punctual.reaper.DeathWatchLoop;
 import io.punctual.store.config.PostgresSettings;
 import java.util.List;
 
@@ -26,6 +27,10 @@ final class ApiCommand extends RoleCommand {
     Stores stores = RoleWiring.openStores(postgres, config, "api", resources, environment);
     RoleWiring.checkSchema(stores);
     RoleWiring.registerApi(environment, stores, config, RoleWiring.signingSecrets(config, stores));
+    // The API runs a worker for each remote worker of the worker protocol: as beside every
+    // `punctual worker`, a death watch rescues within seconds the attempts of one that died.
+    DeathWatchLoop deaths = new DeathWatchLoop(stores, config.reaper, environment.metrics());
+    resources.addStarted("death watch", deaths::start, deaths::close, environment);
   }
 
   @Override
