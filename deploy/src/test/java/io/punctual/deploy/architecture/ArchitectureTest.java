@@ -116,9 +116,10 @@ class ArchitectureTest {
   /**
    * {@code Stores} (every store of a process) is for the wiring: deploy's commands, each role's
    * assembler ({@code ApiModule}, {@code PlannerWiring}, {@code Reaper}, {@code DeathWatchLoop},
-   * {@code Worker}), the embedded pieces' ({@code app}: {@code Backend}, {@code PunctualWorker},
-   * {@code PunctualJobs}) and the benchmarks. Everything else takes the narrow collaborators it
-   * uses.
+   * {@code Worker}; the API's {@code RemoteWorkers} and {@code RemoteSession}, which run a worker
+   * for each remote worker), the embedded pieces' ({@code app}: {@code Backend}, {@code
+   * PunctualWorker}, {@code PunctualJobs}) and the benchmarks. Everything else takes the narrow
+   * collaborators it uses.
    */
   @ArchTest
   static final ArchRule onlyTheWiringTakesStores =
@@ -143,6 +144,10 @@ class ArchitectureTest {
           .doNotHaveFullyQualifiedName("io.punctual.app.PunctualWorker")
           .and()
           .doNotHaveFullyQualifiedName("io.punctual.app.PunctualJobs")
+          .and()
+          .doNotHaveFullyQualifiedName("io.punctual.api.remote.RemoteWorkers")
+          .and()
+          .doNotHaveFullyQualifiedName("io.punctual.api.remote.RemoteSession")
           .should()
           .dependOnClassesThat()
           .haveFullyQualifiedName("io.punctual.queue.Stores");
