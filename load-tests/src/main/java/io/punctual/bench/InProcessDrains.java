@@ -15,6 +15,7 @@ import io.punctual.store.Migrations;
 import io.punctual.store.config.PostgresSettings;
 import io.punctual.worker.Worker;
 import io.punctual.worker.config.WorkerSettings;
+import io.punctual.worker.handler.registry.JobHandlers;
 import io.punctual.worker.trace.AttemptTracing;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -24,6 +25,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 
 /**
@@ -149,13 +151,26 @@ final class InProcessDrains {
       IntFunction<NewJob> job,
       AttemptTracing tracing)
       throws Exception {
+    return drain(
+        stores, servers, jobs, failing, job, tracing, s -> BenchSupport.builtIns(stores, s));
+  }
+
+  /** The same with the handlers {@code handlers} makes for the worker's settings. */
+  static Drain drain(
+      Stores stores,
+      Servers servers,
+      int jobs,
+      int failing,
+      IntFunction<NewJob> job,
+      AttemptTracing tracing,
+      Function<WorkerSettings, JobHandlers> handlers)
+      throws Exception {
     prepare(stores, jobs, job);
     WorkerSettings settings = new WorkerSettings();
     MetricRegistry metrics = new MetricRegistry();
     Usage before = servers.usage(ThroughputBenchmark.THIS_JVM);
     long started = System.nanoTime();
-    try (Worker worker =
-        new Worker(stores, settings, BenchSupport.builtIns(stores, settings), metrics, tracing)) {
+    try (Worker worker = new Worker(stores, settings, handlers.apply(settings), metrics, tracing)) {
       worker.start();
       var succeeded = metrics.meter("punctual.worker.succeeded");
       var failed = metrics.meter("punctual.worker.failed");
