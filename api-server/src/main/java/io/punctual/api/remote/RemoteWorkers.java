@@ -5,8 +5,8 @@ import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.lifecycle.Managed;
 import io.punctual.api.config.RemoteWorkerSettings;
+import io.punctual.api.problem.Problem;
 import io.punctual.api.problem.ProblemException;
-import io.punctual.api.problem.Problems;
 import io.punctual.common.loop.Loops;
 import io.punctual.queue.Stores;
 import io.punctual.worker.config.WorkerSettings;
@@ -103,7 +103,7 @@ public final class RemoteWorkers implements Managed, AutoCloseable {
 
   /**
    * Registers a remote worker in {@code namespace} from a {@code POST /api/v1/workers} body (a 422
-   * naming the field for a bad one; a 503 when {@code maxWorkers} are registered).
+   * naming the field for a bad one; a 429 when {@code maxWorkers} are registered).
    */
   public Registered registerFrom(String namespace, JsonNode body) {
     RemoteRequests.Registration r = RemoteRequests.registration(body);
@@ -112,11 +112,15 @@ public final class RemoteWorkers implements Managed, AutoCloseable {
             .orElseThrow(
                 () ->
                     new ProblemException(
-                        Problems.unavailable(
-                            "This API process serves "
-                                + settings.maxWorkers
-                                + " remote workers already (api.remoteWorkers.maxWorkers).",
-                            30)));
+                        Problem.of(
+                                429,
+                                "too-many-workers",
+                                "Too many remote workers",
+                                "This API process serves "
+                                    + settings.maxWorkers
+                                    + " remote workers already (api.remoteWorkers.maxWorkers):"
+                                    + " stop one, or register with another API process.")
+                            .withHeader("Retry-After", "30")));
     return new Registered(
         session.id(),
         namespace,

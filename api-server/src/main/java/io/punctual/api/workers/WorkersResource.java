@@ -44,7 +44,7 @@ public final class WorkersResource {
   /**
    * {@code POST /api/v1/workers}: registers a remote worker (the worker protocol, {@link
    * io.punctual.api.remote.RemoteWorkerResource}) in the request's namespace: 201 with its id and
-   * the intervals it must keep; 503 when this API process serves {@code
+   * the intervals it must keep; 429 when this API process serves {@code
    * api.remoteWorkers.maxWorkers} already.
    */
   @POST

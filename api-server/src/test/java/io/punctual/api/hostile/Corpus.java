@@ -452,7 +452,11 @@ final class Corpus {
         "body:empty-object",
         valid(route).json("{}"),
         null,
-        route.body() == BodyKind.QUOTA ? Expect.EITHER : Expect.REFUSED);
+        route.body() == BodyKind.QUOTA
+                || route.body() == BodyKind.CLAIM
+                || route.body() == BodyKind.HEARTBEAT
+            ? Expect.EITHER
+            : Expect.REFUSED);
     byte[] invalidUtf8 = {'{', '"', 't', 'y', 'p', 'e', '"', ':', '"', (byte) 0xC3, 0x28, '"', '}'};
     add(
         route,
@@ -660,6 +664,28 @@ final class Corpus {
         fields.put("notify", Kind.PAYLOAD);
         fields.put("notify.webhook", Kind.TEXT);
       }
+      case WORKER_REGISTRATION -> {
+        fields.put("types", Kind.TYPES);
+        fields.put("concurrency", Kind.INTEGER);
+      }
+      case CLAIM -> {
+        fields.put("max", Kind.INTEGER);
+        fields.put("waitMs", Kind.MILLIS);
+      }
+      case HEARTBEAT -> {
+        fields.put("jobId", Kind.ANY_JOB_ID);
+        fields.put("attempt", Kind.INTEGER);
+        fields.put("progress", Kind.PROGRESS);
+        fields.put("logs", Kind.LINES);
+      }
+      case COMPLETION -> {
+        fields.put("jobId", Kind.ANY_JOB_ID);
+        fields.put("attempt", Kind.INTEGER);
+        fields.put("status", Kind.CHOICE);
+        fields.put("error", Kind.REQUIRED_TEXT);
+        fields.put("retryable", Kind.FLAG);
+        fields.put("retryAfterMs", Kind.MILLIS);
+      }
       case NONE -> {}
     }
     return fields;
@@ -719,6 +745,22 @@ final class Corpus {
         node.putObject("when").put("event", "job_failed");
         node.putObject("notify").put("webhook", "https://example.com/hook");
       }
+      case WORKER_REGISTRATION -> {
+        node.putArray("types").add("hostile-remote");
+        node.put("concurrency", 4);
+      }
+      // no wait: a claim that finds nothing answers at once
+      case CLAIM -> node.put("max", 2).put("waitMs", 0);
+      // an attempt the worker does not hold: the answer names it to stop
+      case HEARTBEAT -> node.put("jobId", seedJobId).put("attempt", 1);
+      // refused as not held (409), after every field was checked
+      case COMPLETION ->
+          node.put("jobId", seedJobId)
+              .put("attempt", 1)
+              .put("status", "failed")
+              .put("error", "boom")
+              .put("retryable", false)
+              .put("retryAfterMs", 1000);
       case NONE -> {}
     }
     return node;
@@ -740,6 +782,7 @@ final class Corpus {
   private String wrap(Route route, String inner, boolean linked) {
     return switch (route.body()) {
       case BATCH -> "{\"jobs\":[" + inner + "]}";
+      case HEARTBEAT -> "{\"attempts\":[" + inner + "]}";
       case WORKFLOW ->
           "{\"jobs\":["
               + inner
@@ -805,6 +848,7 @@ final class Corpus {
   private static String culprit(Route route, String field) {
     return switch (route.body()) {
       case BATCH, WORKFLOW -> "jobs[0]." + field;
+      case HEARTBEAT -> "attempts[0]." + field;
       default -> field;
     };
   }

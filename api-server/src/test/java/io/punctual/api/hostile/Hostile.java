@@ -71,7 +71,17 @@ final class Hostile {
     /** An egress grant's list of CIDR blocks, addresses and host names. */
     EGRESS_ALLOW,
     /** A true or false. */
-    FLAG
+    FLAG,
+    /** Milliseconds that may be zero (a claim's waitMs, a completion's retryAfterMs). */
+    MILLIS,
+    /** A job id the request only names (the worker protocol): any well-formed id is taken. */
+    ANY_JOB_ID,
+    /** A remote worker's job types: 1 to 100 distinct non-blank names. */
+    TYPES,
+    /** An attempt's progress: {"percent"} or {"done", "total"}. */
+    PROGRESS,
+    /** New log lines of an attempt: at most 100 strings. */
+    LINES
   }
 
   private static Value refused(String label, String json) {
@@ -215,6 +225,11 @@ final class Hostile {
           case RUNNING_CAP -> runningCaps();
           case EGRESS_ALLOW -> egressAllows();
           case FLAG -> flags();
+          case MILLIS -> millis();
+          case ANY_JOB_ID -> anyJobIds(seedJobId);
+          case TYPES -> types();
+          case PROGRESS -> progress();
+          case LINES -> lines();
           case TAGS ->
               List.of(
                   refused("string", "\"x\""),
@@ -556,6 +571,87 @@ final class Hostile {
   }
 
   /** A boolean field. */
+  private static List<Value> millis() {
+    return List.of(
+        refused("string", "\"3\""),
+        refused("fraction", "1.5"),
+        refused("negative", "-1"),
+        refused("2^31", "2147483648"),
+        refused("2^63", "9223372036854775808"),
+        refused("huge", "1" + "0".repeat(400)),
+        refused("array", "[3]"),
+        either("zero", "0"),
+        either("negative-zero", "-0"),
+        either("1e1", "1e1"),
+        either("1.0", "1.0"));
+  }
+
+  private static List<Value> anyJobIds(String seedJobId) {
+    return List.of(
+        refused("not-uuid", "\"not-a-uuid\""),
+        refused("braced", "\"{" + seedJobId + "}\""),
+        refused("nul", quoted(seedJobId + NUL)),
+        refused("number", "1"),
+        refused("empty", "\"\""),
+        refused("10kb", quoted(GARBAGE)),
+        either("nil-uuid", "\"00000000-0000-0000-0000-000000000000\""),
+        either("random-uuid", "\"5f0c2b53-8a3e-4b8e-9c1f-3f1d2e4c5b6a\""),
+        either("upper-case-seed", quoted(seedJobId.toUpperCase(java.util.Locale.ROOT))));
+  }
+
+  private static List<Value> types() {
+    return List.of(
+        refused("string", "\"x\""),
+        refused("empty", "[]"),
+        refused("numbers", "[1]"),
+        refused("nulls", "[null]"),
+        refused("empty-entry", "[\"\"]"),
+        refused("blank-entry", "[\"  \"]"),
+        refused("nul", "[" + quoted("a" + NUL) + "]"),
+        refused("10kb", "[" + quoted(GARBAGE) + "]"),
+        refused("101-entries", "[" + "\"t\",".repeat(100) + "\"u\"]"),
+        refused("duplicates", "[\"dup\",\"dup\"]"),
+        refused("nested", "[[]]"),
+        refused("object", "{}"),
+        either("two", "[\"a\",\"b\"]"),
+        either("bidi", "[\"a\\u202Eb\"]"));
+  }
+
+  private static List<Value> progress() {
+    return List.of(
+        refused("string", "\"50\""),
+        refused("number", "50"),
+        refused("array", "[50]"),
+        refused("empty", "{}"),
+        refused("percent-over", "{\"percent\":101}"),
+        refused("percent-negative", "{\"percent\":-1}"),
+        refused("percent-string", "{\"percent\":\"5\"}"),
+        refused("done-alone", "{\"done\":1}"),
+        refused("done-over-total", "{\"done\":3,\"total\":2}"),
+        refused("total-zero", "{\"done\":0,\"total\":0}"),
+        refused("done-fraction", "{\"done\":0.5,\"total\":2}"),
+        refused("unknown", "{\"eta\":5}"),
+        either("percent", "{\"percent\":50}"),
+        either("fraction", "{\"percent\":12.5}"),
+        either("counts", "{\"done\":1,\"total\":3}"));
+  }
+
+  private static List<Value> lines() {
+    return List.of(
+        refused("string", "\"x\""),
+        refused("numbers", "[1]"),
+        refused("nulls", "[null]"),
+        refused("nested", "[[]]"),
+        refused("object", "{}"),
+        refused("nul", "[" + quoted("a" + NUL) + "]"),
+        refused("surrogate", "[" + quoted("\\udfff") + "]"),
+        refused("101-lines", "[" + "\"l\",".repeat(100) + "\"m\"]"),
+        either("empty", "[]"),
+        either("empty-line", "[\"\"]"),
+        either("10kb", "[" + quoted(GARBAGE) + "]"),
+        either("bidi", "[\"a\\u202Eb\"]"));
+  }
+
   private static List<Value> flags() {
     return List.of(
         refused("string", "\"true\""),

@@ -367,6 +367,7 @@ class HostileCorpusIT {
           case BULK_ACTION -> byName("POST /api/v1/jobs/bulk");
           case ALERT_RULE -> byName("POST /api/v1/alert-rules");
           case NAMESPACE -> byName("POST /api/v1/namespaces");
+          case REMOTE_WORKER -> byName("POST /api/v1/workers");
           case NONE -> throw new IllegalArgumentException();
         };
     String body =
@@ -383,6 +384,7 @@ class HostileCorpusIT {
                   + "\",\"when\":{\"event\":\"job_failed\"},"
                   + "\"notify\":{\"webhook\":\"https://example.com/hook\"}}";
           case NAMESPACE -> "{\"name\":\"seed-ns-" + n + "\"}";
+          case REMOTE_WORKER -> "{\"types\":[\"hostile-remote\"],\"concurrency\":4}";
           case NONE -> throw new IllegalArgumentException();
         };
     HttpSupport.Reply reply = http.post(creator.template(), body);

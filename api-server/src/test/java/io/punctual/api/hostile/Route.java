@@ -26,7 +26,9 @@ record Route(
     BULK_ACTION,
     ALERT_RULE,
     /** A namespace's name (not a UUID). */
-    NAMESPACE
+    NAMESPACE,
+    /** A remote worker registered over the worker protocol ({@code remote-<uuid>}). */
+    REMOTE_WORKER
   }
 
   /** The body a route takes (and so the fields the corpus mutates). */
@@ -44,7 +46,12 @@ record Route(
     QUOTA,
     WEIGHT,
     /** A namespace's egress grant. */
-    EGRESS
+    EGRESS,
+    /** The worker protocol: a registration, a claim, a heartbeat, a completion. */
+    WORKER_REGISTRATION,
+    CLAIM,
+    HEARTBEAT,
+    COMPLETION
   }
 
   /** What a 2xx answer stores: the ledger reads the ids from the answer's body. */

@@ -16,6 +16,7 @@ final class Routes {
   private static final String KEYS = "/api/v1/keys";
   private static final String ALERT_RULES = "/api/v1/alert-rules";
   private static final String NAMESPACES = "/api/v1/namespaces";
+  private static final String WORKERS = "/api/v1/workers";
 
   static final List<Route> ALL =
       List.of(
@@ -276,6 +277,37 @@ final class Routes {
               List.of("from", "to", "namespace", "keyId", "action", "limit", "cursor"),
               Effect.NONE),
           // keys
+          // the worker protocol
+          new Route(
+              "POST", WORKERS, IdKind.NONE, BodyKind.WORKER_REGISTRATION, NO_QUERY, Effect.NONE),
+          new Route(
+              "DELETE",
+              WORKERS + "/{id}",
+              IdKind.REMOTE_WORKER,
+              BodyKind.NONE,
+              NO_QUERY,
+              Effect.NONE),
+          new Route(
+              "POST",
+              WORKERS + "/{id}/claim",
+              IdKind.REMOTE_WORKER,
+              BodyKind.CLAIM,
+              NO_QUERY,
+              Effect.NONE),
+          new Route(
+              "POST",
+              WORKERS + "/{id}/heartbeat",
+              IdKind.REMOTE_WORKER,
+              BodyKind.HEARTBEAT,
+              NO_QUERY,
+              Effect.NONE),
+          new Route(
+              "POST",
+              WORKERS + "/{id}/complete",
+              IdKind.REMOTE_WORKER,
+              BodyKind.COMPLETION,
+              NO_QUERY,
+              Effect.NONE),
           new Route("POST", KEYS, IdKind.NONE, BodyKind.KEY, NO_QUERY, Effect.KEY),
           new Route(
               "GET", KEYS, IdKind.NONE, BodyKind.NONE, List.of("limit", "cursor"), Effect.NONE),
