@@ -171,6 +171,35 @@ class RemoteWorkerIT {
   }
 
   @Test
+  void anAttemptPastItsTimeoutIsStoppedAndRetriedAsAJavaWorkersWouldBe() {
+    String worker = register("remote.slow", 1);
+    String job =
+        submit(
+            "{\"type\":\"remote.slow\",\"timeout\":\"PT0.5S\",\"maxAttempts\":2,"
+                + "\"backoff\":{\"strategy\":\"fixed\",\"delay\":\"PT0.1S\"}}");
+    JsonNode first = claim(worker, 1, 10_000);
+    assertThat(first.get(0).get("deadline").isNull()).isFalse();
+    String beat = "{\"attempts\":[{\"jobId\":\"" + job + "\",\"attempt\":1}]}";
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(
+            () ->
+                http.post("/api/v1/workers/" + worker + "/heartbeat", beat)
+                        .json()
+                        .get("stop")
+                        .size()
+                    == 1);
+    assertThat(complete(worker, job, 1, "\"status\":\"succeeded\"").status()).isEqualTo(409);
+    JsonNode second = claim(worker, 1, 10_000);
+    assertThat(second.get(0).get("attempt").asInt()).isEqualTo(2);
+    assertThat(complete(worker, job, 2, "\"status\":\"succeeded\"").status()).isEqualTo(200);
+    await().atMost(Duration.ofSeconds(10)).until(() -> status(job).equals("SUCCEEDED"));
+    JsonNode executions = http.get("/api/v1/jobs/" + job + "/executions").json().get("items");
+    assertThat(executions.get(0).get("status").asText()).isEqualTo("TIMED_OUT");
+    http.method("DELETE", "/api/v1/workers/" + worker);
+  }
+
+  @Test
   void aSilentWorkersAttemptIsRescuedAsLostAndItsLateCompletionRefused() {
     String worker = register("remote.silent", 1);
     String job = submit("{\"type\":\"remote.silent\",\"maxAttempts\":2}");
