@@ -385,7 +385,7 @@ public final class SubmitBenchmark {
     return new Result(measured, measured, elapsed, counted, cpuUsed);
   }
 
-  private static boolean ping(String base) {
+  static boolean ping(String base) {
     try {
       HttpRequest r =
           HttpRequest.newBuilder(URI.create(base + "?limit=1"))
