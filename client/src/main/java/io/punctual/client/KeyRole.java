@@ -15,10 +15,10 @@ public enum KeyRole {
   SUBMITTER,
   /** And cancels jobs and workflows, and manages schedules. */
   OPERATOR,
-  /** Everything in every namespace: keys, namespaces, the audit log. */
-  ADMIN,
   /** Only runs jobs over the worker protocol, in its namespaces: for remote workers (SDKs). */
-  WORKER;
+  WORKER,
+  /** Everything in every namespace: keys, namespaces, the audit log. */
+  ADMIN;
 
   @JsonValue
   public String wireName() {
