@@ -422,6 +422,14 @@ public final class Worker implements AutoCloseable {
   }
 
   /**
+   * Asks the running attempt of job {@code jobId} to stop for {@code reason} (its handler's thread
+   * is interrupted; {@link StopReason#SHUTDOWN} hands the attempt back); false when none runs here.
+   */
+  public boolean stopAttempt(java.util.UUID jobId, StopReason reason) {
+    return running.of(jobId).map(a -> a.stop(reason)).orElse(false);
+  }
+
+  /**
    * Stops as if the process had died, for a worker whose handlers can no longer report (the remote
    * worker an API process runs this worker for stopped answering): stops claiming, heartbeats,
    * lease renewals and its liveness reports at once, leaves its running attempts RUNNING with their

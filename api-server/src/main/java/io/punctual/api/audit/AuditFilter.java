@@ -41,13 +41,27 @@ import org.glassfish.jersey.uri.UriTemplate;
  * client address as the server sees it: behind a proxy, only with Dropwizard's {@code
  * useForwardedHeaders}), minute, reason and route, so that a flood of bad keys costs a few rows.
  *
- * <p>A request matching no route (404, 405) acted on nothing and is not audited; neither is one
- * refused before routing (a malformed request). A body over {@code api.maxRequestBytes} is refused
- * after the key was checked, on its route, and audited as any refusal.
+ * <p>A remote worker's claims, heartbeats and completions that succeed are not audited (its
+ * registration and deregistration, and every refusal, are). A request matching no route (404, 405)
+ * acted on nothing and is not audited; neither is one refused before routing (a malformed request).
+ * A body over {@code api.maxRequestBytes} is refused after the key was checked, on its route, and
+ * audited as any refusal.
  */
 @Priority(Priorities.USER)
 public final class AuditFilter implements ContainerResponseFilter {
   static final Set<String> MUTATING = Set.of("POST", "PUT", "PATCH", "DELETE");
+
+  /**
+   * The worker protocol's traffic: a remote worker's claims, heartbeats and completions (several a
+   * second per worker, like a Java worker's, which are not audited either); its registration and
+   * deregistration are.
+   */
+  static final Set<String> WORKER_TRAFFIC =
+      Set.of(
+          "POST /api/v1/workers/{id}/claim",
+          "POST /api/v1/workers/{id}/heartbeat",
+          "POST /api/v1/workers/{id}/complete");
+
   static final String PREFIX = "/api/v1/";
   public static final String REQUEST_ID_HEADER = "X-Request-Id";
   private static final String ACTOR = AuditFilter.class.getName() + ".actor";
@@ -106,7 +120,8 @@ public final class AuditFilter implements ContainerResponseFilter {
           response.getEntity() instanceof Problem p ? p.type() : null);
       return;
     }
-    if (!MUTATING.contains(request.getMethod())) {
+    if (!MUTATING.contains(request.getMethod())
+        || (status < 400 && WORKER_TRAFFIC.contains(request.getMethod() + " " + route))) {
       return;
     }
     audit.record(

@@ -6,6 +6,7 @@ import io.punctual.queue.Stores;
 import io.punctual.worker.Worker;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
+import io.punctual.worker.run.StopReason;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,6 +18,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One registered remote worker: the {@link Worker} this API process runs for it (the same claim
@@ -36,6 +38,13 @@ final class RemoteSession {
   private final BlockingQueue<RemoteAttempt> waiting = new LinkedBlockingQueue<>();
   private final Map<UUID, RemoteAttempt> held = new ConcurrentHashMap<>();
   private volatile Instant lastSeen;
+  private volatile boolean closing;
+
+  /** Claims waiting now: a worker in a long poll is alive whatever its lastSeen. */
+  private final AtomicInteger polling = new AtomicInteger();
+
+  /** How long a long poll waits at a time before it looks whether the worker is stopping. */
+  private static final long POLL_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
   RemoteSession(String id, Declared declared, Stores stores, WorkerSettings base) {
     this.id = id;
@@ -68,6 +77,11 @@ final class RemoteSession {
     return lastSeen;
   }
 
+  /** Whether a claim of this worker is waiting now (its long poll keeps it alive). */
+  boolean polling() {
+    return polling.get() > 0;
+  }
+
   void touch() {
     lastSeen = clock.instant();
   }
@@ -80,8 +94,17 @@ final class RemoteSession {
   RemoteAttempt offer(JobContext ctx) {
     RemoteAttempt attempt = new RemoteAttempt(ctx);
     held.put(ctx.jobId(), attempt);
-    waiting.add(attempt);
+    if (closing) {
+      handBack(attempt); // claimed while the worker stops: never handed over, back at once
+    } else {
+      waiting.add(attempt);
+    }
     return attempt;
+  }
+
+  /** Hands back an attempt the remote worker never took: PENDING again at once. */
+  private void handBack(RemoteAttempt attempt) {
+    worker.stopAttempt(attempt.ctx().jobId(), StopReason.SHUTDOWN);
   }
 
   /** The attempt of {@code ctx} ended here (completed, timed out, cancelled). */
@@ -96,13 +119,27 @@ final class RemoteSession {
    */
   List<JobContext> claim(int max, Duration wait) throws InterruptedException {
     touch();
+    polling.incrementAndGet();
+    try {
+      return take(max, wait);
+    } finally {
+      polling.decrementAndGet();
+      touch();
+    }
+  }
+
+  private List<JobContext> take(int max, Duration wait) throws InterruptedException {
     List<JobContext> taken = new ArrayList<>();
     long deadline = System.nanoTime() + wait.toNanos();
-    while (taken.isEmpty()) {
+    while (taken.isEmpty() && !closing) {
       long left = deadline - System.nanoTime();
-      RemoteAttempt first = waiting.poll(Math.max(0, left), TimeUnit.NANOSECONDS);
+      RemoteAttempt first =
+          waiting.poll(Math.clamp(left, 0, POLL_SLICE_NANOS), TimeUnit.NANOSECONDS);
       if (first == null) {
-        break;
+        if (left <= POLL_SLICE_NANOS) {
+          break;
+        }
+        continue;
       }
       List<RemoteAttempt> more = new ArrayList<>();
       more.add(first);
@@ -113,7 +150,6 @@ final class RemoteSession {
         }
       }
     }
-    touch();
     return taken;
   }
 
@@ -138,10 +174,15 @@ final class RemoteSession {
   }
 
   /**
-   * Stops gracefully: no more claims; attempts still running get {@code worker.shutdownGrace} to
+   * Stops gracefully: no more claims (a claim waiting ends with nothing); attempts the remote
+   * worker never took are handed back at once; those it runs get {@code worker.shutdownGrace} to
    * complete, then are handed back.
    */
   void close() {
+    closing = true;
+    List<RemoteAttempt> neverTaken = new ArrayList<>();
+    waiting.drainTo(neverTaken);
+    neverTaken.forEach(this::handBack);
     worker.close();
   }
 }

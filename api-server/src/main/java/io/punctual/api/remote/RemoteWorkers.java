@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The remote workers registered with this API process ({@code POST /api/v1/workers}), each a {@link
  * RemoteSession}. {@link #runOnce()} (every second, from {@code ApiModule}) abandons those that
- * sent nothing for {@code api.remoteWorkers.leaseTtl}; {@link #close()} stops the others
- * gracefully.
+ * sent nothing for {@code api.remoteWorkers.leaseTtl} (a claim waiting in its long poll keeps a
+ * worker alive); {@link #close()} stops the others gracefully.
  */
 public final class RemoteWorkers implements Managed, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RemoteWorkers.class);
@@ -151,7 +151,7 @@ public final class RemoteWorkers implements Managed, AutoCloseable {
     Instant before = stores.clock().instant().minus(settings.leaseTtl);
     int n = 0;
     for (RemoteSession s : List.copyOf(sessions.values())) {
-      if (s.lastSeen().isBefore(before) && sessions.remove(s.id(), s)) {
+      if (!s.polling() && s.lastSeen().isBefore(before) && sessions.remove(s.id(), s)) {
         log.warn(
             "remote worker silent since {}, its {} attempts left to the death watch worker={}",
             s.lastSeen(),

@@ -252,6 +252,34 @@ class RemoteWorkerIT {
   }
 
   @Test
+  void aStoppingWorkersUntakenAttemptsAreHandedBackAtOnce() {
+    String worker = register("remote.untaken", 2);
+    String job = submit("{\"type\":\"remote.untaken\"}");
+    // The API claims it for the worker, which never takes it.
+    await().atMost(Duration.ofSeconds(10)).until(() -> status(job).equals("RUNNING"));
+    assertThat(http.method("DELETE", "/api/v1/workers/" + worker).status()).isEqualTo(202);
+    await().atMost(Duration.ofSeconds(5)).until(() -> status(job).equals("PENDING"));
+    JsonNode executions = http.get("/api/v1/jobs/" + job + "/executions").json().get("items");
+    assertThat(executions.get(0).get("status").asText()).isEqualTo("HANDED_BACK");
+    assertThat(http.post("/api/v1/workers/" + worker + "/claim", "{}").status()).isEqualTo(404);
+  }
+
+  @Test
+  void aClaimWaitingInItsLongPollKeepsItsWorkerAlive() throws Exception {
+    String worker = register("remote.idle", 1);
+    long abandoned = meter("punctual.api.remoteWorkers.abandoned");
+    var waiting =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> http.post("/api/v1/workers/" + worker + "/claim", "{\"waitMs\":3000}").status());
+    await().pollDelay(Duration.ofMillis(300)).until(() -> true);
+    FIXTURE.clock.advance(Duration.ofSeconds(16)); // past leaseTtl while the claim waits
+    assertThat(waiting.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(200);
+    assertThat(meter("punctual.api.remoteWorkers.abandoned")).isEqualTo(abandoned);
+    assertThat(claim(worker, 1, 0)).isEmpty();
+    http.method("DELETE", "/api/v1/workers/" + worker);
+  }
+
+  @Test
   void aWorkerKeyRunsJobsAndNothingElse() {
     Reply key =
         http.post(
