@@ -142,6 +142,8 @@ export class Worker {
         for (const h of this.#running.values()) {
           if (h.workerId === oldId) h.abort(abortError("the API took this worker for dead: the attempt is run again elsewhere"));
         }
+        // A long poll on the old registration would wait out its waitMs for nothing.
+        this.#claimAbort?.abort();
         for (let wait = 200; this.#state !== "stopped"; wait = Math.min(wait * 2, 5_000)) {
           try {
             this.#registration = await this.#register();
@@ -176,7 +178,7 @@ export class Worker {
         }));
         wait = 100;
       } catch (e) {
-        if (abort.signal.aborted) break;
+        if (abort.signal.aborted) continue; // stopping, or registered again: the loop decides
         if (e instanceof PunctualProblem && e.status === 404) {
           await this.#reregister(id);
           continue;
