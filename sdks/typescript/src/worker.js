@@ -17,7 +17,7 @@ export class Worker {
   #concurrency;
   #waitMs;
   #logger;
-  #state = "new"; // new, running, stopping, stopped
+  #state = "new"; // new, running, stopping (handlers finishing), closing (deleting), stopped
   #registration = null;
   #registering = null;
   #running = new Map(); // `${jobId}/${attempt}` -> Held
@@ -112,6 +112,7 @@ export class Worker {
       clearTimeout(timer);
     }
     await finished;
+    this.#state = "closing"; // no more heartbeats, no more registering
     clearTimeout(this.#beatTimer);
     await this.#beating;
     await this.#registering;
@@ -144,7 +145,8 @@ export class Worker {
         }
         // A long poll on the old registration would wait out its waitMs for nothing.
         this.#claimAbort?.abort();
-        for (let wait = 200; this.#state !== "stopped"; wait = Math.min(wait * 2, 5_000)) {
+        // Only while running: a stopping worker has nothing to gain from a new registration.
+        for (let wait = 200; this.#state === "running"; wait = Math.min(wait * 2, 5_000)) {
           try {
             this.#registration = await this.#register();
             this.#stats.reregistered++;
@@ -239,6 +241,10 @@ export class Worker {
         this.#logger.warn?.(`punctual worker: last progress and lines of job ${held.jobId} not sent: ${e.message}`);
         break;
       }
+    }
+    if (held.stopped) {
+      this.#stats.stopped++; // the last heartbeat's answer said to stop it: a completion is refused
+      return;
     }
     const body = { jobId: held.jobId, attempt: held.attempt, ...outcome };
     for (let tries = 1; ; tries++) {
