@@ -150,3 +150,25 @@ test("logs of a job never run: attempt null, no lines", async () => {
   assert.deepEqual(page.lines, []);
   await operator.cancel(job.id);
 });
+
+test("an error answer that is not a problem (a proxy's 502 page) is a PunctualProblem of type about:blank", async () => {
+  const { createServer } = await import("node:http");
+  const proxy = createServer((req, res) => {
+    res.writeHead(502, { "Content-Type": "text/html" });
+    res.end("<html><body>Bad Gateway</body></html>");
+  });
+  await new Promise((r) => proxy.listen(0, "127.0.0.1", r));
+  try {
+    const c = new Client({ baseUrl: `http://127.0.0.1:${proxy.address().port}`, apiKey: "pct_x" });
+    await assert.rejects(c.get("00000000-0000-7000-8000-000000000000"), (e) => {
+      assert.ok(e instanceof PunctualProblem);
+      assert.equal(e.status, 502);
+      assert.equal(e.type, "about:blank");
+      assert.equal(e.title, "Bad Gateway");
+      assert.match(e.detail, /Bad Gateway/);
+      return true;
+    });
+  } finally {
+    proxy.close();
+  }
+});

@@ -238,3 +238,51 @@ test("a worker whose registration the API forgot (404) registers again and goes 
   assert.equal(done.result, "pong");
   assert.equal(done.workerId, worker.id);
 });
+
+test("250 log lines logged at once all arrive, 100 a heartbeat, in order", async () => {
+  const { client } = await setup("manylines", {
+    chatty: async (ctx) => {
+      for (let i = 1; i <= 250; i++) ctx.log(`line ${i}`);
+      ctx.log("x".repeat(5_000)); // cut at 4,096
+      return { lines: 250 };
+    },
+  });
+  const job = await client.submit({ type: "chatty" });
+  assert.equal((await client.awaitFinal(job.id, { timeoutMs: 15_000 })).status, "SUCCEEDED");
+  const page = await eventually(async () => {
+    const p = await client.logs(job.id, { attempt: 1 });
+    return p.lines.length === 251 ? p : null;
+  }, { what: "251 lines", timeoutMs: 5_000 });
+  assert.deepEqual(page.lines.slice(0, 250).map((l) => l.line), Array.from({ length: 250 }, (_, i) => `line ${i + 1}`));
+  assert.equal(page.lines[250].line.length, 4_096);
+});
+
+test("bad options and bad progress are refused where they are made", async () => {
+  assert.throws(() => new Worker({ baseUrl: BASE_URL, handlers: {} }), TypeError);
+  assert.throws(() => new Worker({ baseUrl: "localhost:8080", handlers: { a: async () => {} } }), TypeError);
+  assert.throws(() => new Worker({ baseUrl: BASE_URL, handlers: { a: async () => {} }, concurrency: 0 }), RangeError);
+  assert.throws(() => new Worker({ baseUrl: BASE_URL, handlers: { a: "not a function" } }), TypeError);
+  assert.throws(() => new RetryAfterError(-1), RangeError);
+  const errors = [];
+  const { client } = await setup("badprogress", {
+    p: async (ctx) => {
+      for (const args of [[101], [-1], [5, 4], [1.5, 4], [1, 0]]) {
+        try {
+          ctx.progress(...args);
+        } catch (e) {
+          errors.push(e.name);
+        }
+      }
+      ctx.progress(2, 4);
+      return "ok";
+    },
+  });
+  const job = await client.submit({ type: "p" });
+  assert.equal((await client.awaitFinal(job.id, { timeoutMs: 15_000 })).status, "SUCCEEDED");
+  assert.deepEqual(errors, ["RangeError", "RangeError", "RangeError", "RangeError", "RangeError"]);
+  const j = await eventually(async () => {
+    const x = await client.get(job.id);
+    return x.progress ? x : null;
+  }, { what: "progress 2/4" });
+  assert.equal(j.progress.percent, 50);
+});
