@@ -143,3 +143,26 @@ test("the declarations type-check, with the README's example (tsc --noEmit)", ()
   const tsc = path.join(sdk, "node_modules", "typescript", "bin", "tsc");
   execFileSync(process.execPath, [tsc, "-p", path.join(sdk, "tsconfig.json")], { cwd: sdk, stdio: "pipe" });
 });
+
+/** The string literals of a `type X = "a" | "b"` alias of index.d.ts. */
+function declaredUnion(name) {
+  const file = path.join(sdk, "index.d.ts");
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2022, true);
+  let values = null;
+  source.forEachChild((node) => {
+    if (ts.isTypeAliasDeclaration(node) && node.name.text === name && ts.isUnionTypeNode(node.type)) {
+      values = node.type.types.filter(ts.isLiteralTypeNode).map((t) => t.literal.text);
+    }
+  });
+  assert.ok(values, `index.d.ts declares no union type ${name}`);
+  return values;
+}
+
+test("the enums: every job status, priority and run condition the API names is declared", () => {
+  // A superset for statuses: BLOCKED is a status the API answers (docs/state-machine.md) that the
+  // schema's enum does not list.
+  const statuses = declaredUnion("JobStatus");
+  for (const s of schemas.Job.properties.status.enum) assert.ok(statuses.includes(s), `JobStatus lacks ${s}`);
+  assert.deepEqual(declaredUnion("Priority").sort(), [...schemas.JobRequest.properties.priority.enum].sort());
+  assert.deepEqual(declaredUnion("RunCondition").sort(), [...schemas.JobRequest.properties.runCondition.enum].sort());
+});
