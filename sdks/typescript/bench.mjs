@@ -6,7 +6,7 @@
 //   2. start lag: jobs submitted at a fixed rate, one request each, while the worker long-polls;
 //      lag = handler start - the moment the submit was sent, p50/p95/p99/max.
 // Options (environment): BENCH_JOBS (5000), BENCH_CONCURRENCY (32), BENCH_RATE (200 /s),
-// BENCH_SECONDS (20).
+// BENCH_SECONDS (20), BENCH_WARMUP (2000 jobs drained first, not measured: the API's JIT warms up).
 import { randomUUID } from "node:crypto";
 import { Client, Worker } from "./src/index.js";
 import { startPunctual } from "./test/punctual.mjs";
@@ -15,6 +15,7 @@ const JOBS = Number(process.env.BENCH_JOBS ?? 5_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2_000);
 
 let punctual = null;
 let baseUrl = process.env.PUNCTUAL_BENCH_BASE_URL;
@@ -43,37 +44,37 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-try {
-  // 1. Drain.
-  for (let i = 0; i < JOBS; i += 1_000) {
-    await client.submitBatch(Array.from({ length: Math.min(1_000, JOBS - i) }, () => ({ type: "drain" })));
+/** Submits n jobs of `type`, 1,000 a batch. */
+async function submitMany(n, type) {
+  for (let i = 0; i < n; i += 1_000) {
+    await client.submitBatch(Array.from({ length: Math.min(1_000, n - i) }, () => ({ type })));
   }
-  let finished;
-  const allDone = new Promise((resolve) => (finished = resolve));
-  let handled = 0;
-  const drainer = new Worker({
-    baseUrl,
-    apiKey: workerKey,
-    namespace,
-    concurrency: CONCURRENCY,
-    handlers: {
-      drain: async () => {
-        handled++;
-      },
-    },
-  });
+}
+
+/** Runs a worker of `type` until it has completed n jobs; answers the ms from its start(). */
+async function drain(n, type, count) {
+  const worker = new Worker({ baseUrl, apiKey: workerKey, namespace, concurrency: CONCURRENCY, handlers: { [type]: async () => void count() } });
   const t0 = performance.now();
-  await drainer.start();
-  const watch = setInterval(() => {
-    if (drainer.stats.succeeded >= JOBS) finished();
-  }, 5);
-  await allDone;
-  clearInterval(watch);
-  const drainMs = performance.now() - t0;
-  await drainer.stop();
+  await worker.start();
+  while (worker.stats.succeeded < n) await new Promise((r) => setTimeout(r, 5));
+  const ms = performance.now() - t0;
+  await worker.stop();
+  return { ms, refused: worker.stats.refused };
+}
+
+try {
+  if (WARMUP > 0) {
+    await submitMany(WARMUP, "warmup");
+    const w = await drain(WARMUP, "warmup", () => {});
+    console.log(`warm-up: ${WARMUP} jobs at ${Math.round((WARMUP / w.ms) * 1000)} jobs/s (not counted)`);
+  }
+  // 1. Drain.
+  await submitMany(JOBS, "drain");
+  let handled = 0;
+  const { ms: drainMs, refused } = await drain(JOBS, "drain", () => handled++);
   console.log(
     `drain: ${JOBS} no-op jobs, 1 worker, concurrency ${CONCURRENCY}: ${Math.round(drainMs)} ms, ` +
-      `${Math.round((JOBS / drainMs) * 1000)} jobs/s (handled ${handled}, refused ${drainer.stats.refused})`,
+      `${Math.round((JOBS / drainMs) * 1000)} jobs/s (handled ${handled}, refused ${refused})`,
   );
 
   // 2. Start lag at a fixed rate, through the long poll.
