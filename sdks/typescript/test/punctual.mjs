@@ -79,7 +79,8 @@ export async function startPunctual({ javaOpts = TEST_SETTINGS, timeoutMs = 180_
     adminKey,
     dataDir,
     logFile,
-    async stop() {
+    /** Stops it; its data directory (and log) is removed unless `keep` or PUNCTUAL_TEST_KEEP_DATA. */
+    async stop({ keep = false } = {}) {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill("SIGTERM");
         const late = setTimeout(() => child.kill("SIGKILL"), 30_000);
@@ -87,7 +88,7 @@ export async function startPunctual({ javaOpts = TEST_SETTINGS, timeoutMs = 180_
         clearTimeout(late);
       }
       log.end();
-      if (!process.env.PUNCTUAL_TEST_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
+      if (!keep && !process.env.PUNCTUAL_TEST_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

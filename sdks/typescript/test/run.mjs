@@ -21,8 +21,8 @@ if (!env.PUNCTUAL_TEST_BASE_URL) {
   });
 }
 
-const stopAll = async () => {
-  if (punctual) await punctual.stop();
+const stopAll = async (keep = false) => {
+  if (punctual) await punctual.stop({ keep });
 };
 for (const sig of ["SIGINT", "SIGTERM"]) {
   process.on(sig, async () => {
@@ -35,6 +35,8 @@ const code = await new Promise((resolve) => {
   const child = spawn(process.execPath, ["--test", "--test-concurrency=3", ...files], { cwd: SDK_DIR, env, stdio: "inherit" });
   child.on("exit", (c, s) => resolve(c ?? (s ? 1 : 0)));
 });
-if (code !== 0 && punctual) console.error(`tests failed; Punctual's log: ${punctual.logFile} (kept with PUNCTUAL_TEST_KEEP_DATA=1)`);
-await stopAll();
+if (code !== 0 && punctual) console.error(`tests failed; Punctual's log is kept: ${punctual.logFile}`);
+const stopping = performance.now();
+await stopAll(code !== 0);
+if (punctual) console.log(`punctual dev stopped in ${Math.round(performance.now() - stopping)} ms`);
 process.exit(code);
