@@ -26,6 +26,7 @@ export class Worker {
   #slotFreed = null;
   #beatTimer = null;
   #beating = null;
+  #starting = null;
   #stopping = null;
   #stats = { claimed: 0, succeeded: 0, failed: 0, refused: 0, stopped: 0, reregistered: 0, droppedLogLines: 0 };
 
@@ -70,9 +71,14 @@ export class Worker {
   }
 
   /** Registers and starts claiming; resolves with the registration. */
-  async start() {
-    if (this.#state !== "new") throw new Error(`worker already ${this.#state}`);
+  start() {
+    if (this.#state !== "new") return Promise.reject(new Error(`worker already ${this.#state}`));
     this.#state = "running";
+    this.#starting = this.#start();
+    return this.#starting;
+  }
+
+  async #start() {
     try {
       this.#registration = await this.#register();
     } catch (e) {
@@ -99,6 +105,12 @@ export class Worker {
 
   async #stop(timeoutMs) {
     this.#state = "stopping";
+    try {
+      await this.#starting; // stop() called while it registers: let it finish, then undo it
+    } catch {
+      this.#state = "stopped"; // it never registered
+      return;
+    }
     this.#claimAbort?.abort();
     this.#wake();
     await this.#claimLoop;

@@ -286,3 +286,21 @@ test("bad options and bad progress are refused where they are made", async () =>
   }, { what: "progress 2/4" });
   assert.equal(j.progress.percent, 50);
 });
+
+test("stop() called while start() is registering waits for it, then deletes the registration", async () => {
+  const namespace = await freshNamespace("stopearly");
+  const apiKey = await newKey("worker", [namespace]);
+  const worker = new Worker({ baseUrl: BASE_URL, apiKey, namespace, logger: quiet, handlers: { a: async () => {} } });
+  const started = worker.start();
+  await worker.stop();
+  const registration = await started;
+  assert.equal(worker.id, registration.id);
+  const res = await fetch(`${BASE_URL}/api/v1/workers/${registration.id}/heartbeat`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${apiKey}`, "Punctual-Namespace": namespace, "Content-Type": "application/json" },
+    body: JSON.stringify({ attempts: [] }),
+  });
+  assert.equal(res.status, 404);
+  assert.equal(worker.stats.claimed, 0);
+  await assert.rejects(worker.start(), /already stopped/);
+});
