@@ -56,6 +56,7 @@ class Connection:
     def exchange(
         self, method: str, target: str, body: bytes | None, headers: dict[str, str], timeout: float
     ) -> tuple[int, http.client.HTTPMessage, bytes]:
+        self._aborted = False
         for tries in (1, 2):
             fresh = self._conn is None or self._conn.sock is None
             conn = self._open(timeout)
@@ -96,16 +97,29 @@ class Http:
         self.namespace = namespace
         self.timeout = timeout
         self._local = threading.local()
+        self._connections: list[Connection] = []
+        self._connections_lock = threading.Lock()
 
     def connection(self) -> Connection:
         """A new connection of one's own (a long poll that another thread may abort)."""
-        return Connection(self._scheme, self._host, self._port)
+        conn = Connection(self._scheme, self._host, self._port)
+        with self._connections_lock:
+            self._connections.append(conn)
+        return conn
 
     def _thread_connection(self) -> Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
             conn = self._local.conn = self.connection()
         return conn
+
+    def close(self) -> None:
+        """Closes every connection it opened (a later request opens a new one)."""
+        with self._connections_lock:
+            connections, self._connections = self._connections, []
+        for conn in connections:
+            conn.close()
+        self._local = threading.local()
 
     def request(
         self,

@@ -32,6 +32,16 @@ class Client:
         self._api_key = api_key
         self._timeout = timeout
 
+    def close(self) -> None:
+        """Closes its kept-alive connections."""
+        self._http.close()
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
     def with_namespace(self, namespace: str) -> "Client":
         """The same server and key, another namespace."""
         return Client(self.base_url, self._api_key, namespace, timeout=self._timeout)

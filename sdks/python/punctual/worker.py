@@ -215,9 +215,9 @@ class Worker:
         self._stopping.set()
         with self._slots:
             self._slots.notify_all()
-        self._claim_conn.abort()  # ends the long poll in flight
-        if self._claimer:
-            self._claimer.join()
+        while self._claimer and self._claimer.is_alive():
+            self._claim_conn.abort()  # ends the long poll in flight
+            self._claimer.join(0.2)
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._slots:
             while self._running > 0:
@@ -237,7 +237,7 @@ class Worker:
                 log.warning("deregistering %s: %s", reg.id, p)
         except PunctualConnectionError as e:
             log.warning("deregistering %s: %s", reg.id, e)
-        self._claim_conn.close()
+        self._http.close()
         return finished
 
     def run(self) -> None:
@@ -294,6 +294,8 @@ class Worker:
             while not self._stopping.is_set():
                 try:
                     self._registration = self._register()
+                    # A long poll in flight waits on the lost registration: end it, claim anew.
+                    self._claim_conn.abort()
                     return
                 except (PunctualProblem, PunctualConnectionError) as e:
                     log.warning("registering again: %s", e)
@@ -333,6 +335,8 @@ class Worker:
             except PunctualConnectionError as e:
                 if self._stopping.is_set():
                     return
+                if self._registration is not reg:
+                    continue  # aborted: it registered again
                 log.warning("claim failed: %s", e)
                 self._stopping.wait(delay)
                 delay = min(delay * 2, 5.0)
