@@ -2,7 +2,9 @@
 """Measures the Python worker against a real Punctual and prints:
 
 * drain: jobs/s one Worker (no-op handler, --concurrency 32) completes from a backlog of --jobs
-  (3,000) submitted before it starts, from its start to its last completion answered;
+  (3,000) submitted before it starts, from its start to its last completion answered, in --rounds
+  (3) rounds on the same server (the first warms the JVM up, and shows it: a fresh API is slower),
+  with the CPU time this Python process spent per job;
 * start lag: jobs submitted one by one at --rate (100/s) for --seconds (20), each job's lag from its
   runAt (the API's clock at submit) to its handler's start in this process (same host, same clock),
   through the long poll: p50, p99, max.
@@ -115,11 +117,22 @@ def start_lag(base_url: str, admin: punctual.Client, rate: float, seconds: float
     while len(started) < total and time.monotonic() < deadline:
         time.sleep(0.05)
     worker.stop()
+    # Where the lag goes, on a sample: runAt to the API's own worker claiming the attempt (the
+    # job's startedAt), then that to the handler's start here (the hand-over through the long poll).
+    claim, handover = [], []
+    for j in list(run_at)[:: max(1, total // 200)]:
+        if j in started:
+            api_start = instant(client.get(j)["startedAt"])
+            claim.append((api_start - run_at[j]) * 1000)
+            handover.append((started[j] - api_start) * 1000)
     client.close()
     lags = sorted((started[j] - run_at[j]) * 1000 for j in run_at if j in started)
     q = statistics.quantiles(lags, n=100)
     return {"jobs": total, "started": len(lags), "achieved_rate": total / submit_seconds,
-            "p50_ms": q[49], "p99_ms": q[98], "max_ms": lags[-1]}
+            "p50_ms": q[49], "p99_ms": q[98], "max_ms": lags[-1],
+            "claim_p50_ms": statistics.median(claim), "handover_p50_ms": statistics.median(handover),
+            "claim_p99_ms": statistics.quantiles(claim, n=100)[98],
+            "handover_p99_ms": statistics.quantiles(handover, n=100)[98], "sample": len(claim)}
 
 
 def main() -> None:
@@ -128,6 +141,7 @@ def main() -> None:
     parser.add_argument("--key", help="an admin key (with --base-url)")
     parser.add_argument("--jobs", type=int, default=3000)
     parser.add_argument("--concurrency", type=int, default=32)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--rate", type=float, default=100.0)
     parser.add_argument("--seconds", type=float, default=20.0)
     args = parser.parse_args()
@@ -144,13 +158,21 @@ def main() -> None:
         base_url, key = server.base_url, server.admin_key
     try:
         admin = punctual.Client(base_url, key)
-        d = drain(base_url, admin, args.jobs, args.concurrency)
-        print(f"drain: {d['jobs']} no-op jobs in {d['seconds']:.2f} s = {d['per_second']:.0f} jobs/s "
-              f"(one worker, concurrency {args.concurrency}; {d['succeeded']} SUCCEEDED)", flush=True)
+        for round_ in range(1, args.rounds + 1):
+            cpu = time.process_time()
+            d = drain(base_url, admin, args.jobs, args.concurrency)
+            cpu_ms = (time.process_time() - cpu) * 1000 / d["jobs"]
+            print(f"drain round {round_}: {d['jobs']} no-op jobs in {d['seconds']:.2f} s = "
+                  f"{d['per_second']:.0f} jobs/s (one worker, concurrency {args.concurrency}; "
+                  f"{d['succeeded']} SUCCEEDED; CPU of this Python process, submits included, "
+                  f"{cpu_ms:.2f} ms a job)", flush=True)
         lag = start_lag(base_url, admin, args.rate, args.seconds, args.concurrency)
         print(f"start lag at {lag['achieved_rate']:.0f}/s for {args.seconds:.0f} s ({lag['started']} of "
               f"{lag['jobs']} started): p50 {lag['p50_ms']:.1f} ms, p99 {lag['p99_ms']:.1f} ms, "
               f"max {lag['max_ms']:.1f} ms", flush=True)
+        print(f"  of which, on {lag['sample']} jobs: runAt to the API's claim p50 {lag['claim_p50_ms']:.1f} ms "
+              f"(p99 {lag['claim_p99_ms']:.1f}), the API's claim to the Python handler p50 "
+              f"{lag['handover_p50_ms']:.1f} ms (p99 {lag['handover_p99_ms']:.1f})", flush=True)
     finally:
         if server:
             server.stop()
