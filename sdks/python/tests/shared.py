@@ -9,7 +9,9 @@ from __future__ import annotations
 import atexit
 import itertools
 import os
+import signal
 import sys
+import threading
 import time
 import uuid
 
@@ -33,6 +35,9 @@ _names = itertools.count(1)
 def server() -> DevServer:
     global _server
     if _server is None:
+        if threading.current_thread() is threading.main_thread():
+            # SIGTERM (a CI timeout) exits through atexit too, which stops the server.
+            signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
         _server = DevServer(OVERLAY).start()
         atexit.register(_server.stop)
     return _server
