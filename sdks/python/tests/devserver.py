@@ -92,7 +92,11 @@ class DevServer:
         self._log = open(self.log_path, "wb")
         self.process = subprocess.Popen(args, env=env, stdout=self._log, stderr=subprocess.STDOUT,
                                         cwd=self.tmp, start_new_session=True)
-        self._await_healthy()
+        try:
+            self._await_healthy()
+        except BaseException:
+            self.stop()  # its log's tail is in the error
+            raise
         self.admin_key = (self.tmp / "data" / "admin.key").read_text().strip()
         return self
 

@@ -36,11 +36,18 @@ def server() -> DevServer:
     global _server
     if _server is None:
         if threading.current_thread() is threading.main_thread():
-            # SIGTERM (a CI timeout) exits through atexit too, which stops the server.
-            signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+            # SIGTERM (a CI timeout): stop the server, then exit at once (unittest would take a
+            # SystemExit for a test's error and go on).
+            signal.signal(signal.SIGTERM, _terminated)
         _server = DevServer(OVERLAY).start()
         atexit.register(_server.stop)
     return _server
+
+
+def _terminated(*_):
+    if _server is not None:
+        _server.stop()
+    os._exit(143)
 
 
 def namespace(prefix: str = "py") -> str:
