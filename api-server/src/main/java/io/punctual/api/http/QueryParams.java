@@ -13,19 +13,7 @@ public final class QueryParams {
 
   /** The {@code limit} query parameter: the default when absent, else 1 to the configured max. */
   public static int limit(String value, ApiSettings settings) {
-    if (isBlank(value)) {
-      return settings.defaultListLimit;
-    }
-    try {
-      int limit = Integer.parseInt(value.trim());
-      if (limit >= 1 && limit <= settings.maxListLimit) {
-        return limit;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw Problems.badParameter(
-        "limit", "must be an integer between 1 and " + settings.maxListLimit);
+    return integer("limit", value, settings.defaultListLimit, 1, settings.maxListLimit);
   }
 
   /** A whole-number parameter: {@code dflt} when absent, else {@code min} to {@code max}. */
