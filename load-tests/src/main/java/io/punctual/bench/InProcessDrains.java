@@ -1,6 +1,7 @@
 package io.punctual.bench;
 
 import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.bench.ThroughputBenchmark.Drain;
 import io.punctual.bench.ThroughputBenchmark.Servers;
@@ -22,6 +23,7 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -109,6 +111,50 @@ final class InProcessDrains {
       }
     }
     return new Pair(without, with);
+  }
+
+  /**
+   * A warm-up pair (not counted), then {@code rounds} pairs, the side with (on) first every other
+   * round: each printed with its ratios (on over off: rate, CPU per job), then their medians;
+   * {@code out} gets {@code rounds}, {@code medianRatio} and {@code medianCpuRatio}.
+   */
+  static void alternatedPairs(int rounds, Side side, ObjectNode out) throws Exception {
+    ArrayNode roundsJson = out.putArray("rounds");
+    List<Double> ratios = new ArrayList<>();
+    List<Double> cpuRatios = new ArrayList<>();
+    for (int round = 0; round <= rounds; round++) {
+      boolean onFirst = round % 2 == 1;
+      Pair pair = pair(onFirst, side);
+      String label = round == 0 ? "warm-up (not counted)" : "round " + round;
+      System.out.printf(
+          Locale.ROOT,
+          "%s: off %.0f/s, on %.0f/s (%s first), ratio %.3f, CPU per job ratio %.3f%n",
+          label,
+          pair.without().perSecond(),
+          pair.with().perSecond(),
+          onFirst ? "on" : "off",
+          pair.ratio(),
+          pair.cpuRatio());
+      if (round == 0) {
+        continue;
+      }
+      ratios.add(pair.ratio());
+      cpuRatios.add(pair.cpuRatio());
+      ObjectNode r = roundsJson.addObject();
+      r.put("offPerSecond", Math.round(pair.without().perSecond()));
+      r.put("onPerSecond", Math.round(pair.with().perSecond()));
+      r.put("ratio", round3(pair.ratio()));
+      r.put("cpuRatio", round3(pair.cpuRatio()));
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "median on/off: rate %.3f (%s), CPU per job %.3f (%s)%n",
+        median(ratios),
+        spread(ratios),
+        median(cpuRatios),
+        spread(cpuRatios));
+    out.put("medianRatio", round3(median(ratios)));
+    out.put("medianCpuRatio", round3(median(cpuRatios)));
   }
 
   /** Empties the tables, stores {@code jobs} jobs and hands them to the Redis queue. */

@@ -1,8 +1,6 @@
 package io.punctual.bench;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.bench.InProcessDrains.Pair;
 import io.punctual.bench.ThroughputBenchmark.Servers;
 import io.punctual.handler.JobContext;
 import io.punctual.handler.JobHandler;
@@ -12,7 +10,6 @@ import io.punctual.worker.handler.registry.JobHandlers;
 import io.punctual.worker.trace.AttemptTracing;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -75,56 +72,18 @@ public final class OutputBenchmark {
             + " and one that reports progress twice and logs two lines%n",
         jobs,
         rounds);
-    ArrayNode roundsJson = out.putArray("rounds");
-    List<Double> ratios = new ArrayList<>();
-    List<Double> cpuRatios = new ArrayList<>();
-    for (int round = 0; round <= rounds; round++) {
-      boolean onFirst = round % 2 == 1;
-      Pair pair =
-          InProcessDrains.pair(
-              onFirst,
-              on ->
-                  InProcessDrains.drain(
-                      stores,
-                      servers,
-                      jobs,
-                      0,
-                      i ->
-                          BenchSupport.noop(Instant.now(), List.of()).toBuilder()
-                              .type(TYPE)
-                              .build(),
-                      AttemptTracing.off(),
-                      settings -> new JobHandlers().register(new Reporting(on))));
-      String label = round == 0 ? "warm-up (not counted)" : "round " + round;
-      System.out.printf(
-          Locale.ROOT,
-          "%s: off %.0f/s, on %.0f/s (%s first), ratio %.3f, CPU per job ratio %.3f%n",
-          label,
-          pair.without().perSecond(),
-          pair.with().perSecond(),
-          onFirst ? "on" : "off",
-          pair.ratio(),
-          pair.cpuRatio());
-      if (round == 0) {
-        continue;
-      }
-      ratios.add(pair.ratio());
-      cpuRatios.add(pair.cpuRatio());
-      ObjectNode r = roundsJson.addObject();
-      r.put("offPerSecond", Math.round(pair.without().perSecond()));
-      r.put("onPerSecond", Math.round(pair.with().perSecond()));
-      r.put("ratio", InProcessDrains.round3(pair.ratio()));
-      r.put("cpuRatio", InProcessDrains.round3(pair.cpuRatio()));
-    }
-    System.out.printf(
-        Locale.ROOT,
-        "median on/off: rate %.3f (%s), CPU per job %.3f (%s)%n",
-        InProcessDrains.median(ratios),
-        InProcessDrains.spread(ratios),
-        InProcessDrains.median(cpuRatios),
-        InProcessDrains.spread(cpuRatios));
+    InProcessDrains.alternatedPairs(
+        rounds,
+        on ->
+            InProcessDrains.drain(
+                stores,
+                servers,
+                jobs,
+                0,
+                i -> BenchSupport.noop(Instant.now(), List.of()).toBuilder().type(TYPE).build(),
+                AttemptTracing.off(),
+                settings -> new JobHandlers().register(new Reporting(on))),
+        out);
     out.put("jobs", jobs);
-    out.put("medianRatio", InProcessDrains.round3(InProcessDrains.median(ratios)));
-    out.put("medianCpuRatio", InProcessDrains.round3(InProcessDrains.median(cpuRatios)));
   }
 }

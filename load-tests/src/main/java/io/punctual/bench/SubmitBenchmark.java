@@ -17,6 +17,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,6 +26,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 /**
  * REST submission: the API runs as its own process ({@code java -jar deploy/target/punctual.jar
@@ -241,6 +243,44 @@ public final class SubmitBenchmark {
   static Result phase(
       String url, String body, int clients, int seconds, int jobsPerRequest, Cpu cpu)
       throws Exception {
+    return closedLoop(
+        clients,
+        seconds,
+        jobsPerRequest,
+        cpu,
+        () -> {
+          KeepAliveSender sender = new KeepAliveSender(url, body, 201, apiKey);
+          return new LoopClient() {
+            @Override
+            public void send(Queue<String> failures) {
+              sender.sendNotingFailures(failures);
+            }
+
+            @Override
+            public void close() {
+              sender.close();
+            }
+          };
+        });
+  }
+
+  /** One client of a closed loop: sends its next request once the last one is answered. */
+  interface LoopClient extends AutoCloseable {
+    /** Sends one request; a failure goes to {@code failures} (the phase then fails at its end). */
+    void send(Queue<String> failures);
+
+    @Override
+    void close();
+  }
+
+  /**
+   * {@code clients} clients (each from {@code newClient}, on a virtual thread) sending as fast as
+   * answered for {@code seconds} (negative: a warm-up of at least that many requests, at least 5 s
+   * and at most 2 minutes); the latencies and the CPU the API, PostgreSQL and this process used.
+   */
+  static Result closedLoop(
+      int clients, int seconds, int jobsPerRequest, Cpu cpu, Supplier<LoopClient> newClient)
+      throws Exception {
     double[] cpuBefore = cpu.now();
     AtomicBoolean running = new AtomicBoolean(true);
     AtomicLong requests = new AtomicLong();
@@ -252,10 +292,10 @@ public final class SubmitBenchmark {
         Future<?> unused = // the pool's close() waits for every sender
             pool.submit(
                 () -> {
-                  try (KeepAliveSender sender = new KeepAliveSender(url, body, 201, apiKey)) {
+                  try (LoopClient client = newClient.get()) {
                     while (running.get()) {
                       long t0 = System.nanoTime();
-                      sender.sendNotingFailures(failures);
+                      client.send(failures);
                       latencies.add((System.nanoTime() - t0) / 1e6);
                       requests.incrementAndGet();
                     }

@@ -1,13 +1,11 @@
 package io.punctual.bench;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
-import io.punctual.bench.InProcessDrains.Pair;
 import io.punctual.bench.ThroughputBenchmark.Servers;
 import io.punctual.queue.Stores;
 import io.punctual.worker.trace.AttemptTracing;
@@ -16,7 +14,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
@@ -76,66 +73,31 @@ public final class TracingBenchmark {
               + " OTLP/HTTP to a receiver in this JVM%n",
           jobs,
           rounds);
-      ArrayNode roundsJson = out.putArray("rounds");
-      List<Double> ratios = new ArrayList<>();
-      List<Double> cpuRatios = new ArrayList<>();
       String endpoint = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/v1/traces";
-      for (int round = 0; round <= rounds; round++) {
-        boolean onFirst = round % 2 == 1;
-        Pair pair =
-            InProcessDrains.pair(
-                onFirst,
-                on -> {
-                  if (!on) {
-                    return drain(stores, servers, jobs, AttemptTracing.off());
-                  }
-                  try (SdkTracerProvider provider =
-                      SdkTracerProvider.builder()
-                          .addSpanProcessor(
-                              BatchSpanProcessor.builder(
-                                      OtlpHttpSpanExporter.builder().setEndpoint(endpoint).build())
-                                  .build())
-                          .build()) {
-                    return drain(
-                        stores,
-                        servers,
-                        jobs,
-                        AttemptTracing.on(
-                            OpenTelemetrySdk.builder().setTracerProvider(provider).build()));
-                  }
-                });
-        String label = round == 0 ? "warm-up (not counted)" : "round " + round;
-        System.out.printf(
-            Locale.ROOT,
-            "%s: off %.0f/s, on %.0f/s (%s first), ratio %.3f, CPU per job ratio %.3f%n",
-            label,
-            pair.without().perSecond(),
-            pair.with().perSecond(),
-            onFirst ? "on" : "off",
-            pair.ratio(),
-            pair.cpuRatio());
-        if (round == 0) {
-          continue;
-        }
-        ratios.add(pair.ratio());
-        cpuRatios.add(pair.cpuRatio());
-        ObjectNode r = roundsJson.addObject();
-        r.put("offPerSecond", Math.round(pair.without().perSecond()));
-        r.put("onPerSecond", Math.round(pair.with().perSecond()));
-        r.put("ratio", InProcessDrains.round3(pair.ratio()));
-        r.put("cpuRatio", InProcessDrains.round3(pair.cpuRatio()));
-      }
-      System.out.printf(
-          Locale.ROOT,
-          "median on/off: rate %.3f (%s), CPU per job %.3f (%s); %d KB of spans exported%n",
-          InProcessDrains.median(ratios),
-          InProcessDrains.spread(ratios),
-          InProcessDrains.median(cpuRatios),
-          InProcessDrains.spread(cpuRatios),
-          exportedBytes.get() / 1024);
+      InProcessDrains.alternatedPairs(
+          rounds,
+          on -> {
+            if (!on) {
+              return drain(stores, servers, jobs, AttemptTracing.off());
+            }
+            try (SdkTracerProvider provider =
+                SdkTracerProvider.builder()
+                    .addSpanProcessor(
+                        BatchSpanProcessor.builder(
+                                OtlpHttpSpanExporter.builder().setEndpoint(endpoint).build())
+                            .build())
+                    .build()) {
+              return drain(
+                  stores,
+                  servers,
+                  jobs,
+                  AttemptTracing.on(
+                      OpenTelemetrySdk.builder().setTracerProvider(provider).build()));
+            }
+          },
+          out);
+      System.out.printf(Locale.ROOT, "%d KB of spans exported%n", exportedBytes.get() / 1024);
       out.put("jobs", jobs);
-      out.put("medianRatio", InProcessDrains.round3(InProcessDrains.median(ratios)));
-      out.put("medianCpuRatio", InProcessDrains.round3(InProcessDrains.median(cpuRatios)));
       out.put("exportedBytes", exportedBytes.get());
     } finally {
       receiver.stop(0);

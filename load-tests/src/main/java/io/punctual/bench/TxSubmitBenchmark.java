@@ -14,15 +14,9 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Queue;
 
 /**
  * What a job submitted in the caller's own transaction costs against a REST submit (issue 34), in
@@ -131,66 +125,36 @@ public final class TxSubmitBenchmark {
   }
 
   /**
-   * {@code clients} threads each submitting one job per transaction of its own (a connection of
+   * {@code clients} clients each submitting one job per transaction of its own (a connection of
    * {@code pool}: begin, submit, commit, enqueue) for {@code seconds} (negative: a warm-up of at
-   * least that many submits), as {@link SubmitBenchmark#phase} does over REST.
+   * least that many submits), the closed loop {@link SubmitBenchmark#phase} runs over REST.
    */
   static Result transactional(
       PunctualJobs jobs, HikariDataSource pool, int clients, int seconds, Cpu cpu)
       throws Exception {
-    double[] cpuBefore = cpu.now();
-    AtomicBoolean running = new AtomicBoolean(true);
-    AtomicLong submits = new AtomicLong();
-    ConcurrentLinkedQueue<Double> latencies = new ConcurrentLinkedQueue<>();
-    ConcurrentLinkedQueue<Exception> failures = new ConcurrentLinkedQueue<>();
     JobRequest request =
         JobRequest.builder("noop").payload(Json.readTree(BenchSupport.PAYLOAD)).build();
-    long started = System.nanoTime();
-    try (ExecutorService threads = Executors.newFixedThreadPool(clients)) {
-      for (int c = 0; c < clients; c++) {
-        Future<?> unused =
-            threads.submit(
-                () -> {
-                  while (running.get()) {
-                    long t0 = System.nanoTime();
-                    try (Connection connection = pool.getConnection()) {
-                      connection.setAutoCommit(false);
-                      var submission = jobs.submit(connection, request);
-                      connection.commit();
-                      submission.enqueue();
-                    } catch (Exception e) {
-                      failures.add(e);
-                      return null;
-                    }
-                    latencies.add((System.nanoTime() - t0) / 1e6);
-                    submits.incrementAndGet();
-                  }
-                  return null;
-                });
-      }
-      if (seconds > 0) {
-        Thread.sleep(seconds * 1_000L);
-      } else {
-        long deadline = System.nanoTime() + 120_000_000_000L;
-        Thread.sleep(5_000);
-        while (submits.get() < -seconds && System.nanoTime() < deadline) {
-          Thread.sleep(100);
-        }
-      }
-      running.set(false);
-    }
-    double elapsed = (System.nanoTime() - started) / 1e9;
-    double[] cpuAfter = cpu.now();
-    double[] used = new double[cpuAfter.length];
-    for (int i = 0; i < used.length; i++) {
-      used[i] = cpuAfter[i] - cpuBefore[i];
-    }
-    if (!failures.isEmpty()) {
-      throw new IllegalStateException(
-          failures.size() + " transactional submits failed", failures.peek());
-    }
-    double[] sorted = latencies.stream().mapToDouble(Double::doubleValue).toArray();
-    Arrays.sort(sorted);
-    return new Result(submits.get(), submits.get(), elapsed, sorted, used);
+    return SubmitBenchmark.closedLoop(
+        clients,
+        seconds,
+        1,
+        cpu,
+        () ->
+            new SubmitBenchmark.LoopClient() {
+              @Override
+              public void send(Queue<String> failures) {
+                try (Connection connection = pool.getConnection()) {
+                  connection.setAutoCommit(false);
+                  var submission = jobs.submit(connection, request);
+                  connection.commit();
+                  submission.enqueue();
+                } catch (Exception e) {
+                  failures.add(e.toString());
+                }
+              }
+
+              @Override
+              public void close() {}
+            });
   }
 }
