@@ -277,8 +277,9 @@ public final class Worker implements AutoCloseable {
         handlers.describe());
   }
 
+  /** Subscribes to wake-ups and cancels unless subscribed, or stopping (close() unsubscribes). */
   private void subscribe() {
-    if (wakeListener != null) {
+    if (wakeListener != null || state.get() == CLOSED) {
       return;
     }
     try {
@@ -289,11 +290,11 @@ public final class Worker implements AutoCloseable {
               settings.namespaces,
               (ns, dueAt) -> waiter.announce(dueAt),
               cancels::onNotice);
+      if (state.get() == CLOSED) {
+        closeWakeListener(); // close() ran meanwhile: do not leave this subscription open
+      }
     } catch (RuntimeException e) {
-      log.warn(
-          "wake subscription failed, retrying at the next heartbeat worker={}: {}",
-          settings.workerId,
-          e.toString());
+      failed("wake subscription (retried at the next heartbeat)", e);
     }
   }
 
