@@ -13,11 +13,15 @@ Starts its own ``punctual dev`` from deploy/target/punctual.jar (default setting
 --base-url and --key (an admin key: it makes a worker key and namespaces of its own).
 
     python3 sdks/python/bench.py [--jobs 3000] [--rate 100] [--seconds 20] [--concurrency 32]
+
+``--drain-only --json`` runs the drain rounds only and prints one JSON object per round (what
+``node sdks/bench.mjs`` reads when it runs this worker beside the Java and Node ones).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -144,6 +148,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--rate", type=float, default=100.0)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--drain-only", action="store_true", help="no start-lag run")
+    parser.add_argument("--json", action="store_true", help="one JSON object per drain round")
     args = parser.parse_args()
 
     server = None
@@ -162,10 +168,15 @@ def main() -> None:
             cpu = time.process_time()
             d = drain(base_url, admin, args.jobs, args.concurrency)
             cpu_ms = (time.process_time() - cpu) * 1000 / d["jobs"]
+            if args.json:
+                print(json.dumps({**d, "cpu_ms_per_job": cpu_ms}), flush=True)
+                continue
             print(f"drain round {round_}: {d['jobs']} no-op jobs in {d['seconds']:.2f} s = "
                   f"{d['per_second']:.0f} jobs/s (one worker, concurrency {args.concurrency}; "
                   f"{d['succeeded']} SUCCEEDED; CPU of this Python process, submits included, "
                   f"{cpu_ms:.2f} ms a job)", flush=True)
+        if args.drain_only:
+            return
         lag = start_lag(base_url, admin, args.rate, args.seconds, args.concurrency)
         print(f"start lag at {lag['achieved_rate']:.0f}/s for {args.seconds:.0f} s ({lag['started']} of "
               f"{lag['jobs']} started): p50 {lag['p50_ms']:.1f} ms, p99 {lag['p99_ms']:.1f} ms, "

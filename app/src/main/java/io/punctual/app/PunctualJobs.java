@@ -1,13 +1,19 @@
 package io.punctual.app;
 
+import io.punctual.app.request.InvalidJobRequestException;
 import io.punctual.app.request.JobDefaults;
 import io.punctual.app.request.JobRequestMapper;
 import io.punctual.client.JobRequest;
+import io.punctual.client.WorkflowRequest;
 import io.punctual.model.NewJob;
 import io.punctual.queue.Stores;
 import io.punctual.queue.config.QueueSettings;
 import io.punctual.queue.config.RedisSettings;
+import io.punctual.requests.jobs.ValidatedJob;
+import io.punctual.requests.jobs.WorkflowRequestParser.ValidatedWorkflow;
 import io.punctual.store.JobSubmissions.Submitted;
+import io.punctual.store.UnknownUpstreamException;
+import io.punctual.store.WorkflowStore;
 import io.punctual.store.config.PostgresSettings;
 import java.sql.Connection;
 import java.time.Duration;
@@ -15,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 
@@ -104,16 +111,79 @@ public final class PunctualJobs implements AutoCloseable {
   private Submission submit(
       Connection connection, List<JobRequest> requests, boolean batch, String traceparent) {
     Objects.requireNonNull(connection, "connection");
+    List<ValidatedJob> valid =
+        batch ? mapper.batch(requests) : List.of(mapper.one(requests.get(0)));
     Instant now = stores.clock().instant();
-    List<NewJob> jobs = new ArrayList<>(requests.size());
-    for (int i = 0; i < requests.size(); i++) {
-      NewJob job =
-          mapper.toNewJob(requests.get(i), namespace, now, batch ? "jobs[" + i + "]." : "");
-      jobs.add(traceparent == null ? job : job.toBuilder().traceparent(traceparent).build());
+    List<NewJob> jobs = new ArrayList<>(valid.size());
+    for (ValidatedJob job : valid) {
+      jobs.add(job.withTraceparent(traceparent).toNewJob(namespace, now));
     }
-    List<Submitted> submitted = stores.submissions().submitIn(connection, jobs);
+    try {
+      return submission(stores.submissions().submitIn(connection, jobs), null);
+    } catch (UnknownUpstreamException e) {
+      throw unknownUpstream(valid.get(e.index()), e);
+    }
+  }
+
+  /**
+   * Writes a workflow (as {@code POST /workflows}: steps with refs, waiting for each other by ref
+   * or for stored jobs by id) in the transaction open on {@code connection}: its jobs commit or
+   * roll back with the caller's rows. {@link Submission#jobs()} are its steps in request order,
+   * {@link Submission#workflowId()} its id. With an idempotency key already used for the same
+   * workflow, the stored one is returned ({@code created} false for every step).
+   *
+   * @throws io.punctual.app.request.InvalidJobRequestException a field the API would refuse ({@code
+   *     jobs[1].dependsOn[0].ref}), or a stored job waited for that is not in the namespace
+   * @throws io.punctual.store.IdempotencyConflictException the key was used with another workflow
+   * @throws IllegalStateException the connection is in auto-commit mode
+   */
+  public Submission submitWorkflow(Connection connection, WorkflowRequest request) {
+    return submitWorkflow(connection, request, null);
+  }
+
+  /** {@link #submitWorkflow(Connection, WorkflowRequest)} within the caller's trace. */
+  public Submission submitWorkflow(
+      Connection connection, WorkflowRequest request, String traceparent) {
+    Objects.requireNonNull(connection, "connection");
+    ValidatedWorkflow workflow = mapper.workflow(request).withTraceparent(traceparent);
+    Instant now = stores.clock().instant();
+    WorkflowStore.Created created;
+    try {
+      created =
+          stores
+              .workflows()
+              .createIn(
+                  connection,
+                  namespace,
+                  workflow.toSteps(namespace, now),
+                  workflow.idempotencyKey(),
+                  workflow.idempotencyKey() == null ? null : workflow.requestHash());
+    } catch (UnknownUpstreamException e) {
+      throw unknownUpstream(workflow.step(e.index()), e);
+    }
+    List<Submitted> steps = new ArrayList<>();
+    for (WorkflowStore.Step step : created.workflow().steps()) {
+      steps.add(new Submitted(step.job(), created.created()));
+    }
+    return submission(steps, created.workflow().id());
+  }
+
+  private Submission submission(List<Submitted> submitted, UUID workflowId) {
     return new Submission(
-        submitted, stores.queue(), stores.clock(), stores.queueSettings().horizon, enqueueTimeout);
+        submitted,
+        workflowId,
+        stores.queue(),
+        stores.clock(),
+        stores.queueSettings().horizon,
+        enqueueTimeout);
+  }
+
+  /** As the API's 422: the field naming a stored job to wait for that is not in the namespace. */
+  private static InvalidJobRequestException unknownUpstream(
+      ValidatedJob job, UnknownUpstreamException e) {
+    return new InvalidJobRequestException(
+        job.fieldNaming(e.upstreamId()),
+        "no job " + e.upstreamId() + " in this namespace to wait for");
   }
 
   /**

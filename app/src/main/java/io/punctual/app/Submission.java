@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -32,6 +33,7 @@ public final class Submission {
   private static final Logger log = LoggerFactory.getLogger(Submission.class);
 
   private final List<Submitted> submitted;
+  private final UUID workflowId;
   private final ReadyQueue queue;
   private final Clock clock;
   private final Duration horizon;
@@ -40,11 +42,13 @@ public final class Submission {
 
   Submission(
       List<Submitted> submitted,
+      UUID workflowId,
       ReadyQueue queue,
       Clock clock,
       Duration horizon,
       Duration timeout) {
     this.submitted = List.copyOf(submitted);
+    this.workflowId = workflowId;
     this.queue = queue;
     this.clock = clock;
     this.horizon = horizon;
@@ -59,6 +63,11 @@ public final class Submission {
   /** The jobs' ids, in request order. */
   public List<UUID> ids() {
     return submitted.stream().map(s -> s.job().id()).toList();
+  }
+
+  /** The workflow's id, for a {@code submitWorkflow}; empty for jobs. */
+  public Optional<UUID> workflowId() {
+    return Optional.ofNullable(workflowId);
   }
 
   /** The id of the first (or only) job. */

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.punctual.app.request.InvalidJobRequestException;
+import io.punctual.client.Dependency;
 import io.punctual.client.JobRequest;
+import io.punctual.client.WorkflowRequest;
 import io.punctual.model.JobState;
 import io.punctual.store.IdempotencyConflictException;
 import java.sql.Connection;
@@ -212,5 +214,110 @@ class TransactionalSubmitIT {
           .hasMessageContaining("auto-commit");
     }
     assertThat(app.jobCount()).isZero();
+  }
+
+  private RecordingHandler.Run runOf(UUID id) {
+    return handler.runs.stream().filter(r -> r.jobId().equals(id)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void aWorkflowIsWrittenInTheTransactionAndItsStepsRunInOrder() throws Exception {
+    WorkflowRequest workflow =
+        WorkflowRequest.of(
+            JobRequest.builder("invoice.send").ref("render").build(),
+            JobRequest.builder("invoice.send")
+                .ref("send")
+                .dependsOn(Dependency.onStep("render"))
+                .build(),
+            JobRequest.builder("invoice.send").ref("archive").parent("send", null).build());
+    try (Connection c = app.appPool.getConnection()) {
+      c.setAutoCommit(false);
+      app.jobs.submitWorkflow(c, workflow);
+      c.rollback();
+    }
+    assertThat(app.jobCount()).isZero();
+
+    Submission submission;
+    try (Connection c = app.appPool.getConnection()) {
+      c.setAutoCommit(false);
+      insertOrder(c, 7);
+      submission = app.jobs.submitWorkflow(c, workflow.withIdempotencyKey("order-7"));
+      assertThat(app.jobCount()).isZero(); // in the transaction only
+      c.commit();
+    }
+    assertThat(submission.workflowId()).isPresent();
+    assertThat(submission.jobs())
+        .extracting(io.punctual.model.Job::status)
+        .containsExactly(JobState.PENDING, JobState.BLOCKED, JobState.BLOCKED);
+    submission.enqueue();
+    List<UUID> steps = submission.ids();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> app.status(steps.get(2)) == JobState.SUCCEEDED);
+    assertThat(handler.runs).hasSize(3);
+    assertThat(runOf(steps.get(0)).endedAt()).isBeforeOrEqualTo(runOf(steps.get(1)).startedAt());
+    assertThat(runOf(steps.get(1)).endedAt()).isBeforeOrEqualTo(runOf(steps.get(2)).startedAt());
+
+    // The same workflow under the same key, again in a transaction: the stored one, nothing new.
+    try (Connection c = app.appPool.getConnection()) {
+      c.setAutoCommit(false);
+      Submission again = app.jobs.submitWorkflow(c, workflow.withIdempotencyKey("order-7"));
+      c.commit();
+      assertThat(again.workflowId()).isEqualTo(submission.workflowId());
+      assertThat(again.created(0)).isFalse();
+      assertThat(again.enqueue()).isTrue();
+    }
+    assertThat(app.jobCount()).isEqualTo(3);
+    assertThat(orders()).isEqualTo(1);
+  }
+
+  @Test
+  void aJobWaitsForAStoredJobAndOneNotInTheNamespaceIsNamed() throws Exception {
+    Submission firstSubmission;
+    try (Connection c = app.appPool.getConnection()) {
+      c.setAutoCommit(false);
+      firstSubmission =
+          app.jobs.submit(
+              c, JobRequest.builder("invoice.send").delay(Duration.ofMillis(500)).build());
+      c.commit();
+    }
+    firstSubmission.enqueue();
+    UUID first = firstSubmission.id();
+    Submission waiting;
+    try (Connection c = app.appPool.getConnection()) {
+      c.setAutoCommit(false);
+      waiting =
+          app.jobs.submit(
+              c,
+              JobRequest.builder("invoice.send")
+                  .dependsOn(Dependency.on(first.toString()))
+                  .build());
+      c.commit();
+    }
+    assertThat(waiting.jobs().get(0).status()).isEqualTo(JobState.BLOCKED);
+    waiting.enqueue(); // nothing to queue yet: it waits for the first
+    UUID second = waiting.id();
+    await().atMost(Duration.ofSeconds(10)).until(() -> app.status(second) == JobState.SUCCEEDED);
+    assertThat(runOf(first).endedAt()).isBeforeOrEqualTo(runOf(second).startedAt());
+
+    UUID unknown = io.punctual.model.JobId.forScheduledTime(java.time.Instant.now());
+    try (Connection c = app.appPool.getConnection()) {
+      c.setAutoCommit(false);
+      assertThatThrownBy(
+              () ->
+                  app.jobs.submitAll(
+                      c,
+                      List.of(
+                          JobRequest.builder("invoice.send").build(),
+                          JobRequest.builder("invoice.send")
+                              .dependsOn(
+                                  Dependency.on(first.toString()),
+                                  Dependency.on(unknown.toString()))
+                              .build())))
+          .isInstanceOf(InvalidJobRequestException.class)
+          .hasMessage("jobs[1].dependsOn[1]: no job " + unknown + " in this namespace to wait for");
+      c.rollback();
+    }
+    assertThat(app.jobCount()).isEqualTo(2);
   }
 }

@@ -3,6 +3,7 @@ package io.punctual.spring;
 import io.punctual.app.PunctualJobs;
 import io.punctual.app.Submission;
 import io.punctual.client.JobRequest;
+import io.punctual.client.WorkflowRequest;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -39,7 +40,7 @@ public final class TransactionalJobs {
    *     DataSource} (the connection is in auto-commit mode)
    */
   public UUID submit(JobRequest request) {
-    return submit(c -> jobs.submit(c, request)).get(0);
+    return submit(c -> jobs.submit(c, request)).id();
   }
 
   /**
@@ -47,7 +48,7 @@ public final class TransactionalJobs {
    * is stored with the job, and a traced worker's span of each attempt is its child.
    */
   public UUID submit(JobRequest request, String traceparent) {
-    return submit(c -> jobs.submit(c, request, traceparent)).get(0);
+    return submit(c -> jobs.submit(c, request, traceparent)).id();
   }
 
   /**
@@ -55,17 +56,34 @@ public final class TransactionalJobs {
    * ({@code jobs[2].type}).
    */
   public List<UUID> submitAll(List<JobRequest> requests) {
-    return submit(c -> jobs.submitAll(c, requests));
+    return submit(c -> jobs.submitAll(c, requests)).ids();
   }
 
   /**
    * {@link #submitAll(List)} within the caller's trace (see {@link #submit(JobRequest, String)}).
    */
   public List<UUID> submitAll(List<JobRequest> requests, String traceparent) {
-    return submit(c -> jobs.submitAll(c, requests, traceparent));
+    return submit(c -> jobs.submitAll(c, requests, traceparent)).ids();
   }
 
-  private List<UUID> submit(Function<Connection, Submission> write) {
+  /**
+   * Submits a workflow (steps with refs that wait for each other) and returns its id (for an
+   * idempotent repeat, the workflow stored before); its steps' ids are those of {@code GET
+   * /workflows/{id}}.
+   *
+   * @throws io.punctual.app.request.InvalidJobRequestException a field the API would refuse
+   * @throws io.punctual.store.IdempotencyConflictException the key was used with another workflow
+   */
+  public UUID submitWorkflow(WorkflowRequest request) {
+    return submit(c -> jobs.submitWorkflow(c, request)).workflowId().orElseThrow();
+  }
+
+  /** {@link #submitWorkflow(WorkflowRequest)} within the caller's trace. */
+  public UUID submitWorkflow(WorkflowRequest request, String traceparent) {
+    return submit(c -> jobs.submitWorkflow(c, request, traceparent)).workflowId().orElseThrow();
+  }
+
+  private Submission submit(Function<Connection, Submission> write) {
     if (TransactionSynchronizationManager.isActualTransactionActive()
         && TransactionSynchronizationManager.isSynchronizationActive()) {
       return inSpringTransaction(write);
@@ -73,7 +91,7 @@ public final class TransactionalJobs {
     return inOwnTransaction(write);
   }
 
-  private List<UUID> inSpringTransaction(Function<Connection, Submission> write) {
+  private Submission inSpringTransaction(Function<Connection, Submission> write) {
     Connection c = DataSourceUtils.getConnection(dataSource);
     try {
       Submission s = write.apply(c);
@@ -84,13 +102,13 @@ public final class TransactionalJobs {
               s.enqueue();
             }
           });
-      return s.ids();
+      return s;
     } finally {
       DataSourceUtils.releaseConnection(c, dataSource);
     }
   }
 
-  private List<UUID> inOwnTransaction(Function<Connection, Submission> write) {
+  private Submission inOwnTransaction(Function<Connection, Submission> write) {
     Submission s;
     try (Connection c = dataSource.getConnection()) {
       boolean autoCommit = c.getAutoCommit();
@@ -108,6 +126,6 @@ public final class TransactionalJobs {
       throw new IllegalStateException("submit failed: " + e.getMessage(), e);
     }
     s.enqueue();
-    return s.ids();
+    return s;
   }
 }

@@ -9,7 +9,9 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.punctual.app.PunctualJobs;
+import io.punctual.client.Dependency;
 import io.punctual.client.JobRequest;
+import io.punctual.client.WorkflowRequest;
 import io.punctual.handler.JobContext;
 import io.punctual.handler.JobHandler;
 import io.punctual.handler.JobResult;
@@ -218,6 +220,39 @@ class PunctualStarterIT {
                   .until(() -> context.getBean(Recording.class).finished.size() == 2);
               assertThat(context.getBean(Recording.class).finished)
                   .containsExactlyInAnyOrderElementsOf(ids);
+            });
+  }
+
+  @Test
+  void aWorkflowJoinsTheTransactionAndARollbackLeavesNoneOfIt() {
+    runner()
+        .run(
+            context -> {
+              TransactionalJobs jobs = context.getBean(TransactionalJobs.class);
+              TransactionTemplate tx =
+                  new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
+              WorkflowRequest workflow =
+                  WorkflowRequest.of(
+                      JobRequest.builder("order.confirm").ref("first").build(),
+                      JobRequest.builder("order.confirm")
+                          .ref("second")
+                          .dependsOn(Dependency.onStep("first"))
+                          .build());
+              tx.executeWithoutResult(
+                  s -> {
+                    jobs.submitWorkflow(workflow);
+                    s.setRollbackOnly();
+                  });
+              assertThat(count("jobs")).isZero();
+              assertThat(count("workflows")).isZero();
+
+              UUID id = tx.execute(s -> jobs.submitWorkflow(workflow));
+              assertThat(id).isNotNull();
+              await()
+                  .atMost(Duration.ofSeconds(10))
+                  .until(() -> context.getBean(Recording.class).finished.size() == 2);
+              assertThat(count("workflows")).isEqualTo(1);
+              assertThat(count("jobs")).isEqualTo(2);
             });
   }
 

@@ -107,7 +107,7 @@ public final class JobSubmissions {
    * would wait for that transaction's lock on {@code jobs}, which waits for this call: a hang no
    * deadlock detector sees.
    */
-  private void requireNoPartitionWait(Handle h, List<NewJob> jobs, Instant now) {
+  void requireNoPartitionWait(Handle h, List<NewJob> jobs, Instant now) {
     Boolean holdsJobs = null;
     for (NewJob job : jobs) {
       Instant scheduledAt = job.runAt().isAfter(now) ? job.runAt() : now;

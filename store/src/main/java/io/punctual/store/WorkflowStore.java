@@ -103,6 +103,35 @@ public final class WorkflowStore {
             () -> createIn(namespace, steps, idempotencyKey, requestHash, id, stepJobs, ids, now));
   }
 
+  /**
+   * {@link #create} inside a transaction the caller holds on {@code connection} (auto-commit off):
+   * the workflow, its steps' jobs and their edges commit or roll back with it. As {@link
+   * JobSubmissions#submitIn(java.sql.Connection, List)}, partitions are made sure of first on the
+   * store's own connections, and neither a deadlock nor a dropped partition is retried here.
+   *
+   * @throws IllegalStateException when the connection is in auto-commit mode
+   * @throws IdempotencyConflictException the key was used with another workflow
+   * @throws UnknownUpstreamException a step waits for a stored job not in the namespace
+   */
+  public Created createIn(
+      java.sql.Connection connection,
+      String namespace,
+      List<NewStep> steps,
+      String idempotencyKey,
+      String requestHash) {
+    try (Handle h = CallerTransaction.open(connection)) {
+      Instant now = jobs.clock().instant();
+      UUID id = JobId.forScheduledTime(now);
+      List<NewJob> stepJobs = new ArrayList<>(steps.size());
+      for (NewStep s : steps) {
+        stepJobs.add(s.job().withLinks(s.job().links().withWorkflowId(id)));
+      }
+      jobs.requireNoPartitionWait(h, stepJobs, now);
+      List<UUID> ids = jobs.prepare(stepJobs, now);
+      return createIn(h, namespace, steps, idempotencyKey, requestHash, id, stepJobs, ids, now);
+    }
+  }
+
   private Created createIn(
       String namespace,
       List<NewStep> steps,
@@ -117,24 +146,44 @@ public final class WorkflowStore {
         () ->
             jobs.jdbi()
                 .inTransaction(
-                    h -> {
-                      Optional<UUID> inserted =
-                          h.createQuery(sql("insertWorkflow"))
-                              .bind("id", id)
-                              .bind("namespace", namespace)
-                              .bind("idempotencyKey", idempotencyKey)
-                              .bind("requestHash", requestHash)
-                              .bind("now", now)
-                              .mapTo(UUID.class)
-                              .findOne();
-                      if (inserted.isEmpty()) {
-                        return new Created(
-                            repeat(h, namespace, idempotencyKey, requestHash), false);
-                      }
-                      List<Submitted> stored = jobs.submitIn(h, stepJobs, ids, now, false);
-                      insertSteps(h, id, steps, stored);
-                      return new Created(find(h, namespace, id).orElseThrow(), true);
-                    }));
+                    h ->
+                        createIn(
+                            h,
+                            namespace,
+                            steps,
+                            idempotencyKey,
+                            requestHash,
+                            id,
+                            stepJobs,
+                            ids,
+                            now)));
+  }
+
+  private Created createIn(
+      Handle h,
+      String namespace,
+      List<NewStep> steps,
+      String idempotencyKey,
+      String requestHash,
+      UUID id,
+      List<NewJob> stepJobs,
+      List<UUID> ids,
+      Instant now) {
+    Optional<UUID> inserted =
+        h.createQuery(sql("insertWorkflow"))
+            .bind("id", id)
+            .bind("namespace", namespace)
+            .bind("idempotencyKey", idempotencyKey)
+            .bind("requestHash", requestHash)
+            .bind("now", now)
+            .mapTo(UUID.class)
+            .findOne();
+    if (inserted.isEmpty()) {
+      return new Created(repeat(h, namespace, idempotencyKey, requestHash), false);
+    }
+    List<Submitted> stored = jobs.submitIn(h, stepJobs, ids, now, false);
+    insertSteps(h, id, steps, stored);
+    return new Created(find(h, namespace, id).orElseThrow(), true);
   }
 
   private record KeyHolder(UUID id, String requestHash) {}

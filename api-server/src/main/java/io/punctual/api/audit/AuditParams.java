@@ -3,7 +3,7 @@ package io.punctual.api.audit;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.http.QueryParams;
 import io.punctual.api.problem.Problems;
-import io.punctual.api.request.StorableText;
+import io.punctual.requests.StorableText;
 import io.punctual.store.AuditStore.Query;
 import java.time.Instant;
 import java.util.List;

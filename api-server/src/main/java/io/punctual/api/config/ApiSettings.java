@@ -2,13 +2,14 @@ package io.punctual.api.config;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.punctual.api.request.JobFields;
 import io.punctual.common.config.SettingsErrors;
 import io.punctual.common.config.ValidatedSettings;
 import io.punctual.model.Backoff;
 import io.punctual.model.NewJob;
 import io.punctual.model.Priority;
 import io.punctual.outbound.address.OutboundPolicy;
+import io.punctual.requests.JobFields;
+import io.punctual.requests.jobs.SubmitLimits;
 import io.punctual.store.config.AuditSettings;
 import java.time.Duration;
 import java.util.List;
@@ -161,6 +162,11 @@ public final class ApiSettings implements ValidatedSettings {
     defaultPriority =
         Priority.parse(name)
             .orElseThrow(() -> new IllegalArgumentException("unknown priority: " + name));
+  }
+
+  /** What one submission (a job, a batch, a workflow) may hold. */
+  public SubmitLimits submitLimits() {
+    return new SubmitLimits(jobFieldRules(), maxBatchSize, maxWorkflowJobs);
   }
 
   /** The limits and defaults of a job's fields, wherever a job is described (jobs, schedules). */

@@ -9,7 +9,7 @@ import io.punctual.api.auth.Principal;
 import io.punctual.api.auth.RefusalPacing;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
-import io.punctual.api.request.StorableText;
+import io.punctual.requests.StorableText;
 import jakarta.annotation.Priority;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Priorities;

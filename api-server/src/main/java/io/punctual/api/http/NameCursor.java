@@ -2,7 +2,7 @@ package io.punctual.api.http;
 
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
-import io.punctual.api.request.StorableText;
+import io.punctual.requests.StorableText;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;

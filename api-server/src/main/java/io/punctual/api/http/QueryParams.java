@@ -2,8 +2,8 @@ package io.punctual.api.http;
 
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.problem.Problems;
-import io.punctual.api.request.Fields;
 import io.punctual.model.JobId;
+import io.punctual.requests.Fields;
 import java.time.Instant;
 import java.util.UUID;
 

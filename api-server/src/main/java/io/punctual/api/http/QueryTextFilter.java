@@ -1,8 +1,8 @@
 package io.punctual.api.http;
 
 import io.punctual.api.problem.Problems;
-import io.punctual.api.request.FieldError;
-import io.punctual.api.request.StorableText;
+import io.punctual.requests.FieldError;
+import io.punctual.requests.StorableText;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;

@@ -2,7 +2,7 @@ package io.punctual.api.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.api.request.CallbackParser;
+import io.punctual.requests.CallbackParser;
 import java.util.Iterator;
 
 /**

@@ -3,7 +3,7 @@ package io.punctual.api.jobs;
 import io.punctual.api.config.ApiSettings;
 import io.punctual.api.http.QueryParams;
 import io.punctual.api.problem.Problems;
-import io.punctual.api.request.FieldError;
+import io.punctual.requests.FieldError;
 import io.punctual.store.JobFilter;
 import io.punctual.store.JobQueries.JobQuery;
 import io.punctual.store.PayloadIndex;

@@ -13,6 +13,8 @@ import io.punctual.model.NewJob;
 import io.punctual.model.Priority;
 import io.punctual.model.QueueEntry;
 import io.punctual.queue.config.QueueSettings;
+import io.punctual.requests.jobs.ValidatedJob;
+import io.punctual.requests.jobs.WorkflowRequestParser;
 import io.punctual.store.IdempotencyConflictException;
 import io.punctual.store.JobSubmissions;
 import io.punctual.store.JobSubmissions.Submitted;
@@ -221,17 +223,9 @@ public final class JobSubmitter {
 
   /** 422 naming the field that names a job which does not exist in the namespace. */
   private static RuntimeException unknownUpstream(ValidatedJob job, UnknownUpstreamException e) {
-    LinksParser.Links links = job.links();
-    String field = null;
-    if (links.parent() != null && e.upstreamId().equals(links.parent().id())) {
-      field = links.parentPath();
-    }
-    for (LinksParser.Dependency d : links.dependsOn()) {
-      if (field == null && e.upstreamId().equals(d.target().id())) {
-        field = d.path();
-      }
-    }
-    return Problems.invalid(field, "no job " + e.upstreamId() + " in this namespace to wait for");
+    return Problems.invalid(
+        job.fieldNaming(e.upstreamId()),
+        "no job " + e.upstreamId() + " in this namespace to wait for");
   }
 
   /**

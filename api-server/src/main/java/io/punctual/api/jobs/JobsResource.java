@@ -13,6 +13,8 @@ import io.punctual.api.namespaces.RateHeaders;
 import io.punctual.api.problem.Problems;
 import io.punctual.api.problem.StoreFailures;
 import io.punctual.model.Job;
+import io.punctual.requests.jobs.JobRequestParser;
+import io.punctual.requests.jobs.ValidatedJob;
 import io.punctual.store.AttemptOutputs;
 import io.punctual.store.JobQueries;
 import io.punctual.store.JobQueries.Page;
@@ -73,6 +75,7 @@ public final class JobsResource {
   @Consumes(MediaType.APPLICATION_JSON)
   @Requires(Permission.SUBMIT)
   public Response submit(@Context ContainerRequestContext request, JsonNode body) {
+    Problems.requireBody(body);
     ValidatedJob job = parser.parseOne(body).withTraceparent(request.getHeaderString(TRACEPARENT));
     String namespace = RequestContext.of(request).namespace();
     RateHeaders rate = new RateHeaders();
@@ -97,6 +100,7 @@ public final class JobsResource {
   @Consumes(MediaType.APPLICATION_JSON)
   @Requires(Permission.SUBMIT)
   public Response submitBatch(@Context ContainerRequestContext request, JsonNode body) {
+    Problems.requireBody(body);
     String traceparent = request.getHeaderString(TRACEPARENT);
     List<ValidatedJob> jobs =
         parser.parseBatch(body).stream().map(j -> j.withTraceparent(traceparent)).toList();

@@ -17,6 +17,8 @@ import io.punctual.api.problem.Problem;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.ProblemResponses;
 import io.punctual.api.problem.ServerErrors;
+import io.punctual.requests.jobs.JobRequestParser;
+import io.punctual.requests.jobs.ValidatedJob;
 import io.punctual.store.JobSubmissions.Submitted;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;

@@ -1,6 +1,6 @@
 package io.punctual.api.problem;
 
-import io.punctual.api.request.FieldError;
+import io.punctual.requests.FieldError;
 import java.util.List;
 
 /**

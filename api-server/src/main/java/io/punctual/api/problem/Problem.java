@@ -3,7 +3,7 @@ package io.punctual.api.problem;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.punctual.api.request.FieldError;
+import io.punctual.requests.FieldError;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,11 +2,11 @@ package io.punctual.api.problem;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.api.request.FieldError;
-import io.punctual.api.request.FieldTooLargeException;
-import io.punctual.api.request.InvalidFieldsException;
-import io.punctual.api.request.RequestRejectedException;
-import io.punctual.api.request.StorableText;
+import io.punctual.requests.FieldError;
+import io.punctual.requests.FieldTooLargeException;
+import io.punctual.requests.InvalidFieldsException;
+import io.punctual.requests.RequestRejectedException;
+import io.punctual.requests.StorableText;
 import java.util.List;
 
 /** The problems the API answers with, one factory per kind. */

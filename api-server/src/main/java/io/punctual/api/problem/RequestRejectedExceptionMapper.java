@@ -1,6 +1,6 @@
 package io.punctual.api.problem;
 
-import io.punctual.api.request.RequestRejectedException;
+import io.punctual.requests.RequestRejectedException;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;

@@ -1,7 +1,7 @@
 package io.punctual.api.problem;
 
 import io.dropwizard.jersey.validation.JerseyViolationException;
-import io.punctual.api.request.FieldError;
+import io.punctual.requests.FieldError;
 import jakarta.validation.ConstraintViolation;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;

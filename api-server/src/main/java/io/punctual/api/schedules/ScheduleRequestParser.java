@@ -2,13 +2,13 @@ package io.punctual.api.schedules;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.api.request.Fields;
-import io.punctual.api.request.InvalidFieldsException;
-import io.punctual.api.request.JobFields;
-import io.punctual.api.request.StorableText;
-import io.punctual.api.request.Violations;
 import io.punctual.model.Backoff;
 import io.punctual.model.Priority;
+import io.punctual.requests.Fields;
+import io.punctual.requests.InvalidFieldsException;
+import io.punctual.requests.JobFields;
+import io.punctual.requests.StorableText;
+import io.punctual.requests.Violations;
 import io.punctual.schedule.JobTemplate;
 import io.punctual.schedule.MisfirePolicy;
 import io.punctual.schedule.OverlapPolicy;
@@ -81,7 +81,7 @@ public final class ScheduleRequestParser {
    *
    * @throws InvalidFieldsException listing every invalid field (first, every field with text no
    *     schedule may hold: see {@link StorableText})
-   * @throws io.punctual.api.request.FieldTooLargeException when the payload is too large
+   * @throws io.punctual.requests.FieldTooLargeException when the payload is too large
    * @param now the moment it would start (a schedule that would never fire from then on is refused)
    */
   public ScheduleDefinition parse(JsonNode body, Instant now) {

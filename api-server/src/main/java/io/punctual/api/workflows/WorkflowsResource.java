@@ -11,11 +11,11 @@ import io.punctual.api.config.ApiSettings;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.jobs.JobSubmitter;
 import io.punctual.api.jobs.QueueWriter;
-import io.punctual.api.jobs.WorkflowRequestParser;
 import io.punctual.api.namespaces.RateHeaders;
 import io.punctual.api.problem.Problems;
 import io.punctual.model.JobState;
 import io.punctual.queue.CancelNotice;
+import io.punctual.requests.jobs.WorkflowRequestParser;
 import io.punctual.store.WorkflowStore;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -54,7 +54,7 @@ public final class WorkflowsResource {
     this.store = store;
     this.submitter = submitter;
     this.queue = queue;
-    this.parser = new WorkflowRequestParser(settings);
+    this.parser = new WorkflowRequestParser(settings.submitLimits());
   }
 
   /** 201 with the workflow; 200 with the stored one for a repeat of the same idempotencyKey. */

@@ -3,9 +3,9 @@ package io.punctual.api.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
-import io.punctual.api.request.Fields;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport.Reply;
+import io.punctual.requests.Fields;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package io.punctual.api.problem;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.punctual.api.request.FieldError;
+import io.punctual.requests.FieldError;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

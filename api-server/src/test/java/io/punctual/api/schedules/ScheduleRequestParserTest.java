@@ -3,13 +3,13 @@ package io.punctual.api.schedules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.punctual.api.request.FieldError;
-import io.punctual.api.request.Fields;
-import io.punctual.api.request.InvalidFieldsException;
-import io.punctual.api.request.JobFields;
 import io.punctual.common.json.Json;
 import io.punctual.model.Backoff;
 import io.punctual.model.Priority;
+import io.punctual.requests.FieldError;
+import io.punctual.requests.Fields;
+import io.punctual.requests.InvalidFieldsException;
+import io.punctual.requests.JobFields;
 import io.punctual.schedule.ScheduleDefinition;
 import java.time.Duration;
 import java.time.Instant;

@@ -3,8 +3,8 @@ package io.punctual.app.outbox;
 import io.punctual.app.request.JobDefaults;
 import io.punctual.app.request.JobRequestMapper;
 import io.punctual.client.JobRequest;
-import io.punctual.model.NewJob;
 import io.punctual.model.TraceParent;
+import io.punctual.requests.jobs.ValidatedJob;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -134,13 +134,13 @@ public final class PunctualOutbox {
               + " outbox rows commit or roll back with yours");
     }
     Instant now = clock.instant();
+    List<ValidatedJob> checked =
+        batch ? mapper.batch(requests) : List.of(mapper.one(requests.get(0)));
     List<JobRequest> keyed = new ArrayList<>(requests.size());
     for (int i = 0; i < requests.size(); i++) {
       JobRequest request = requests.get(i);
-      NewJob checked =
-          mapper.toNewJob(request, NewJob.DEFAULT_NAMESPACE, now, batch ? "jobs[" + i + "]." : "");
       keyed.add(
-          checked.idempotencyKey() != null
+          checked.get(i).idempotencyKey() != null
               ? request
               : withKey(request, "outbox-" + UUID.randomUUID()));
     }

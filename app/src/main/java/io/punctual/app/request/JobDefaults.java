@@ -2,6 +2,8 @@ package io.punctual.app.request;
 
 import io.punctual.model.Backoff;
 import io.punctual.model.Priority;
+import io.punctual.requests.JobFields;
+import io.punctual.requests.jobs.SubmitLimits;
 import java.util.Objects;
 
 /**
@@ -24,6 +26,15 @@ public record JobDefaults(
   public static final JobDefaults API =
       new JobDefaults(Priority.NORMAL, 3, 100, Backoff.DEFAULT, 262_144);
 
+  /** The most jobs of one batch ({@code api.maxBatchSize}'s default). */
+  public static final int MAX_BATCH_SIZE = 1000;
+
+  /**
+   * The most steps of one workflow, and the most jobs one job may wait for ({@code
+   * api.maxWorkflowJobs}'s default).
+   */
+  public static final int MAX_WORKFLOW_JOBS = 10_000;
+
   public JobDefaults {
     Objects.requireNonNull(priority, "priority");
     Objects.requireNonNull(backoff, "backoff");
@@ -33,5 +44,16 @@ public record JobDefaults(
     if (maxPayloadBytes < 1) {
       throw new IllegalArgumentException("maxPayloadBytes must be positive");
     }
+  }
+
+  /**
+   * As the API's parser takes them; a {@code callback.url} may name what the default outbound
+   * policy allows (the public internet), as over REST with an empty {@code worker.http.allow}.
+   */
+  public SubmitLimits limits() {
+    return new SubmitLimits(
+        new JobFields.Rules(maxPayloadBytes, priority, maxAttempts, maxMaxAttempts, backoff),
+        MAX_BATCH_SIZE,
+        MAX_WORKFLOW_JOBS);
   }
 }

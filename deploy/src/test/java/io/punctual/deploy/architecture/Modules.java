@@ -17,6 +17,8 @@ enum Modules {
   CLIENT("client", "io.punctual.client"),
   EMBEDDED("embedded", "io.punctual.embedded"),
   SCHEDULES("schedules", "io.punctual.schedule", MODEL, COMMON, STORE),
+  // Job, batch and workflow bodies: the API's routes and the app's transactional submit.
+  REQUESTS("requests", "io.punctual.requests", MODEL, COMMON, STORE, OUTBOUND_HTTP),
   WORKER("worker", "io.punctual.worker", MODEL, HANDLER_API, COMMON, STORE, QUEUE, OUTBOUND_HTTP),
   // The worker: the API runs one for each remote worker of the worker protocol (api.remote).
   API_SERVER(
@@ -29,6 +31,7 @@ enum Modules {
       QUEUE,
       OUTBOUND_HTTP,
       SCHEDULES,
+      REQUESTS,
       WORKER),
   FAULTS("faults", "io.punctual.faults", API_SERVER),
   CRON_PLANNER("cron-planner", "io.punctual.planner", MODEL, COMMON, STORE, QUEUE, SCHEDULES),
@@ -44,6 +47,7 @@ enum Modules {
       QUEUE,
       OUTBOUND_HTTP,
       CLIENT,
+      REQUESTS,
       WORKER,
       REAPER),
   // The worker's settings and the labelled job metrics: types of the app module's API (its

@@ -1,4 +1,4 @@
-package io.punctual.api.request;
+package io.punctual.requests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;

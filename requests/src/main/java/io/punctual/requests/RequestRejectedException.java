@@ -1,4 +1,4 @@
-package io.punctual.api.request;
+package io.punctual.requests;
 
 /**
  * A request body (a job, a workflow, a schedule; from HTTP or from configuration) that cannot be

@@ -1,12 +1,12 @@
-package io.punctual.api.jobs;
+package io.punctual.requests.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.api.request.Fields;
-import io.punctual.api.request.Violations;
 import io.punctual.model.JobId;
 import io.punctual.model.RunCondition;
 import io.punctual.model.Upstream;
+import io.punctual.requests.Fields;
+import io.punctual.requests.Violations;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -20,7 +20,7 @@ import java.util.UUID;
  * workflow, {@code {"ref": ...}}, each with {@code "required"}, default true; a plain id string is
  * short for a required dependency). Every mistake is recorded under its field's path.
  */
-final class LinksParser {
+public final class LinksParser {
   /** The fields of a {@code dependsOn} item of a job, and of a workflow step. */
   static final Set<String> DEPENDENCY_FIELDS = Set.of("id", "required");
 
@@ -31,26 +31,26 @@ final class LinksParser {
   private LinksParser() {}
 
   /** A job to wait for: a stored job ({@code id}) or a step of the same workflow ({@code ref}). */
-  record Target(UUID id, String ref) {
-    String describe() {
+  public record Target(UUID id, String ref) {
+    public String describe() {
       return id != null ? id.toString() : "ref '" + ref + "'";
     }
   }
 
   /** One entry of {@code dependsOn}, with the path that named it (for later errors). */
-  record Dependency(Target target, boolean required, String path) {}
+  public record Dependency(Target target, boolean required, String path) {}
 
   /** What one job waits for, validated but not yet resolved to jobs. */
-  record Links(
+  public record Links(
       Target parent, String parentPath, RunCondition runCondition, List<Dependency> dependsOn) {
     static final Links NONE = new Links(null, null, null, List.of());
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
       return parent == null && dependsOn.isEmpty();
     }
 
     /** The edges of the job; {@code refs} gives the position of each workflow step by ref. */
-    List<Upstream> upstream(Map<String, Integer> refs) {
+    public List<Upstream> upstream(Map<String, Integer> refs) {
       List<Upstream> out = new ArrayList<>();
       if (parent != null) {
         out.add(resolve(parent, runCondition, refs).asParent());

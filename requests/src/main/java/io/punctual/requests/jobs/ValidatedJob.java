@@ -1,4 +1,4 @@
-package io.punctual.api.jobs;
+package io.punctual.requests.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -20,7 +20,7 @@ import java.util.Map;
  * One job of a request after validation, defaults applied. Either {@code runAt} or {@code delay}
  * (or neither: run now) is set; the delay is resolved against the clock only when stored.
  */
-record ValidatedJob(
+public record ValidatedJob(
     String type,
     JsonNode payload,
     Instant runAt,
@@ -40,7 +40,7 @@ record ValidatedJob(
    * This job carrying the request's W3C {@code traceparent} header (null or invalid: none). Not
    * part of the request's canonical form: a retry from another trace is the same request.
    */
-  ValidatedJob withTraceparent(String header) {
+  public ValidatedJob withTraceparent(String header) {
     return new ValidatedJob(
         type,
         payload,
@@ -59,7 +59,7 @@ record ValidatedJob(
   }
 
   /** The job to store in {@code namespace}, due at {@code runAt} or {@code now + delay}. */
-  NewJob toNewJob(String namespace, Instant now) {
+  public NewJob toNewJob(String namespace, Instant now) {
     return toNewJob(namespace, now, Map.of());
   }
 
@@ -67,7 +67,7 @@ record ValidatedJob(
    * As {@link #toNewJob(String, Instant)}, with the workflow steps it names by ref resolved through
    * {@code refs} (step positions).
    */
-  NewJob toNewJob(String namespace, Instant now, Map<String, Integer> refs) {
+  public NewJob toNewJob(String namespace, Instant now, Map<String, Integer> refs) {
     Instant due = runAt != null ? runAt : now.plus(delay == null ? Duration.ZERO : delay);
     String requestHash = idempotencyKey == null ? null : RequestHash.sha256(canonical());
     return NewJob.builder(namespace, type, due)
@@ -89,10 +89,27 @@ record ValidatedJob(
   }
 
   /**
+   * The field that names stored job {@code id} as one this job waits for ({@code parentId} or a
+   * {@code dependsOn} entry, with the request's prefix), or null: where to point when the store
+   * finds no such job in the namespace.
+   */
+  public String fieldNaming(java.util.UUID id) {
+    if (links.parent() != null && id.equals(links.parent().id())) {
+      return links.parentPath();
+    }
+    for (LinksParser.Dependency d : links.dependsOn()) {
+      if (id.equals(d.target().id())) {
+        return d.path();
+      }
+    }
+    return null;
+  }
+
+  /**
    * What the job waits for besides its parent (its {@code dependsOn}), as stored: jobs named by id
    * (a single or batch submission names no workflow step by ref).
    */
-  List<Upstream> dependsOn() {
+  public List<Upstream> dependsOn() {
     if (links.dependsOn().isEmpty()) {
       return List.of(); // most jobs: no lists or stream to build per answer
     }
@@ -103,7 +120,7 @@ record ValidatedJob(
    * The request in one canonical shape: every field present with defaults applied, times and
    * durations normalised. Two requests meaning the same job have the same canonical form.
    */
-  ObjectNode canonical() {
+  public ObjectNode canonical() {
     JsonNodeFactory f = JsonNodeFactory.instance;
     ObjectNode node = f.objectNode();
     node.put("type", type);

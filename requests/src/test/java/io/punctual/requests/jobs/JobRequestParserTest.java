@@ -1,24 +1,28 @@
-package io.punctual.api.jobs;
+package io.punctual.requests.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.punctual.api.config.ApiSettings;
-import io.punctual.api.problem.Problems;
-import io.punctual.api.request.FieldError;
-import io.punctual.api.request.InvalidFieldsException;
 import io.punctual.common.json.Json;
 import io.punctual.model.Backoff;
 import io.punctual.model.NewJob;
 import io.punctual.model.Priority;
+import io.punctual.requests.FieldError;
+import io.punctual.requests.InvalidFieldsException;
+import io.punctual.requests.JobFields;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class JobRequestParserTest {
-  private final JobRequestParser parser = new JobRequestParser(new ApiSettings());
+  /** The API's default limits (api.* settings). */
+  static final SubmitLimits LIMITS =
+      new SubmitLimits(
+          new JobFields.Rules(262_144, Priority.NORMAL, 3, 100, Backoff.DEFAULT), 1000, 10_000);
+
+  private final JobRequestParser parser = new JobRequestParser(LIMITS);
   private static final Instant NOW = Instant.parse("2030-05-01T10:00:00Z");
 
   @Test
@@ -82,7 +86,7 @@ class JobRequestParserTest {
         .isInstanceOfSatisfying(
             InvalidFieldsException.class,
             e ->
-                assertThat(Problems.rejected(e).problem().errors())
+                assertThat(e.errors())
                     .extracting(FieldError::field)
                     .containsExactly("jobs[1].callback.url"));
   }
@@ -93,7 +97,7 @@ class JobRequestParserTest {
             () -> parse("{'type':'t','backoff':{'strategy':'fixed','delay':'PT1S','max':1}}"))
         .isInstanceOfSatisfying(
             InvalidFieldsException.class,
-            e -> assertThat(Problems.rejected(e).problem().field()).isEqualTo("backoff.max"));
+            e -> assertThat(e.errors().get(0).field()).isEqualTo("backoff.max"));
   }
 
   private ValidatedJob parse(String body) {

@@ -1,4 +1,4 @@
-package io.punctual.api.request;
+package io.punctual.requests;
 
 /** One field of a request (a job's payload) is larger than allowed. */
 public final class FieldTooLargeException extends RequestRejectedException {

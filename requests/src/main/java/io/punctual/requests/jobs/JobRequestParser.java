@@ -1,15 +1,15 @@
-package io.punctual.api.jobs;
+package io.punctual.requests.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.api.config.ApiSettings;
-import io.punctual.api.problem.Problems;
-import io.punctual.api.request.Fields;
-import io.punctual.api.request.JobFields;
-import io.punctual.api.request.StorableText;
-import io.punctual.api.request.Violations;
 import io.punctual.model.Backoff;
 import io.punctual.model.Priority;
+import io.punctual.requests.FieldTooLargeException;
+import io.punctual.requests.Fields;
+import io.punctual.requests.InvalidFieldsException;
+import io.punctual.requests.JobFields;
+import io.punctual.requests.StorableText;
+import io.punctual.requests.Violations;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,7 +24,7 @@ import java.util.Set;
  * before anything else is read.
  */
 public final class JobRequestParser {
-  static final int MAX_KEY_LENGTH = 200;
+  public static final int MAX_KEY_LENGTH = 200;
 
   /** Keeps {@code now + delay} inside the range of job ids (year 10889) for ages to come. */
   static final Duration MAX_DELAY = Duration.ofDays(365L * 1000);
@@ -59,17 +59,16 @@ public final class JobRequestParser {
     return Set.copyOf(out);
   }
 
-  private final ApiSettings settings;
+  private final SubmitLimits limits;
   private final JobFields jobFields;
 
-  public JobRequestParser(ApiSettings settings) {
-    this.settings = settings;
-    this.jobFields = new JobFields(settings.jobFieldRules());
+  public JobRequestParser(SubmitLimits limits) {
+    this.limits = limits;
+    this.jobFields = new JobFields(limits.rules());
   }
 
-  /** The body of {@code POST /jobs}. */
-  ValidatedJob parseOne(JsonNode body) {
-    Problems.requireBody(body);
+  /** The body of {@code POST /jobs} (the caller refuses a missing body first). */
+  public ValidatedJob parseOne(JsonNode body) {
     StorableText.require(body, "");
     Violations violations = new Violations();
     ValidatedJob job = parse(body, "", violations, false);
@@ -77,19 +76,21 @@ public final class JobRequestParser {
     return job;
   }
 
-  /** The body of {@code POST /jobs/batch}: {@code {"jobs": [...]}}, all valid or none stored. */
-  List<ValidatedJob> parseBatch(JsonNode body) {
-    Problems.requireBody(body);
+  /**
+   * The body of {@code POST /jobs/batch}: {@code {"jobs": [...]}}, all valid or none stored (the
+   * caller refuses a missing body first).
+   */
+  public List<ValidatedJob> parseBatch(JsonNode body) {
     StorableText.require(body, "");
     JsonNode jobs = body == null ? null : body.get("jobs");
     if (!(body instanceof ObjectNode object) || jobs == null || !jobs.isArray() || jobs.isEmpty()) {
-      throw Problems.invalid("jobs", "must be a non-empty array of jobs");
+      throw new InvalidFieldsException("jobs", "must be a non-empty array of jobs");
     }
     Violations violations = new Violations();
     new Fields(object, "", violations).rejectUnknown(BATCH_FIELDS);
-    if (jobs.size() > settings.maxBatchSize) {
-      throw Problems.tooLarge(
-          "jobs", "A batch holds at most " + settings.maxBatchSize + " jobs, not " + jobs.size());
+    if (jobs.size() > limits.maxBatchSize()) {
+      throw new FieldTooLargeException(
+          "jobs", "A batch holds at most " + limits.maxBatchSize() + " jobs, not " + jobs.size());
     }
     List<ValidatedJob> out = new ArrayList<>(jobs.size());
     for (int i = 0; i < jobs.size(); i++) {
@@ -133,7 +134,7 @@ public final class JobRequestParser {
     String concurrencyKey = f.string("concurrencyKey", false, MAX_KEY_LENGTH);
     List<String> tags = jobFields.tags(f);
     ObjectNode callback = jobFields.callback(f);
-    LinksParser.Links links = LinksParser.parse(f, inWorkflow, settings.maxWorkflowJobs);
+    LinksParser.Links links = LinksParser.parse(f, inWorkflow, limits.maxWorkflowJobs());
     if (f.errorCount() > before) {
       return null;
     }

@@ -1,4 +1,4 @@
-package io.punctual.api.request;
+package io.punctual.requests;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,15 +1,15 @@
-package io.punctual.api.jobs;
+package io.punctual.requests.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.punctual.api.config.ApiSettings;
-import io.punctual.api.problem.Problems;
-import io.punctual.api.request.Fields;
-import io.punctual.api.request.StorableText;
-import io.punctual.api.request.Violations;
 import io.punctual.model.RequestHash;
+import io.punctual.requests.FieldTooLargeException;
+import io.punctual.requests.Fields;
+import io.punctual.requests.InvalidFieldsException;
+import io.punctual.requests.StorableText;
+import io.punctual.requests.Violations;
 import io.punctual.store.WorkflowStore.NewStep;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -31,12 +31,12 @@ public final class WorkflowRequestParser {
   /** The fields of a workflow's body (each step's are {@code JobRequestParser.STEP_FIELDS}). */
   static final Set<String> FIELDS = Set.of("jobs", "idempotencyKey");
 
-  private final ApiSettings settings;
+  private final SubmitLimits limits;
   private final JobRequestParser jobs;
 
-  public WorkflowRequestParser(ApiSettings settings) {
-    this.settings = settings;
-    this.jobs = new JobRequestParser(settings);
+  public WorkflowRequestParser(SubmitLimits limits) {
+    this.limits = limits;
+    this.jobs = new JobRequestParser(limits);
   }
 
   /** A valid workflow request, ready to be stored. */
@@ -66,7 +66,7 @@ public final class WorkflowRequestParser {
       return steps.size();
     }
 
-    ValidatedJob step(int index) {
+    public ValidatedJob step(int index) {
       return steps.get(index);
     }
 
@@ -102,11 +102,11 @@ public final class WorkflowRequestParser {
 
   public ValidatedWorkflow parse(JsonNode body) {
     if (body == null || body.isMissingNode() || body.isNull()) {
-      throw Problems.invalid(
+      throw new InvalidFieldsException(
           "jobs", "the body must be {\"jobs\": [...]}, a non-empty array of jobs");
     }
     if (!(body instanceof ObjectNode object)) {
-      throw Problems.invalid(null, "the body must be a JSON object");
+      throw new InvalidFieldsException(null, "the body must be a JSON object");
     }
     StorableText.require(object, "");
     Violations violations = new Violations();
@@ -118,10 +118,10 @@ public final class WorkflowRequestParser {
       violations.add("jobs", "must be a non-empty array of jobs");
       violations.throwIfAny();
     }
-    if (list.size() > settings.maxWorkflowJobs) {
-      throw Problems.tooLarge(
+    if (list.size() > limits.maxWorkflowJobs()) {
+      throw new FieldTooLargeException(
           "jobs",
-          "A workflow holds at most " + settings.maxWorkflowJobs + " jobs, not " + list.size());
+          "A workflow holds at most " + limits.maxWorkflowJobs() + " jobs, not " + list.size());
     }
     List<String> refs = new ArrayList<>(list.size());
     Map<String, Integer> positions = new HashMap<>();

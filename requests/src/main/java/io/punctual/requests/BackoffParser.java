@@ -1,4 +1,4 @@
-package io.punctual.api.request;
+package io.punctual.requests;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

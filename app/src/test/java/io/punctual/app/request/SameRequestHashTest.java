@@ -1,4 +1,4 @@
-package io.punctual.api.jobs;
+package io.punctual.app.request;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,14 +9,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.punctual.api.config.ApiSettings;
-import io.punctual.app.request.InvalidJobRequestException;
-import io.punctual.app.request.JobDefaults;
-import io.punctual.app.request.JobRequestMapper;
 import io.punctual.client.BackoffPolicy;
+import io.punctual.client.Dependency;
 import io.punctual.client.JobPriority;
 import io.punctual.client.JobRequest;
+import io.punctual.client.WorkflowRequest;
 import io.punctual.common.json.Json;
 import io.punctual.model.NewJob;
+import io.punctual.requests.jobs.JobRequestParser;
+import io.punctual.requests.jobs.WorkflowRequestParser;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -28,8 +29,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * A request submitted in a transaction ({@code PunctualJobs}) becomes the job the API makes of the
  * same request over REST: same defaults, same fields, and the same request hash, which idempotency
- * keys compare (so a request repeated over either path is one job). Lives in the API's package to
- * call its parser; the body is what the Java client sends.
+ * keys compare (so a request repeated over either path is one job). Both read it with the parser of
+ * punctual-requests; this checks what the app writes is the body the Java client sends, and that
+ * {@link JobDefaults#API} are the API's default settings.
  */
 class SameRequestHashTest {
   /** The client's JSON setup (ClientJson): ISO-8601 times and durations, no nulls. */
@@ -90,9 +92,11 @@ class SameRequestHashTest {
     // The bytes the client sends, read by a mapper set up as the API's (Dropwizard's, configured).
     JsonNode body = API.readTree(CLIENT.writeValueAsBytes(request));
     NewJob overRest =
-        new JobRequestParser(new ApiSettings()).parseOne(body).toNewJob("default", NOW);
+        new JobRequestParser(new ApiSettings().submitLimits())
+            .parseOne(body)
+            .toNewJob("default", NOW);
     NewJob inTransaction =
-        new JobRequestMapper(JobDefaults.API).toNewJob(request, "default", NOW, "");
+        new JobRequestMapper(JobDefaults.API).one(request).toNewJob("default", NOW);
 
     assertThat(inTransaction.requestHash()).isEqualTo(overRest.requestHash());
     assertThat(inTransaction).usingRecursiveComparison().isEqualTo(overRest);
@@ -113,8 +117,8 @@ class SameRequestHashTest {
             .idempotencyKey(request.idempotencyKey())
             .build();
     JobRequestMapper mapper = new JobRequestMapper(JobDefaults.API);
-    assertThat(mapper.toNewJob(other, "default", NOW, "").requestHash())
-        .isNotEqualTo(mapper.toNewJob(request, "default", NOW, "").requestHash());
+    assertThat(mapper.one(other).toNewJob("default", NOW).requestHash())
+        .isNotEqualTo(mapper.one(request).toNewJob("default", NOW).requestHash());
   }
 
   @org.junit.jupiter.api.Test
@@ -122,38 +126,66 @@ class SameRequestHashTest {
     JobRequestMapper mapper = new JobRequestMapper(JobDefaults.API);
     assertThatThrownBy(
             () ->
-                mapper.toNewJob(
-                    JobRequest.builder("x").maxAttempts(101).build(), "default", NOW, "jobs[3]."))
+                mapper.batch(
+                    List.of(
+                        JobRequest.builder("x").build(),
+                        JobRequest.builder("x").maxAttempts(101).build())))
         .isInstanceOf(InvalidJobRequestException.class)
-        .hasMessage("jobs[3].maxAttempts: must be between 1 and 100");
+        .hasMessage("jobs[1].maxAttempts: must be between 1 and 100")
+        .extracting(e -> ((InvalidJobRequestException) e).field())
+        .isEqualTo("jobs[1].maxAttempts");
     assertThatThrownBy(
             () ->
-                mapper.toNewJob(
-                    JobRequest.builder("x").runAt(NOW).delay(Duration.ofSeconds(1)).build(),
-                    "default",
-                    NOW,
-                    ""))
+                mapper.one(JobRequest.builder("x").runAt(NOW).delay(Duration.ofSeconds(1)).build()))
         .hasMessageStartingWith("delay:");
     assertThatThrownBy(
-            () ->
-                mapper.toNewJob(
-                    JobRequest.builder("x").backoff(Map.of("strategy", "fixed")).build(),
-                    "default",
-                    NOW,
-                    ""))
+            () -> mapper.one(JobRequest.builder("x").backoff(Map.of("strategy", "fixed")).build()))
         .hasMessageStartingWith("backoff");
     assertThatThrownBy(
-            () ->
-                mapper.toNewJob(
-                    JobRequest.builder("x").payload("a".repeat(300_000)).build(),
-                    "default",
-                    NOW,
-                    ""))
+            () -> mapper.one(JobRequest.builder("x").payload("a".repeat(300_000)).build()))
         .hasMessageStartingWith("payload:");
+    assertThatThrownBy(() -> mapper.one(JobRequest.builder("x").parentId("0", null).build()))
+        .hasMessage("parentId: must be the id of a job");
+    assertThatThrownBy(
+            () -> mapper.one(JobRequest.builder("x").payload(Map.of("bad", "nul\u0000")).build()))
+        .hasMessageStartingWith("payload.bad:");
     assertThatThrownBy(
             () ->
-                mapper.toNewJob(
-                    JobRequest.builder("x").parentId("0", null).build(), "default", NOW, ""))
-        .hasMessageContaining("submit over REST");
+                mapper.batch(
+                    List.of(
+                        JobRequest.builder("x").maxAttempts(0).build(),
+                        JobRequest.builder("x").maxAttempts(0).build())))
+        .hasMessage("jobs[0].maxAttempts: must be between 1 and 100 (and 1 more invalid field)");
+    assertThatThrownBy(
+            () ->
+                mapper.workflow(
+                    WorkflowRequest.of(
+                        JobRequest.builder("a").ref("a").dependsOn(Dependency.onStep("b")).build(),
+                        JobRequest.builder("b")
+                            .ref("b")
+                            .dependsOn(Dependency.onStep("a"))
+                            .build())))
+        .hasMessageContaining("wait for each other in a cycle");
+  }
+
+  @org.junit.jupiter.api.Test
+  void aWorkflowInATransactionHashesAsOverRest() throws Exception {
+    WorkflowRequest request =
+        WorkflowRequest.of(
+                JobRequest.builder("extract").ref("extract").build(),
+                JobRequest.builder("load")
+                    .ref("load")
+                    .dependsOn(Dependency.onStep("extract"))
+                    .payload(Map.of("table", "orders"))
+                    .build())
+            .withIdempotencyKey("etl-1");
+    JsonNode body = API.readTree(CLIENT.writeValueAsBytes(request));
+    var overRest = new WorkflowRequestParser(new ApiSettings().submitLimits()).parse(body);
+    var inTransaction = new JobRequestMapper(JobDefaults.API).workflow(request);
+
+    assertThat(inTransaction.requestHash()).isEqualTo(overRest.requestHash());
+    assertThat(inTransaction.toSteps("default", NOW))
+        .usingRecursiveComparison()
+        .isEqualTo(overRest.toSteps("default", NOW));
   }
 }
