@@ -146,13 +146,13 @@ try {
     }
     console.log(`round ${round + 1}: ${line.join(", ")}`);
   }
-  const java = median(rates.Java);
+  const javaMedian = median(rates.Java);
   for (const name of names) {
     const m = median(rates[name]);
     const ratios = rates[name].map((r, i) => (r / rates.Java[i]).toFixed(3)).join(", ");
     console.log(
       `${name}: median ${Math.round(m)} jobs/s of ${rates[name].map(Math.round).join(", ")}` +
-        (name === "Java" ? "" : `; to Java, per round: ${ratios} (median ${(m / java).toFixed(3)})`),
+        (name === "Java" ? "" : `; to Java, per round: ${ratios} (median ${(m / javaMedian).toFixed(3)})`),
     );
   }
 } finally {
