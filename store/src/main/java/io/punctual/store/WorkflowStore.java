@@ -92,10 +92,7 @@ public final class WorkflowStore {
       String namespace, List<NewStep> steps, String idempotencyKey, String requestHash) {
     Instant now = jobs.clock().instant();
     UUID id = JobId.forScheduledTime(now);
-    List<NewJob> stepJobs = new ArrayList<>(steps.size());
-    for (NewStep s : steps) {
-      stepJobs.add(s.job().withLinks(s.job().links().withWorkflowId(id)));
-    }
+    List<NewJob> stepJobs = stepJobs(steps, id);
     List<UUID> ids = jobs.prepare(stepJobs, now);
     return jobs.partitions()
         .retryingDropped(
@@ -122,10 +119,7 @@ public final class WorkflowStore {
     try (Handle h = CallerTransaction.open(connection)) {
       Instant now = jobs.clock().instant();
       UUID id = JobId.forScheduledTime(now);
-      List<NewJob> stepJobs = new ArrayList<>(steps.size());
-      for (NewStep s : steps) {
-        stepJobs.add(s.job().withLinks(s.job().links().withWorkflowId(id)));
-      }
+      List<NewJob> stepJobs = stepJobs(steps, id);
       jobs.requireNoPartitionWait(h, stepJobs, now);
       List<UUID> ids = jobs.prepare(stepJobs, now);
       return createIn(h, namespace, steps, idempotencyKey, requestHash, id, stepJobs, ids, now);
@@ -184,6 +178,15 @@ public final class WorkflowStore {
     List<Submitted> stored = jobs.submitIn(h, stepJobs, ids, now, false);
     insertSteps(h, id, steps, stored);
     return new Created(find(h, namespace, id).orElseThrow(), true);
+  }
+
+  /** The steps' jobs, each linked to workflow {@code id}. */
+  private static List<NewJob> stepJobs(List<NewStep> steps, UUID id) {
+    List<NewJob> out = new ArrayList<>(steps.size());
+    for (NewStep s : steps) {
+      out.add(s.job().withLinks(s.job().links().withWorkflowId(id)));
+    }
+    return out;
   }
 
   private record KeyHolder(UUID id, String requestHash) {}
