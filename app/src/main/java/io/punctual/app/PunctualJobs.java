@@ -7,14 +7,11 @@ import io.punctual.client.JobRequest;
 import io.punctual.client.WorkflowRequest;
 import io.punctual.model.NewJob;
 import io.punctual.queue.Stores;
-import io.punctual.queue.config.QueueSettings;
-import io.punctual.queue.config.RedisSettings;
 import io.punctual.requests.jobs.ValidatedJob;
 import io.punctual.requests.jobs.WorkflowRequestParser.ValidatedWorkflow;
 import io.punctual.store.JobSubmissions.Submitted;
 import io.punctual.store.UnknownUpstreamException;
 import io.punctual.store.WorkflowStore;
-import io.punctual.store.config.PostgresSettings;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,7 +20,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
-import javax.sql.DataSource;
 
 /**
  * Submits jobs inside the application's own JDBC transaction: the jobs' rows are written on the
@@ -210,64 +206,12 @@ public final class PunctualJobs implements AutoCloseable {
   }
 
   /** How to build {@link PunctualJobs}; {@code clock} and a database are needed. */
-  public static final class Builder {
-    private final Backend backend = new Backend();
+  public static final class Builder extends BackendBuilder<Builder> {
     private String namespace = NewJob.DEFAULT_NAMESPACE;
     private JobDefaults defaults = JobDefaults.API;
     private Duration enqueueTimeout = Duration.ofSeconds(2);
 
     private Builder() {}
-
-    /**
-     * A pool on Punctual's database: for partitions it creates ahead (outside the caller's
-     * transaction). Never closed by Punctual.
-     */
-    public Builder dataSource(DataSource dataSource) {
-      backend.dataSource = Objects.requireNonNull(dataSource, "dataSource");
-      return this;
-    }
-
-    /** A pool Punctual opens (and closes) itself, instead of {@link #dataSource}. */
-    public Builder postgres(PostgresSettings postgres) {
-      backend.postgres = Objects.requireNonNull(postgres, "postgres");
-      return this;
-    }
-
-    /** Redis, e.g. {@code redis://:password@host:6379} (never logged). Default localhost. */
-    public Builder redisUrl(String url) {
-      backend.redisUrl(url);
-      return this;
-    }
-
-    /** Every Redis setting (cluster, shards, key prefix), instead of the URL. */
-    public Builder redis(RedisSettings redis) {
-      backend.redis = Objects.requireNonNull(redis, "redis");
-      return this;
-    }
-
-    /** The prefix of every Redis key; that of the deployment ({@code punctual}). */
-    public Builder keyPrefix(String keyPrefix) {
-      backend.keyPrefix(keyPrefix);
-      return this;
-    }
-
-    /** The queue's settings (its horizon decides what {@code enqueue()} puts in Redis). */
-    public Builder queue(QueueSettings queue) {
-      backend.queue = Objects.requireNonNull(queue, "queue");
-      return this;
-    }
-
-    /** Where Punctual reads time: {@code Clock.systemUTC()} in production. Required. */
-    public Builder clock(java.time.Clock clock) {
-      backend.clock = Objects.requireNonNull(clock, "clock");
-      return this;
-    }
-
-    /** Migrate the database's schema at build (as {@code punctual migrate}). Default false. */
-    public Builder migrate(boolean migrate) {
-      backend.migrate = migrate;
-      return this;
-    }
 
     /** The namespace the jobs go in. Default {@code default}. */
     public Builder namespace(String namespace) {

@@ -3,15 +3,11 @@ package io.punctual.app;
 import com.codahale.metrics.MetricRegistry;
 import io.punctual.handler.JobHandler;
 import io.punctual.queue.Stores;
-import io.punctual.queue.config.QueueSettings;
-import io.punctual.queue.config.RedisSettings;
 import io.punctual.reaper.DeathWatchLoop;
 import io.punctual.reaper.ReaperSettings;
-import io.punctual.store.config.PostgresSettings;
 import io.punctual.worker.Worker;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -134,8 +130,7 @@ public final class PunctualWorker implements AutoCloseable {
   }
 
   /** How to build a {@link PunctualWorker}; {@code clock}, a database and a handler are needed. */
-  public static final class Builder {
-    private final Backend backend = new Backend();
+  public static final class Builder extends BackendBuilder<Builder> {
     private final Map<String, JobHandler> handlers = new LinkedHashMap<>();
     private WorkerSettings settings;
     private List<String> namespaces;
@@ -146,58 +141,6 @@ public final class PunctualWorker implements AutoCloseable {
     private MetricRegistry metrics;
 
     private Builder() {}
-
-    /**
-     * The application's own pool: Punctual borrows connections from it (the claim loop, result
-     * batches, heartbeats: size it for a few more) and never closes it. Its database must hold
-     * Punctual's schema ({@code punctual migrate}, or {@link #migrate}).
-     */
-    public Builder dataSource(DataSource dataSource) {
-      backend.dataSource = Objects.requireNonNull(dataSource, "dataSource");
-      return this;
-    }
-
-    /** A pool Punctual opens (and closes) itself, instead of {@link #dataSource}. */
-    public Builder postgres(PostgresSettings postgres) {
-      backend.postgres = Objects.requireNonNull(postgres, "postgres");
-      return this;
-    }
-
-    /** Redis, e.g. {@code redis://:password@host:6379} (never logged). Default localhost. */
-    public Builder redisUrl(String url) {
-      backend.redisUrl(url);
-      return this;
-    }
-
-    /** Every Redis setting (cluster, shards, lease nodes, key prefix), instead of the URL. */
-    public Builder redis(RedisSettings redis) {
-      backend.redis = Objects.requireNonNull(redis, "redis");
-      return this;
-    }
-
-    /** The prefix of every Redis key; that of the deployment's other roles ({@code punctual}). */
-    public Builder keyPrefix(String keyPrefix) {
-      backend.keyPrefix(keyPrefix);
-      return this;
-    }
-
-    /** The queue's settings (horizon, promoter, priority weights); those of the deployment. */
-    public Builder queue(QueueSettings queue) {
-      backend.queue = Objects.requireNonNull(queue, "queue");
-      return this;
-    }
-
-    /** Where Punctual reads time: {@code Clock.systemUTC()} in production. Required. */
-    public Builder clock(Clock clock) {
-      backend.clock = Objects.requireNonNull(clock, "clock");
-      return this;
-    }
-
-    /** Migrate the database's schema at build (as {@code punctual migrate}). Default false. */
-    public Builder migrate(boolean migrate) {
-      backend.migrate = migrate;
-      return this;
-    }
 
     /** A handler the application built; one per job type. At least one. */
     public Builder handler(JobHandler handler) {
