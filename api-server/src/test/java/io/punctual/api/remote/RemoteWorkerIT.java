@@ -149,13 +149,9 @@ class RemoteWorkerIT {
     http.method("DELETE", "/api/v1/workers/" + worker);
   }
 
-  @Test
-  void aCancelReachesTheRemoteWorkerInTheHeartbeatsAnswer() {
-    String worker = register("remote.long", 1);
-    String job = submit("{\"type\":\"remote.long\"}");
-    assertThat(claim(worker, 1, 10_000)).hasSize(1);
-    assertThat(http.post("/api/v1/jobs/" + job + "/cancel", "").status()).isEqualTo(200);
-    String beat = "{\"attempts\":[{\"jobId\":\"" + job + "\",\"attempt\":1}]}";
+  /** Heartbeats attempt {@code attempt} of {@code job} until the answer lists it to stop. */
+  private void awaitStopInHeartbeat(String worker, String job, int attempt) {
+    String beat = "{\"attempts\":[{\"jobId\":\"" + job + "\",\"attempt\":" + attempt + "}]}";
     await()
         .atMost(Duration.ofSeconds(5))
         .until(
@@ -165,6 +161,15 @@ class RemoteWorkerIT {
                         .get("stop")
                         .size()
                     == 1);
+  }
+
+  @Test
+  void aCancelReachesTheRemoteWorkerInTheHeartbeatsAnswer() {
+    String worker = register("remote.long", 1);
+    String job = submit("{\"type\":\"remote.long\"}");
+    assertThat(claim(worker, 1, 10_000)).hasSize(1);
+    assertThat(http.post("/api/v1/jobs/" + job + "/cancel", "").status()).isEqualTo(200);
+    awaitStopInHeartbeat(worker, job, 1);
     assertThat(complete(worker, job, 1, "\"status\":\"succeeded\"").status()).isEqualTo(409);
     assertThat(status(job)).isEqualTo("CANCELLED");
     http.method("DELETE", "/api/v1/workers/" + worker);
@@ -179,16 +184,7 @@ class RemoteWorkerIT {
                 + "\"backoff\":{\"strategy\":\"fixed\",\"delay\":\"PT0.1S\"}}");
     JsonNode first = claim(worker, 1, 10_000);
     assertThat(first.get(0).get("deadline").isNull()).isFalse();
-    String beat = "{\"attempts\":[{\"jobId\":\"" + job + "\",\"attempt\":1}]}";
-    await()
-        .atMost(Duration.ofSeconds(5))
-        .until(
-            () ->
-                http.post("/api/v1/workers/" + worker + "/heartbeat", beat)
-                        .json()
-                        .get("stop")
-                        .size()
-                    == 1);
+    awaitStopInHeartbeat(worker, job, 1);
     assertThat(complete(worker, job, 1, "\"status\":\"succeeded\"").status()).isEqualTo(409);
     JsonNode second = claim(worker, 1, 10_000);
     assertThat(second.get(0).get("attempt").asInt()).isEqualTo(2);

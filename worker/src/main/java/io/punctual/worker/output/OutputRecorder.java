@@ -99,9 +99,7 @@ public final class OutputRecorder implements AttemptOutput, AutoCloseable {
   /** Writes what was reported so far; returns how many progress reports and lines it wrote. */
   public int runOnce() {
     int written = 0;
-    boolean first = true;
-    while (first || buffered.get() > 0) {
-      first = false;
+    do {
       List<ProgressReport> latest = takeProgress();
       List<LogReport> batch = takeLines();
       if (latest.isEmpty() && batch.isEmpty()) {
@@ -114,7 +112,7 @@ public final class OutputRecorder implements AttemptOutput, AutoCloseable {
         throw e;
       }
       written += latest.size() + batch.size();
-    }
+    } while (buffered.get() > 0);
     return written;
   }
 
