@@ -223,6 +223,16 @@ public final class ApiModule {
     RemoteWorkers remote =
         new RemoteWorkers(stores, settings.remoteWorkers, WorkerSettings::new, env.metrics());
     env.lifecycle().manage(remote);
+    // At the start of the HTTP server's stop, before it waits for requests in flight: a long poll
+    // (up to api.remoteWorkers.maxWait) must not hold the process's shutdown.
+    env.lifecycle()
+        .addEventListener(
+            new org.eclipse.jetty.util.component.LifeCycle.Listener() {
+              @Override
+              public void lifeCycleStopping(org.eclipse.jetty.util.component.LifeCycle event) {
+                remote.drain();
+              }
+            });
     jersey.register(new WorkersResource(stores.workers(), settings, remote));
     jersey.register(new RemoteWorkerResource(remote));
     jersey.register(new OpenApiResource());

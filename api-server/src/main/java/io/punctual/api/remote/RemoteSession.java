@@ -40,6 +40,9 @@ final class RemoteSession {
   private volatile Instant lastSeen;
   private volatile boolean closing;
 
+  /** The API is stopping: claims answer at once, so no long poll holds its shutdown. */
+  private volatile boolean draining;
+
   /** Claims waiting now: a worker in a long poll is alive whatever its lastSeen. */
   private final AtomicInteger polling = new AtomicInteger();
 
@@ -80,6 +83,14 @@ final class RemoteSession {
   /** Whether a claim of this worker is waiting now (its long poll keeps it alive). */
   boolean polling() {
     return polling.get() > 0;
+  }
+
+  /**
+   * Ends this worker's long polls within a poll slice (250 ms) and answers its later claims at
+   * once, with what is waiting or nothing; its attempts and completions go on as before.
+   */
+  void drain() {
+    draining = true;
   }
 
   void touch() {
@@ -131,7 +142,7 @@ final class RemoteSession {
   private List<JobContext> take(int max, Duration wait) throws InterruptedException {
     List<JobContext> taken = new ArrayList<>();
     long deadline = System.nanoTime() + wait.toNanos();
-    while (taken.isEmpty() && !closing) {
+    while (taken.isEmpty() && !closing && !draining) {
       long left = deadline - System.nanoTime();
       RemoteAttempt first =
           waiting.poll(Math.clamp(left, 0, POLL_SLICE_NANOS), TimeUnit.NANOSECONDS);

@@ -37,6 +37,7 @@ public final class RemoteWorkers implements Managed, AutoCloseable {
   private final RemoteWorkerSettings settings;
   private final Supplier<WorkerSettings> workerDefaults;
   private final Map<String, RemoteSession> sessions = new ConcurrentHashMap<>();
+  private volatile boolean draining;
   private final ScheduledExecutorService watching =
       Executors.newSingleThreadScheduledExecutor(
           r -> Thread.ofPlatform().daemon().name("punctual-remote-watch").unstarted(r));
@@ -75,6 +76,9 @@ public final class RemoteWorkers implements Managed, AutoCloseable {
     WorkerSettings base = workerDefaults.get();
     String id = "remote-" + UUID.randomUUID();
     RemoteSession session = new RemoteSession(id, declared, stores, base);
+    if (draining) {
+      session.drain();
+    }
     sessions.put(id, session);
     try {
       session.start();
@@ -185,6 +189,17 @@ public final class RemoteWorkers implements Managed, AutoCloseable {
   @Override
   public void stop() {
     close();
+  }
+
+  /**
+   * The API process is stopping: every long poll ends within a quarter of a second (answered with
+   * what is waiting, or nothing) and later claims do not wait, so the HTTP server's graceful stop
+   * does not wait for them; remote workers then find the API gone and come back to another one. The
+   * workers stop as usual at {@link #close()}.
+   */
+  public void drain() {
+    draining = true;
+    sessions.values().forEach(RemoteSession::drain);
   }
 
   /** How many remote workers are registered. */
