@@ -67,14 +67,15 @@ public final class PunctualJobs implements AutoCloseable {
   }
 
   /**
-   * Writes one job in the transaction open on {@code connection} (auto-commit off).
+   * Writes one job in the transaction open on {@code connection} (auto-commit off), within the
+   * current OpenTelemetry span's trace when there is one ({@link CurrentTrace}).
    *
    * @throws io.punctual.app.request.InvalidJobRequestException a field the API would refuse
    * @throws io.punctual.store.IdempotencyConflictException the key was used with another request
    * @throws IllegalStateException the connection is in auto-commit mode
    */
   public Submission submit(Connection connection, JobRequest request) {
-    return submit(connection, List.of(request), false, null);
+    return submit(connection, List.of(request), false, CurrentTrace.traceparent());
   }
 
   /**
@@ -92,7 +93,7 @@ public final class PunctualJobs implements AutoCloseable {
    * /jobs/batch}). Errors name the job ({@code jobs[2].type}).
    */
   public Submission submitAll(Connection connection, List<JobRequest> requests) {
-    return submitAll(connection, requests, null);
+    return submitAll(connection, requests, CurrentTrace.traceparent());
   }
 
   /** {@link #submitAll(Connection, List)} within the caller's trace (see {@link #submit}). */
@@ -134,7 +135,7 @@ public final class PunctualJobs implements AutoCloseable {
    * @throws IllegalStateException the connection is in auto-commit mode
    */
   public Submission submitWorkflow(Connection connection, WorkflowRequest request) {
-    return submitWorkflow(connection, request, null);
+    return submitWorkflow(connection, request, CurrentTrace.traceparent());
   }
 
   /** {@link #submitWorkflow(Connection, WorkflowRequest)} within the caller's trace. */

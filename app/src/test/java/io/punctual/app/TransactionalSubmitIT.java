@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.TraceFlags;
+import io.opentelemetry.api.trace.TraceState;
+import io.opentelemetry.context.Scope;
 import io.punctual.app.request.InvalidJobRequestException;
 import io.punctual.client.Dependency;
 import io.punctual.client.JobRequest;
@@ -203,6 +208,35 @@ class TransactionalSubmitIT {
         assertThat(rs.getString(1)).isEqualTo(traceparent);
       }
     }
+  }
+
+  @Test
+  void withoutATraceparentTheCurrentSpansIsStored() throws Exception {
+    SpanContext current =
+        SpanContext.create(
+            "4bf92f3577b34da6a3ce929d0e0e4736",
+            "00f067aa0ba902b7",
+            TraceFlags.getSampled(),
+            TraceState.getDefault());
+    Submission inSpan;
+    Submission outside;
+    try (Connection c = app.appPool.getConnection()) {
+      c.setAutoCommit(false);
+      try (Scope scope = Span.wrap(current).makeCurrent()) {
+        inSpan =
+            app.jobs.submitAll(
+                c,
+                List.of(
+                    JobRequest.builder("invoice.send").build(),
+                    JobRequest.builder("invoice.send").build()));
+      }
+      outside = app.jobs.submit(c, JobRequest.builder("invoice.send").build());
+      c.commit();
+    }
+    assertThat(inSpan.jobs())
+        .extracting(io.punctual.model.Job::traceparent)
+        .containsOnly("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+    assertThat(outside.jobs().get(0).traceparent()).as("no current span").isNull();
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.punctual.app.outbox;
 
+import io.punctual.app.CurrentTrace;
 import io.punctual.app.request.JobDefaults;
 import io.punctual.app.request.JobRequestMapper;
 import io.punctual.client.JobRequest;
@@ -93,7 +94,7 @@ public final class PunctualOutbox {
    * @throws IllegalStateException the connection is in auto-commit mode
    */
   public long enqueue(Connection connection, JobRequest request) throws SQLException {
-    return enqueueAll(connection, List.of(request), null, false).get(0);
+    return enqueueAll(connection, List.of(request), CurrentTrace.traceparent(), false).get(0);
   }
 
   /**
@@ -112,7 +113,7 @@ public final class PunctualOutbox {
    */
   public List<Long> enqueueAll(Connection connection, List<JobRequest> requests)
       throws SQLException {
-    return enqueueAll(connection, requests, null);
+    return enqueueAll(connection, requests, CurrentTrace.traceparent());
   }
 
   /** {@link #enqueueAll(Connection, List)} within the caller's trace (see {@link #enqueue}). */
