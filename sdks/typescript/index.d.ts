@@ -271,9 +271,26 @@ export interface CompletionRequest {
   attempt: number;
   status: "succeeded" | "failed";
   result?: JsonValue;
+  followUps?: FollowUpRequest[];
   error?: string;
   retryable?: boolean;
   retryAfterMs?: number;
+}
+
+/** A job stored with the attempt's success, as the job's child, in its namespace. */
+export interface FollowUpRequest {
+  type: string;
+  payload?: JsonValue;
+  runAt?: string;
+  delay?: string;
+  /** Default: the priority of the job that asked for it. */
+  priority?: Priority;
+  maxAttempts?: number;
+  backoff?: Backoff;
+  timeout?: string;
+  /** Unique among the attempt's follow-ups. */
+  idempotencyKey?: string;
+  tags?: string[];
 }
 
 export interface CompletedAttempt {
@@ -389,6 +406,11 @@ export interface JobContext<P = JsonValue> {
   progress(done: number, total: number): void;
   /** Adds a log line (cut at 4,096 characters), sent with the next heartbeat. */
   log(line: string): void;
+  /**
+   * Asks for a follow-up job, stored with this attempt's success (and only then) as the job's
+   * child in its namespace; dropped when the attempt fails. At most 1,000 an attempt.
+   */
+  followUp(job: FollowUpRequest): void;
 }
 
 /** What a handler returns becomes the job's result (undefined: none). */

@@ -28,6 +28,7 @@ MAX_PENDING_LINES = 10_000  # lines a context keeps waiting for a heartbeat; mor
 MAX_LINE_CHARS = 4_096  # the API cuts longer lines there
 MAX_ERROR_CHARS = 10_000
 MAX_RETRY_AFTER_MS = 86_400_000
+MAX_FOLLOW_UPS = 1_000  # a completion's follow-ups (the API's bound)
 
 
 def _clean(text: str) -> str:
@@ -71,6 +72,7 @@ class JobContext:
         self._lines: list[str] = []
         self._dropped = 0
         self._progress: dict | None = None
+        self._follow_ups: list[dict] = []
 
     @property
     def is_cancelled(self) -> bool:
@@ -100,6 +102,17 @@ class JobContext:
                 self._dropped += 1
             else:
                 self._lines.append(text)
+
+    def follow_up(self, job: Mapping[str, Any]) -> None:
+        """Asks for a follow-up job (``{"type": ..., "payload": ...}`` and any field of a submitted
+        job but callback and waits), stored with this attempt's success (and only then) as the
+        job's child in its namespace; dropped when the attempt fails. At most 1,000 an attempt."""
+        if not isinstance(job, Mapping) or not isinstance(job.get("type"), str):
+            raise TypeError(f"a follow-up is a mapping with a type, got {job!r}")
+        with self._lock:
+            if len(self._follow_ups) >= MAX_FOLLOW_UPS:
+                raise ValueError(f"at most {MAX_FOLLOW_UPS} follow-ups an attempt")
+            self._follow_ups.append(dict(job))
 
     # --- for the worker
 
@@ -389,7 +402,11 @@ class Worker:
         except (TypeError, ValueError) as e:
             return {"status": "failed", "retryable": False,
                     "error": _clean(f"the handler's result is not JSON: {e}")[:MAX_ERROR_CHARS]}
-        return {"status": "succeeded", "result": result}
+        body = {"status": "succeeded", "result": result}
+        with ctx._lock:
+            if ctx._follow_ups:
+                body["followUps"] = list(ctx._follow_ups)
+        return body
 
     def _complete(self, ctx: JobContext, body: dict) -> None:
         if ctx._has_report():

@@ -107,6 +107,39 @@ class WorkerTest(unittest.TestCase):
         self.assertEqual((failed["status"], failed["attempts"]), ("FAILED", 1))
         self.assertIn("bad input, never retry", failed["lastError"])
 
+    def test_follow_ups_are_stored_with_the_success_as_children_and_dropped_with_a_failure(self):
+        ran = []
+        refused = []
+
+        def parent(ctx):
+            for bad in (None, {}, {"type": 7}):
+                try:
+                    ctx.follow_up(bad)
+                except TypeError as e:
+                    refused.append(type(e).__name__)
+            ctx.follow_up({"type": "child", "payload": {"n": ctx.payload["n"], "attempt": ctx.attempt},
+                           "tags": ["fu"]})
+            if ctx.attempt == 1:
+                raise ValueError("planned failure: this attempt's follow-up is dropped")
+            return {"spawned": 1}
+
+        def child(ctx):
+            ran.append(ctx.payload)
+
+        self.start_worker({"parent": parent, "child": child})
+        job = self.client.submit({"type": "parent", "payload": {"n": 7}, "maxAttempts": 2,
+                                  "backoff": {"strategy": "fixed", "delay": "PT0.1S"}})
+
+        self.assertEqual(self.client.await_final(job["id"], timeout=15)["status"], "SUCCEEDED")
+        children = wait_until(
+            lambda: (items := self.client.list(type="child")["items"]) and items[0]["status"] == "SUCCEEDED" and items,
+            10, "the follow-up ran")
+        self.assertEqual(len(children), 1)
+        self.assertEqual((children[0]["parentId"], children[0]["tags"]), (job["id"], ["fu"]))
+        self.assertEqual(ran, [{"n": 7, "attempt": 2}])
+
+        self.assertEqual(refused, ["TypeError"] * 6)  # three bad follow-ups, each attempt
+
     def test_retry_after_error_delays_the_next_attempt(self):
         def later(ctx):
             if ctx.attempt == 1:

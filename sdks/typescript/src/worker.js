@@ -9,6 +9,7 @@ const MAX_LINE_CHARS = 4_096; // the API cuts longer lines: cut them before send
 const MAX_BUFFERED_LINES = 10_000; // per attempt; beyond, lines are dropped (and counted)
 const MAX_ERROR_CHARS = 10_000; // a completion's error
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
+const MAX_FOLLOW_UPS = 1_000; // a completion's follow-ups (the API's cap)
 const COMPLETE_TRIES = 3;
 
 export class Worker {
@@ -225,6 +226,7 @@ export class Worker {
         const result = await handler(held.context());
         outcome = { status: "succeeded" };
         if (result !== undefined) outcome.result = result;
+        if (held.followUps.length > 0) outcome.followUps = held.followUps;
       } catch (e) {
         outcome = failure(e);
       }
@@ -340,6 +342,7 @@ class Held {
     this.stats = stats;
     this.controller = new AbortController();
     this.lines = [];
+    this.followUps = [];
     this.progress = null;
     this.progressSent = true;
     this.done = false;
@@ -422,6 +425,15 @@ class Held {
           return;
         }
         self.lines.push(String(line).slice(0, MAX_LINE_CHARS));
+      },
+      followUp(job) {
+        if (job === null || typeof job !== "object" || typeof job.type !== "string") {
+          throw new TypeError("followUp(job): job must be an object with a type");
+        }
+        if (self.followUps.length >= MAX_FOLLOW_UPS) {
+          throw new RangeError(`followUp(job): at most ${MAX_FOLLOW_UPS} follow-ups an attempt`);
+        }
+        self.followUps.push({ ...job });
       },
     });
   }

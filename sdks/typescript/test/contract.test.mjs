@@ -46,6 +46,7 @@ const SCHEMAS = {
   StopAttempt: "StopAttempt",
   HeartbeatAnswer: "HeartbeatAnswer",
   CompletionRequest: "CompletionRequest",
+  FollowUpRequest: "FollowUpRequest",
   CompletedAttempt: "CompletedAttempt",
 };
 

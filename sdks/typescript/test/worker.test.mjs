@@ -3,7 +3,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { Client, Worker, NonRetryableError, RetryAfterError } from "../src/index.js";
-import { BASE_URL, eventually, freshNamespace, newKey } from "./support.mjs";
+import { BASE_URL, admin, eventually, freshNamespace, newKey } from "./support.mjs";
 
 const quiet = { warn() {}, error() {} };
 const workers = [];
@@ -94,6 +94,30 @@ test("a handler that throws fails the attempt, retryably: the job SUCCEEDS on at
   const executions = await client.executions(job.id);
   assert.deepEqual(executions.map((e) => [e.attempt, e.status]), [[1, "FAILED"], [2, "SUCCEEDED"]]);
   assert.match(executions[0].error, /planned failure of attempt 1/);
+});
+
+test("ctx.followUp: stored with the attempt's success as the job's children; a failed attempt's are dropped", async () => {
+  const ran = [];
+  const { client, namespace } = await setup("followups", {
+    parent: async (ctx) => {
+      ctx.followUp({ type: "child", payload: { n: ctx.payload.n, attempt: ctx.attempt }, tags: ["fu"] });
+      if (ctx.attempt === 1) throw new Error("planned failure: this attempt's follow-up is dropped");
+      return { spawned: 1 };
+    },
+    child: async (ctx) => {
+      ran.push(ctx.payload);
+    },
+  });
+  const job = await client.submit({ type: "parent", payload: { n: 7 }, maxAttempts: 2, backoff: { strategy: "fixed", delay: "PT0.1S" } });
+  assert.equal((await client.awaitFinal(job.id, { timeoutMs: 15_000 })).status, "SUCCEEDED");
+  const children = await eventually(async () => {
+    const r = await admin("GET", `/jobs/${job.id}/children`, { namespace });
+    return r.body.items.length === 1 && r.body.items[0].status === "SUCCEEDED" && r.body.items;
+  }, { what: "the follow-up ran" });
+  assert.equal(children[0].type, "child");
+  assert.equal(children[0].parentId, job.id);
+  assert.deepEqual(children[0].tags, ["fu"]);
+  assert.deepEqual(ran, [{ n: 7, attempt: 2 }]);
 });
 
 test("a NonRetryableError fails the job at once, attempts left or not", async () => {
@@ -259,7 +283,7 @@ test("250 log lines logged at once all arrive, 100 a heartbeat, in order", async
   assert.equal(page.lines[250].line.length, 4_096);
 });
 
-test("bad options and bad progress are refused where they are made", async () => {
+test("bad options, bad progress and bad follow-ups are refused where they are made", async () => {
   assert.throws(() => new Worker({ baseUrl: BASE_URL, handlers: {} }), TypeError);
   assert.throws(() => new Worker({ baseUrl: "localhost:8080", handlers: { a: async () => {} } }), TypeError);
   assert.throws(() => new Worker({ baseUrl: BASE_URL, handlers: { a: async () => {} }, concurrency: 0 }), RangeError);
@@ -275,13 +299,20 @@ test("bad options and bad progress are refused where they are made", async () =>
           errors.push(e.name);
         }
       }
+      for (const job of [null, {}, { type: 7 }]) {
+        try {
+          ctx.followUp(job);
+        } catch (e) {
+          errors.push(e.name);
+        }
+      }
       ctx.progress(2, 4);
       return "ok";
     },
   });
   const job = await client.submit({ type: "p" });
   assert.equal((await client.awaitFinal(job.id, { timeoutMs: 15_000 })).status, "SUCCEEDED");
-  assert.deepEqual(errors, ["RangeError", "RangeError", "RangeError", "RangeError", "RangeError"]);
+  assert.deepEqual(errors, ["RangeError", "RangeError", "RangeError", "RangeError", "RangeError", "TypeError", "TypeError", "TypeError"]);
   const j = await eventually(async () => {
     const x = await client.get(job.id);
     return x.progress ? x : null;

@@ -234,7 +234,7 @@ public final class ApiModule {
               }
             });
     jersey.register(new WorkersResource(stores.workers(), settings, remote));
-    jersey.register(new RemoteWorkerResource(remote));
+    jersey.register(new RemoteWorkerResource(remote, settings.jobFieldRules()));
     jersey.register(new OpenApiResource());
     jersey.register(
         new AlertRulesResource(

@@ -31,7 +31,12 @@ final class RemoteHandler implements JobHandler {
     RemoteAttempt attempt = session.offer(ctx);
     try {
       return switch (attempt.await()) {
-        case RemoteResult.Succeeded s -> JobResult.success(s.result());
+        case RemoteResult.Succeeded s -> {
+          // Validated at the completion (no link between follow-ups, no repeated key): stored
+          // with the success, or not at all, as a Java handler's.
+          s.followUps().forEach(ctx::spawn);
+          yield JobResult.success(s.result());
+        }
         case RemoteResult.Failed f when !f.retryable() ->
             throw new NonRetryableException(f.error());
         // No delay asked: zero, so that the job's backoff applies, as after any failure.

@@ -4,11 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.punctual.api.problem.Problems;
+import io.punctual.handler.FollowUp;
+import io.punctual.model.Backoff;
+import io.punctual.model.Priority;
 import io.punctual.model.Progress;
 import io.punctual.requests.Fields;
 import io.punctual.requests.JobFields;
 import io.punctual.requests.Violations;
+import io.punctual.requests.jobs.JobRequestParser;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -37,7 +42,32 @@ final class RemoteRequests {
   static final Set<String> BEAT_FIELDS = Set.of("jobId", "attempt", "progress", "logs");
   static final Set<String> PROGRESS_FIELDS = Set.of("percent", "done", "total");
   static final Set<String> COMPLETION_FIELDS =
-      Set.of("jobId", "attempt", "status", "result", "error", "retryable", "retryAfterMs");
+      Set.of(
+          "jobId",
+          "attempt",
+          "status",
+          "result",
+          "followUps",
+          "error",
+          "retryable",
+          "retryAfterMs");
+
+  /** A follow-up's fields: those of a job a Java handler spawns ({@code FollowUp}). */
+  static final Set<String> FOLLOW_UP_FIELDS =
+      Set.of(
+          "type",
+          "payload",
+          "delay",
+          "runAt",
+          "priority",
+          "maxAttempts",
+          "backoff",
+          "timeout",
+          "idempotencyKey",
+          "tags");
+
+  /** The most follow-ups one completion asks for (as many as one batch submit holds). */
+  static final int MAX_FOLLOW_UPS = 1000;
 
   /** {@code {"types": [..], "concurrency": n}}. */
   record Registration(List<String> types, int concurrency) {}
@@ -48,7 +78,10 @@ final class RemoteRequests {
   /** One attempt of a heartbeat: its progress (null: none) and new log lines. */
   record Beat(UUID jobId, int attempt, Progress progress, List<String> lines) {}
 
-  /** {@code {"jobId", "attempt", "status", "result" | "error", "retryable", "retryAfterMs"}}. */
+  /**
+   * {@code {"jobId", "attempt", "status", "result", "followUps" | "error", "retryable",
+   * "retryAfterMs"}}.
+   */
   record Completion(UUID jobId, int attempt, RemoteResult result) {}
 
   static Registration registration(JsonNode body) {
@@ -127,7 +160,7 @@ final class RemoteRequests {
     return beats;
   }
 
-  static Completion completion(JsonNode body) {
+  static Completion completion(JsonNode body, JobFields jobFields) {
     ObjectNode object = Problems.requireObject(body, "");
     Violations violations = new Violations();
     Fields f = new Fields(object, "", violations);
@@ -146,10 +179,14 @@ final class RemoteRequests {
         }
       }
       JsonNode value = object.get("result");
-      result = new RemoteResult.Succeeded(value == null || value.isNull() ? null : value);
+      result =
+          new RemoteResult.Succeeded(
+              value == null || value.isNull() ? null : value, followUps(f, jobFields));
     } else if ("failed".equals(status)) {
-      if (f.has("result")) {
-        f.error("result", "is for a succeeded attempt");
+      for (String other : List.of("result", "followUps")) {
+        if (f.has(other)) {
+          f.error(other, "is for a succeeded attempt");
+        }
       }
       String error = f.string("error", true, 10_000);
       JsonNode retryable = f.get("retryable");
@@ -167,6 +204,80 @@ final class RemoteRequests {
     }
     violations.throwIfAny();
     return new Completion(jobId, attempt, result);
+  }
+
+  /**
+   * {@code followUps}: jobs stored with the attempt's success as its children, each validated as a
+   * submitted job's fields; no two with one idempotency key.
+   */
+  private static List<FollowUp> followUps(Fields f, JobFields jobFields) {
+    JsonNode list = f.get("followUps");
+    if (list == null || list.isNull()) {
+      return List.of();
+    }
+    if (!list.isArray()) {
+      f.error("followUps", "must be an array of jobs");
+      return List.of();
+    }
+    if (list.size() > MAX_FOLLOW_UPS) {
+      f.error("followUps", "must have at most " + MAX_FOLLOW_UPS + " entries");
+      return List.of();
+    }
+    List<FollowUp> out = new ArrayList<>(list.size());
+    Set<String> keys = new java.util.HashSet<>();
+    for (int i = 0; i < list.size(); i++) {
+      String path = f.path("followUps[" + i + "]");
+      if (!(list.get(i) instanceof ObjectNode item)) {
+        f.violations().add(path, "must be a JSON object describing a job");
+        continue;
+      }
+      Fields g = new Fields(item, path + ".", f.violations());
+      int before = g.errorCount();
+      g.rejectUnknown(FOLLOW_UP_FIELDS);
+      String type = jobFields.type(g);
+      JsonNode payload = jobFields.payload(g);
+      Instant runAt = g.instant("runAt");
+      Duration delay = g.duration("delay", false);
+      if (g.has("runAt") && g.has("delay")) {
+        g.error("delay", "give either runAt or delay, not both");
+      }
+      Priority priority = g.has("priority") ? jobFields.priority(g) : null;
+      Integer maxAttempts = g.has("maxAttempts") ? jobFields.maxAttempts(g) : null;
+      Backoff backoff = g.has("backoff") ? jobFields.backoff(g) : null;
+      Duration timeout = jobFields.timeout(g);
+      String key = g.string("idempotencyKey", false, JobRequestParser.MAX_KEY_LENGTH);
+      if (key != null && !keys.add(key)) {
+        g.error("idempotencyKey", "repeats that of an earlier follow-up");
+      }
+      List<String> tags = jobFields.tags(g);
+      if (g.errorCount() > before) {
+        continue;
+      }
+      FollowUp followUp = FollowUp.of(type).payload(payload).tags(tags.toArray(String[]::new));
+      if (runAt != null) {
+        followUp.runAt(runAt);
+      }
+      if (delay != null) {
+        followUp.delay(delay);
+      }
+      if (priority != null) {
+        followUp.priority(priority);
+      }
+      if (maxAttempts != null) {
+        followUp.maxAttempts(maxAttempts);
+      }
+      if (backoff != null) {
+        followUp.backoff(backoff);
+      }
+      if (timeout != null) {
+        followUp.timeout(timeout);
+      }
+      if (key != null) {
+        followUp.idempotencyKey(key);
+      }
+      out.add(followUp);
+    }
+    return out;
   }
 
   private static UUID jobId(Fields f) {

@@ -10,6 +10,7 @@ import io.punctual.api.auth.Requires;
 import io.punctual.api.context.RequestContext;
 import io.punctual.api.problem.Problems;
 import io.punctual.handler.JobContext;
+import io.punctual.requests.JobFields;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.POST;
@@ -34,9 +35,11 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public final class RemoteWorkerResource {
   private final RemoteWorkers workers;
+  private final JobFields jobFields;
 
-  public RemoteWorkerResource(RemoteWorkers workers) {
+  public RemoteWorkerResource(RemoteWorkers workers, JobFields.Rules jobFieldRules) {
     this.workers = workers;
+    this.jobFields = new JobFields(jobFieldRules);
   }
 
   /** An attempt handed to a remote worker. */
@@ -139,7 +142,7 @@ public final class RemoteWorkerResource {
   @Requires(Permission.WORK)
   public Completed complete(
       @Context ContainerRequestContext request, @PathParam("id") String id, JsonNode body) {
-    RemoteRequests.Completion c = RemoteRequests.completion(body);
+    RemoteRequests.Completion c = RemoteRequests.completion(body, jobFields);
     String namespace = RequestContext.of(request).namespace();
     RemoteSession session =
         workers

@@ -74,6 +74,66 @@ class RemoteWorkerIT {
   }
 
   @Test
+  void aSucceededCompletionsFollowUpsAreStoredAsTheJobsChildrenAndBadOnesAreNamed() {
+    String worker = register("remote.parent", 1);
+    String job = submit("{\"type\":\"remote.parent\",\"priority\":\"high\"}");
+    assertThat(claim(worker, 1, 10_000)).hasSize(1);
+
+    // Refused whole, each bad field named, nothing recorded: the attempt is still held.
+    Reply bad =
+        complete(
+            worker,
+            job,
+            1,
+            "\"status\":\"succeeded\",\"followUps\":[{\"type\":\"a\",\"idempotencyKey\":\"k\"},"
+                + "{\"payload\":{}},{\"type\":\"b\",\"idempotencyKey\":\"k\"},"
+                + "{\"type\":\"c\",\"parentId\":\""
+                + job
+                + "\"},7]");
+    assertThat(bad.status()).as(bad.raw().body()).isEqualTo(422);
+    assertThat(bad.json().get("errors").findValuesAsText("field"))
+        .containsExactlyInAnyOrder(
+            "followUps[1].type",
+            "followUps[2].idempotencyKey",
+            "followUps[3].parentId",
+            "followUps[4]");
+    Reply failedWithFollowUps =
+        complete(
+            worker,
+            job,
+            1,
+            "\"status\":\"failed\",\"error\":\"x\",\"followUps\":[{\"type\":\"a\"}]");
+    assertThat(failedWithFollowUps.status()).isEqualTo(422);
+    assertThat(failedWithFollowUps.json().get("errors").findValuesAsText("field"))
+        .containsExactly("followUps");
+    assertThat(status(job)).isEqualTo("RUNNING");
+
+    Reply done =
+        complete(
+            worker,
+            job,
+            1,
+            "\"status\":\"succeeded\",\"followUps\":[{\"type\":\"remote.child\","
+                + "\"payload\":{\"n\":1},\"tags\":[\"fu\"],\"delay\":\"PT1H\"},"
+                + "{\"type\":\"remote.child\",\"priority\":\"low\",\"maxAttempts\":5}]");
+    assertThat(done.status()).as(done.raw().body()).isEqualTo(200);
+    await().atMost(Duration.ofSeconds(10)).until(() -> status(job).equals("SUCCEEDED"));
+    JsonNode children = http.get("/api/v1/jobs/" + job + "/children").json().get("items");
+    assertThat(children).hasSize(2);
+    for (JsonNode child : children) {
+      assertThat(child.get("type").asText()).isEqualTo("remote.child");
+      assertThat(child.get("parentId").asText()).isEqualTo(job);
+    }
+    JsonNode first = children.get(0).get("tags").size() == 1 ? children.get(0) : children.get(1);
+    JsonNode second = first == children.get(0) ? children.get(1) : children.get(0);
+    assertThat(first.get("payload").get("n").asInt()).isEqualTo(1);
+    assertThat(first.get("priority").asText()).as("the spawner's").isEqualTo("high");
+    assertThat(second.get("priority").asText()).isEqualTo("low");
+    assertThat(second.get("maxAttempts").asInt()).isEqualTo(5);
+    http.method("DELETE", "/api/v1/workers/" + worker);
+  }
+
+  @Test
   void aRemoteWorkerClaimsReportsAndCompletesAJob() {
     String worker = register("remote.echo", 2);
     assertThat(claim(worker, 2, 0)).isEmpty();
