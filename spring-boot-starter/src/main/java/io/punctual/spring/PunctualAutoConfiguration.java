@@ -45,10 +45,12 @@ public class PunctualAutoConfiguration {
   @ConditionalOnMissingBean
   public PunctualJobs punctualJobs(
       DataSource dataSource, PunctualProperties properties, ObjectProvider<Clock> clocks) {
+    // Wrong punctual.redis.* and punctual.queue.* settings fail the context here, each named.
+    PropertiesCheck.Stores stores = PropertiesCheck.stores(properties);
     return PunctualJobs.builder()
         .dataSource(dataSource)
-        .redisUrl(properties.getRedis().getUrl())
-        .keyPrefix(properties.getRedis().getKeyPrefix())
+        .redis(stores.redis())
+        .queue(stores.queue())
         .namespace(properties.getNamespace())
         .migrate(properties.isMigrate())
         .clock(clock(clocks))
@@ -117,16 +119,16 @@ public class PunctualAutoConfiguration {
       PunctualJobs schemaChecked) {
     // schemaChecked: built (and migrated, with punctual.migrate) before the worker starts.
     // Wrong punctual.worker.* settings fail the context here, each named by its property.
-    WorkerPropertiesCheck.validated(properties);
+    PropertiesCheck.worker(properties);
     return new EmbeddedWorkerLifecycle(
         () -> {
           PunctualWorker.Builder builder =
               PunctualWorker.builder()
                   .dataSource(dataSource)
-                  .redisUrl(properties.getRedis().getUrl())
-                  .keyPrefix(properties.getRedis().getKeyPrefix())
+                  .redis(PropertiesCheck.stores(properties).redis())
+                  .queue(PropertiesCheck.stores(properties).queue())
                   .clock(clock(clocks))
-                  .settings(WorkerPropertiesCheck.validated(properties))
+                  .settings(PropertiesCheck.worker(properties))
                   .deathWatch(properties.getWorker().isDeathWatch())
                   .metrics(metrics.registry());
           handlers.orderedStream().forEach(builder::handler);

@@ -1,5 +1,9 @@
 package io.punctual.spring;
 
+import io.punctual.queue.config.RedisSettings;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -16,6 +20,7 @@ public class PunctualProperties {
   private boolean migrate = false;
 
   private final Redis redis = new Redis();
+  private final QueueProperties queue = new QueueProperties();
   private final WorkerProperties worker = new WorkerProperties();
 
   public String getNamespace() {
@@ -38,17 +43,47 @@ public class PunctualProperties {
     return redis;
   }
 
+  public QueueProperties getQueue() {
+    return queue;
+  }
+
   public WorkerProperties getWorker() {
     return worker;
   }
 
-  /** {@code punctual.redis.*}: the deployment's Redis. */
+  /** {@code punctual.redis.*}: the deployment's Redis, the YAML's {@code redis} section. */
   public static class Redis {
+    private static final RedisSettings DEFAULTS = new RedisSettings();
+
     /** E.g. {@code redis://:password@host:6379}; never logged. */
-    private String url = "redis://127.0.0.1:6379";
+    private String url = DEFAULTS.url;
+
+    /** Redis Cluster: its nodes' URLs (any few); empty: the standalone server at {@code url}. */
+    private List<String> cluster = new ArrayList<>();
+
+    /** How many Cluster slots one logical queue spans ({@code redis.queueShards}, 1 to 64). */
+    private int queueShards = DEFAULTS.queueShards;
+
+    /** Independent Redis nodes for the job leases (Redlock); empty: the main Redis. */
+    private List<String> leaseNodes = new ArrayList<>();
+
+    /** How long a restarted lease node sits out before it grants leases again. */
+    private Duration leaseNodeRestartDelay = DEFAULTS.leaseNodeRestartDelay;
 
     /** The prefix of every key: the deployment's {@code redis.keyPrefix}. */
-    private String keyPrefix = "punctual";
+    private String keyPrefix = DEFAULTS.keyPrefix;
+
+    /** The YAML's settings with these values. */
+    RedisSettings toSettings() {
+      RedisSettings s = new RedisSettings();
+      s.url = url;
+      s.cluster = new ArrayList<>(cluster);
+      s.queueShards = queueShards;
+      s.leaseNodes = new ArrayList<>(leaseNodes);
+      s.leaseNodeRestartDelay = leaseNodeRestartDelay;
+      s.keyPrefix = keyPrefix;
+      return s;
+    }
 
     public String getUrl() {
       return url;
@@ -56,6 +91,38 @@ public class PunctualProperties {
 
     public void setUrl(String url) {
       this.url = url;
+    }
+
+    public List<String> getCluster() {
+      return cluster;
+    }
+
+    public void setCluster(List<String> cluster) {
+      this.cluster = cluster;
+    }
+
+    public int getQueueShards() {
+      return queueShards;
+    }
+
+    public void setQueueShards(int queueShards) {
+      this.queueShards = queueShards;
+    }
+
+    public List<String> getLeaseNodes() {
+      return leaseNodes;
+    }
+
+    public void setLeaseNodes(List<String> leaseNodes) {
+      this.leaseNodes = leaseNodes;
+    }
+
+    public Duration getLeaseNodeRestartDelay() {
+      return leaseNodeRestartDelay;
+    }
+
+    public void setLeaseNodeRestartDelay(Duration leaseNodeRestartDelay) {
+      this.leaseNodeRestartDelay = leaseNodeRestartDelay;
     }
 
     public String getKeyPrefix() {

@@ -8,8 +8,8 @@ import java.util.List;
 /**
  * {@code punctual.worker.*}: the embedded worker, with every setting of the YAML's {@code worker}
  * section that applies to it (not {@code http}: an embedded worker runs no built-in handler) and
- * the same defaults. {@link WorkerPropertiesCheck} validates them as the YAML's are, naming the
- * property, when the context starts.
+ * the same defaults. {@link PropertiesCheck} validates them as the YAML's are, naming the property,
+ * when the context starts.
  */
 public class WorkerProperties {
   /** The YAML's defaults, read once. */

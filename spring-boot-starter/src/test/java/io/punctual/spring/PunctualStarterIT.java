@@ -510,4 +510,49 @@ class PunctualStarterIT {
                   .hasMessageContaining("punctual.worker.claims-in-flight must be 1 to 16");
             });
   }
+
+  /** punctual.redis.* and punctual.queue.* reach the stores, and wrong ones fail the start. */
+  @Test
+  void redisAndQueueSettingsAreBoundAndWrongOnesFailTheStartNamingTheProperty() {
+    runner()
+        .withPropertyValues("punctual.queue.horizon=1s", "punctual.queue.promoter-slack=0s")
+        .run(
+            context -> {
+              // Due in 5 s, past the 1 s horizon: not put in Redis at submit, the promoter's.
+              UUID id =
+                  context
+                      .getBean(TransactionalJobs.class)
+                      .submit(
+                          JobRequest.builder("order.confirm").delay(Duration.ofSeconds(5)).build());
+              try (var client = io.lettuce.core.RedisClient.create(redis.url);
+                  var c = client.connect()) {
+                for (String key : c.sync().keys(redis.keyPrefix + ":*")) {
+                  if ("zset".equals(c.sync().type(key))) {
+                    assertThat(c.sync().zscore(key, id.toString())).as(key).isNull();
+                  }
+                }
+              }
+              await().atMost(Duration.ofSeconds(15)).until(() -> "SUCCEEDED".equals(status(id)));
+            });
+    runner()
+        .withPropertyValues(
+            "punctual.redis.queue-shards=0",
+            "punctual.queue.promoter-slack=20m",
+            "punctual.queue.weights.urgent=2")
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              Throwable cause = context.getStartupFailure();
+              while (cause.getCause() != null
+                  && !(cause instanceof io.punctual.common.config.InvalidSettingsException)) {
+                cause = cause.getCause();
+              }
+              assertThat(cause)
+                  .isInstanceOf(io.punctual.common.config.InvalidSettingsException.class)
+                  .hasMessageContaining("punctual.redis.queue-shards must be between 1 and 64")
+                  .hasMessageContaining(
+                      "punctual.queue.horizon must be larger than punctual.queue.promoter-slack")
+                  .hasMessageContaining("punctual.queue.weights.urgent is not a priority");
+            });
+  }
 }

@@ -50,10 +50,19 @@ enum Modules {
       REQUESTS,
       WORKER,
       REAPER),
-  // The worker's settings and the labelled job metrics: types of the app module's API (its
-  // builders take WorkerSettings) that the starter binds and reports.
+  // The worker's, Redis' and the queue's settings and the labelled job metrics: types of the app
+  // module's API (its builders take WorkerSettings, RedisSettings, QueueSettings) that the starter
+  // binds and reports; a priority's name (model) keys the queue's weights.
   SPRING_BOOT_STARTER(
-      "spring-boot-starter", "io.punctual.spring", HANDLER_API, CLIENT, COMMON, WORKER, APP),
+      "spring-boot-starter",
+      "io.punctual.spring",
+      MODEL,
+      HANDLER_API,
+      CLIENT,
+      COMMON,
+      QUEUE,
+      WORKER,
+      APP),
   DEPLOY("deploy", "io.punctual.deploy", (Modules[]) null),
   LOAD_TESTS("load-tests", "io.punctual.bench", (Modules[]) null),
   // An application to copy, not part of Punctual: a user's package, using the starter as any app.
