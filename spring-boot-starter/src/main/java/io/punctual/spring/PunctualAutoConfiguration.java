@@ -122,11 +122,12 @@ public class PunctualAutoConfiguration {
     PropertiesCheck.worker(properties);
     return new EmbeddedWorkerLifecycle(
         () -> {
+          PropertiesCheck.Stores stores = PropertiesCheck.stores(properties);
           PunctualWorker.Builder builder =
               PunctualWorker.builder()
                   .dataSource(dataSource)
-                  .redis(PropertiesCheck.stores(properties).redis())
-                  .queue(PropertiesCheck.stores(properties).queue())
+                  .redis(stores.redis())
+                  .queue(stores.queue())
                   .clock(clock(clocks))
                   .settings(PropertiesCheck.worker(properties))
                   .deathWatch(properties.getWorker().isDeathWatch())
