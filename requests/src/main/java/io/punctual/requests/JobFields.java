@@ -9,6 +9,7 @@ import io.punctual.model.Backoff;
 import io.punctual.model.Priority;
 import io.punctual.outbound.address.OutboundPolicy;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -56,6 +57,25 @@ public final class JobFields {
 
   public JobFields(Rules rules) {
     this.rules = rules;
+  }
+
+  /** Keeps {@code now + delay} inside the range of job ids (year 10889) for ages to come. */
+  public static final Duration MAX_DELAY = Duration.ofDays(365L * 1000);
+
+  /** When a job is due: at {@code runAt}, or {@code delay} after it is stored; neither: now. */
+  public record Due(Instant runAt, Duration delay) {}
+
+  /** {@code runAt} or {@code delay} (at most {@link #MAX_DELAY}), not both. */
+  public Due due(Fields f) {
+    Instant runAt = f.instant("runAt");
+    Duration delay = f.duration("delay", false);
+    if (delay != null && delay.compareTo(MAX_DELAY) > 0) {
+      f.error("delay", "must be at most " + MAX_DELAY);
+    }
+    if (f.has("runAt") && f.has("delay")) {
+      f.error("delay", "give either runAt or delay, not both");
+    }
+    return new Due(runAt, delay);
   }
 
   /** {@code type}: required. */

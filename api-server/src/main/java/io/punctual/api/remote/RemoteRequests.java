@@ -13,7 +13,6 @@ import io.punctual.requests.JobFields;
 import io.punctual.requests.Violations;
 import io.punctual.requests.jobs.JobRequestParser;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -236,11 +235,7 @@ final class RemoteRequests {
       g.rejectUnknown(FOLLOW_UP_FIELDS);
       String type = jobFields.type(g);
       JsonNode payload = jobFields.payload(g);
-      Instant runAt = g.instant("runAt");
-      Duration delay = g.duration("delay", false);
-      if (g.has("runAt") && g.has("delay")) {
-        g.error("delay", "give either runAt or delay, not both");
-      }
+      JobFields.Due due = jobFields.due(g);
       Priority priority = g.has("priority") ? jobFields.priority(g) : null;
       Integer maxAttempts = g.has("maxAttempts") ? jobFields.maxAttempts(g) : null;
       Backoff backoff = g.has("backoff") ? jobFields.backoff(g) : null;
@@ -254,11 +249,11 @@ final class RemoteRequests {
         continue;
       }
       FollowUp followUp = FollowUp.of(type).payload(payload).tags(tags.toArray(String[]::new));
-      if (runAt != null) {
-        followUp.runAt(runAt);
+      if (due.runAt() != null) {
+        followUp.runAt(due.runAt());
       }
-      if (delay != null) {
-        followUp.delay(delay);
+      if (due.delay() != null) {
+        followUp.delay(due.delay());
       }
       if (priority != null) {
         followUp.priority(priority);

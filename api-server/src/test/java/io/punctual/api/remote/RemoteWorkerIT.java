@@ -89,14 +89,15 @@ class RemoteWorkerIT {
                 + "{\"payload\":{}},{\"type\":\"b\",\"idempotencyKey\":\"k\"},"
                 + "{\"type\":\"c\",\"parentId\":\""
                 + job
-                + "\"},7]");
+                + "\"},7,{\"type\":\"d\",\"delay\":\"P400000D\"}]");
     assertThat(bad.status()).as(bad.raw().body()).isEqualTo(422);
     assertThat(bad.json().get("errors").findValuesAsText("field"))
         .containsExactlyInAnyOrder(
             "followUps[1].type",
             "followUps[2].idempotencyKey",
             "followUps[3].parentId",
-            "followUps[4]");
+            "followUps[4]",
+            "followUps[5].delay");
     Reply failedWithFollowUps =
         complete(
             worker,

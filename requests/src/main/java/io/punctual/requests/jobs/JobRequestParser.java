@@ -11,7 +11,6 @@ import io.punctual.requests.JobFields;
 import io.punctual.requests.StorableText;
 import io.punctual.requests.Violations;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -25,9 +24,6 @@ import java.util.Set;
  */
 public final class JobRequestParser {
   public static final int MAX_KEY_LENGTH = 200;
-
-  /** Keeps {@code now + delay} inside the range of job ids (year 10889) for ages to come. */
-  static final Duration MAX_DELAY = Duration.ofDays(365L * 1000);
 
   private static final Set<String> FIELDS =
       Set.of(
@@ -112,14 +108,7 @@ public final class JobRequestParser {
     f.rejectUnknown(inWorkflow ? STEP_FIELDS : FIELDS);
     String type = jobFields.type(f);
     JsonNode payload = jobFields.payload(f);
-    Instant runAt = f.instant("runAt");
-    Duration delay = f.duration("delay", false);
-    if (delay != null && delay.compareTo(MAX_DELAY) > 0) {
-      f.error("delay", "must be at most " + MAX_DELAY);
-    }
-    if (f.has("runAt") && f.has("delay")) {
-      f.error("delay", "give either runAt or delay, not both");
-    }
+    JobFields.Due due = jobFields.due(f);
     Priority priority = jobFields.priority(f);
     int maxAttempts = jobFields.maxAttempts(f);
     Backoff backoff = jobFields.backoff(f);
@@ -141,8 +130,8 @@ public final class JobRequestParser {
     return new ValidatedJob(
         type,
         payload,
-        runAt,
-        delay,
+        due.runAt(),
+        due.delay(),
         priority,
         maxAttempts,
         backoff,
