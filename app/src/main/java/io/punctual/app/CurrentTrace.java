@@ -1,7 +1,7 @@
 package io.punctual.app;
 
 import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.SpanContext;
+import io.punctual.worker.trace.AttemptTracing;
 
 /**
  * The W3C {@code traceparent} of the OpenTelemetry span current on this thread: that of the request
@@ -15,10 +15,6 @@ public final class CurrentTrace {
 
   /** {@code 00-<trace id>-<span id>-<flags>} of the current span, or null without a valid one. */
   public static String traceparent() {
-    SpanContext ctx = Span.current().getSpanContext();
-    if (!ctx.isValid()) {
-      return null;
-    }
-    return "00-" + ctx.getTraceId() + "-" + ctx.getSpanId() + "-" + ctx.getTraceFlags().asHex();
+    return AttemptTracing.traceparent(Span.current().getSpanContext());
   }
 }

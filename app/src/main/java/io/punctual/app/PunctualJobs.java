@@ -7,6 +7,7 @@ import io.punctual.client.JobRequest;
 import io.punctual.client.WorkflowRequest;
 import io.punctual.model.NewJob;
 import io.punctual.queue.Stores;
+import io.punctual.requests.FieldError;
 import io.punctual.requests.jobs.ValidatedJob;
 import io.punctual.requests.jobs.WorkflowRequestParser.ValidatedWorkflow;
 import io.punctual.store.JobSubmissions.Submitted;
@@ -178,9 +179,8 @@ public final class PunctualJobs implements AutoCloseable {
   /** As the API's 422: the field naming a stored job to wait for that is not in the namespace. */
   private static InvalidJobRequestException unknownUpstream(
       ValidatedJob job, UnknownUpstreamException e) {
-    return new InvalidJobRequestException(
-        job.fieldNaming(e.upstreamId()),
-        "no job " + e.upstreamId() + " in this namespace to wait for");
+    FieldError refusal = job.unknownUpstream(e.upstreamId());
+    return new InvalidJobRequestException(refusal.field(), refusal.message());
   }
 
   /**

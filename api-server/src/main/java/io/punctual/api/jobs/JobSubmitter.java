@@ -223,9 +223,7 @@ public final class JobSubmitter {
 
   /** 422 naming the field that names a job which does not exist in the namespace. */
   private static RuntimeException unknownUpstream(ValidatedJob job, UnknownUpstreamException e) {
-    return Problems.invalid(
-        job.fieldNaming(e.upstreamId()),
-        "no job " + e.upstreamId() + " in this namespace to wait for");
+    return Problems.invalid(List.of(job.unknownUpstream(e.upstreamId())));
   }
 
   /**

@@ -1,14 +1,11 @@
 package io.punctual.app.request;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.punctual.client.JobRequest;
 import io.punctual.client.WorkflowRequest;
 import io.punctual.common.json.Json;
@@ -33,16 +30,6 @@ import java.util.Objects;
  * is one job.
  */
 public final class JobRequestMapper {
-  /** The Java client's JSON (its {@code ClientJson}): ISO-8601 times and durations, no nulls. */
-  private static final ObjectMapper CLIENT_JSON =
-      new ObjectMapper()
-          .registerModule(new JavaTimeModule())
-          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-          .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
-          .setDefaultPropertyInclusion(
-              JsonInclude.Value.construct(
-                  JsonInclude.Include.NON_NULL, JsonInclude.Include.USE_DEFAULTS));
-
   /** What the API reads a body with (Dropwizard's mapper, configured as Punctual configures it). */
   private static final ObjectMapper API_JSON =
       Json.strictForRequests(Json.configure(new ObjectMapper()));
@@ -104,7 +91,7 @@ public final class JobRequestMapper {
   private static JsonNode body(Object request) {
     byte[] bytes;
     try {
-      bytes = CLIENT_JSON.writeValueAsBytes(request);
+      bytes = RequestJson.bytes(request);
     } catch (JsonProcessingException e) {
       throw new InvalidJobRequestException(
           "payload", "cannot be written as JSON: " + e.getOriginalMessage());

@@ -11,6 +11,7 @@ import io.punctual.model.NewJob;
 import io.punctual.model.Priority;
 import io.punctual.model.RequestHash;
 import io.punctual.model.Upstream;
+import io.punctual.requests.FieldError;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -89,20 +90,21 @@ public record ValidatedJob(
   }
 
   /**
-   * The field that names stored job {@code id} as one this job waits for ({@code parentId} or a
-   * {@code dependsOn} entry, with the request's prefix), or null: where to point when the store
-   * finds no such job in the namespace.
+   * The refusal of this job when the store finds no job {@code id} in the namespace for it to wait
+   * for: named by the field that names that job ({@code parentId} or a {@code dependsOn} entry,
+   * with the request's prefix).
    */
-  public String fieldNaming(java.util.UUID id) {
+  public FieldError unknownUpstream(java.util.UUID id) {
+    String field = null;
     if (links.parent() != null && id.equals(links.parent().id())) {
-      return links.parentPath();
+      field = links.parentPath();
     }
     for (LinksParser.Dependency d : links.dependsOn()) {
-      if (id.equals(d.target().id())) {
-        return d.path();
+      if (field == null && id.equals(d.target().id())) {
+        field = d.path();
       }
     }
-    return null;
+    return new FieldError(field, "no job " + id + " in this namespace to wait for");
   }
 
   /**

@@ -4,6 +4,7 @@ import com.google.errorprone.annotations.MustBeClosed;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
@@ -79,12 +80,18 @@ public final class AttemptTracing {
             .setAttribute(NAMESPACE, job.namespace())
             .setAttribute(ATTEMPT, (long) job.attempt())
             .startSpan();
-    var ctx = span.getSpanContext();
-    String own =
-        ctx.isValid()
-            ? "00-" + ctx.getTraceId() + "-" + ctx.getSpanId() + "-" + ctx.getTraceFlags().asHex()
-            : job.traceparent();
-    return new AttemptSpan(span, own);
+    String own = traceparent(span.getSpanContext());
+    return new AttemptSpan(span, own != null ? own : job.traceparent());
+  }
+
+  /**
+   * The W3C {@code traceparent} of {@code ctx}, {@code 00-<trace id>-<span id>-<flags>}, or null
+   * when it is not valid (no span).
+   */
+  public static String traceparent(SpanContext ctx) {
+    return ctx.isValid()
+        ? "00-" + ctx.getTraceId() + "-" + ctx.getSpanId() + "-" + ctx.getTraceFlags().asHex()
+        : null;
   }
 
   /** An attempt's span, or none when tracing is off. */
