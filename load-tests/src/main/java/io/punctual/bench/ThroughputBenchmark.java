@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -134,6 +135,11 @@ public final class ThroughputBenchmark {
           boolean locksFirst = lockNodes > 0 && round % 2 == 1;
           Drain lockDrain =
               locksFirst ? punctual(punctualDb, redis.url(), locks.urls(), n, servers) : null;
+          // The order alternates (db-scheduler first in odd rounds), and each drain starts on a
+          // quiet server: neither side's drain is charged with the other's vacuum.
+          boolean peerFirst = !skipPeer && round % 2 == 1;
+          Drain peerDrain =
+              peerFirst ? dbScheduler(pg.jdbcUrl("dbscheduler"), n, round, servers) : null;
           Drain punctualDrain =
               processes == null
                   ? punctual(punctualDb, redis.url(), List.of(), n, servers)
@@ -141,8 +147,9 @@ public final class ThroughputBenchmark {
           if (lockNodes > 0 && !locksFirst) {
             lockDrain = punctual(punctualDb, redis.url(), locks.urls(), n, servers);
           }
-          Drain peerDrain =
-              skipPeer ? null : dbScheduler(pg.jdbcUrl("dbscheduler"), n, round, servers);
+          if (!skipPeer && !peerFirst) {
+            peerDrain = dbScheduler(pg.jdbcUrl("dbscheduler"), n, round, servers);
+          }
           double punctual = punctualDrain.perSecond();
           double peer = peerDrain == null ? Double.NaN : peerDrain.perSecond();
           double jr = jobRunr ? JobRunrPeer.throughput(pg.jdbcUrl("jobrunr"), n) : Double.NaN;
@@ -307,6 +314,7 @@ public final class ThroughputBenchmark {
         settings.claimBatchSize = Integer.getInteger("bench.batch", settings.claimBatchSize);
       }
       MetricRegistry metrics = new MetricRegistry();
+      servers.settle();
       Usage before = servers.usage(THIS_JVM);
       long started = System.nanoTime();
       try (Worker worker =
@@ -363,6 +371,7 @@ public final class ThroughputBenchmark {
       List<PunctualProcesses.Role> workers = processes.workers();
       List<Long> pids = workers.stream().map(PunctualProcesses.Role::pid).toList();
       long before = PunctualProcesses.meterCount(workers, "punctual.worker.succeeded");
+      servers.settle();
       Usage usageBefore = servers.usage(pids);
       Instant started = Instant.now();
       for (int i = 0; i < entries.size(); i += 1_000) {
@@ -443,6 +452,7 @@ public final class ThroughputBenchmark {
               .pollUsingLockAndFetch(0.5, 1.0)
               .pollingInterval(Duration.ofMillis(100))
               .build();
+      servers.settle();
       Usage before = servers.usage(THIS_JVM);
       long started = System.nanoTime();
       scheduler.start();
@@ -460,7 +470,8 @@ public final class ThroughputBenchmark {
    * What has been used so far: CPU seconds of the scheduler's processes, of PostgreSQL and of
    * Redis, and PostgreSQL's checkpoints (a checkpoint's flush can stall durable commits).
    */
-  record Usage(double appCpu, double postgresCpu, double redisCpu, long checkpoints) {}
+  record Usage(
+      double appCpu, double postgresCpu, double redisCpu, long checkpoints, long walBytes) {}
 
   /** The shared servers whose CPU a drain is charged with: PostgreSQL (by port) and Redis. */
   record Servers(int postgresPort, long redisPid, String postgresUrl) {
@@ -469,20 +480,61 @@ public final class ThroughputBenchmark {
       for (long pid : schedulerPids) {
         app += BenchSupport.cpuSeconds(pid, false);
       }
+      long[] wal = checkpointsAndWal();
       return new Usage(
           app,
           BenchSupport.postgresCpuSeconds(postgresPort),
           redisPid > 0 ? BenchSupport.cpuSeconds(redisPid, false) : 0,
-          checkpoints());
+          wal[0],
+          wal[1]);
     }
 
-    private long checkpoints() {
+    /**
+     * Waits, up to a minute, until PostgreSQL is quiet: no autovacuum worker running and under a
+     * fifth of a core used for half a second. Each side's drain then starts with the vacuum of the
+     * rows the last drain (its own or the other side's) and its load left behind already done,
+     * rather than paying for it in CPU and in time.
+     */
+    void settle() throws InterruptedException {
+      long started = System.nanoTime();
+      long deadline = started + TimeUnit.MINUTES.toNanos(1);
+      while (System.nanoTime() < deadline) {
+        double cpu = BenchSupport.postgresCpuSeconds(postgresPort);
+        Thread.sleep(500);
+        if (BenchSupport.postgresCpuSeconds(postgresPort) - cpu < 0.1 && autovacuumWorkers() == 0) {
+          break;
+        }
+      }
+      long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+      if (waitedMs > 2_000) {
+        System.out.printf(
+            Locale.ROOT, "  (waited %.1f s for PostgreSQL to settle)%n", waitedMs / 1e3);
+      }
+    }
+
+    private long autovacuumWorkers() {
       try (Connection c = DriverManager.getConnection(postgresUrl, "postgres", "");
           Statement s = c.createStatement();
-          var rs = s.executeQuery("SELECT num_timed + num_requested FROM pg_stat_checkpointer")) {
+          var rs =
+              s.executeQuery(
+                  "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'")) {
         return rs.next() ? rs.getLong(1) : 0;
       } catch (java.sql.SQLException e) {
         return 0;
+      }
+    }
+
+    /** Checkpoints so far, and the WAL written so far (bytes, from the current WAL position). */
+    private long[] checkpointsAndWal() {
+      try (Connection c = DriverManager.getConnection(postgresUrl, "postgres", "");
+          Statement s = c.createStatement();
+          var rs =
+              s.executeQuery(
+                  "SELECT (SELECT num_timed + num_requested FROM pg_stat_checkpointer),"
+                      + " CAST(pg_current_wal_lsn() - '0/0' AS bigint)")) {
+        return rs.next() ? new long[] {rs.getLong(1), rs.getLong(2)} : new long[2];
+      } catch (java.sql.SQLException e) {
+        return new long[2];
       }
     }
   }
@@ -497,7 +549,8 @@ public final class ThroughputBenchmark {
       double appCpuUs,
       double postgresCpuUs,
       double redisCpuUs,
-      long checkpoints) {
+      long checkpoints,
+      double walBytesPerJob) {
     static Drain of(int jobs, double seconds, Usage before, Usage after) {
       double us = 1e6 / jobs;
       return new Drain(
@@ -505,17 +558,19 @@ public final class ThroughputBenchmark {
           (after.appCpu() - before.appCpu()) * us,
           (after.postgresCpu() - before.postgresCpu()) * us,
           (after.redisCpu() - before.redisCpu()) * us,
-          after.checkpoints() - before.checkpoints());
+          after.checkpoints() - before.checkpoints(),
+          (after.walBytes() - before.walBytes()) / (double) jobs);
     }
 
     String cpuLine() {
       return String.format(
           Locale.ROOT,
-          "%.0f us + PostgreSQL %.0f us%s = %.0f us%s",
+          "%.0f us + PostgreSQL %.0f us%s = %.0f us; WAL %.0f bytes per job%s",
           appCpuUs,
           postgresCpuUs,
           redisCpuUs > 0.5 ? String.format(Locale.ROOT, " + Redis %.0f us", redisCpuUs) : "",
           appCpuUs + postgresCpuUs + redisCpuUs,
+          walBytesPerJob,
           checkpoints > 0 ? " (" + checkpoints + " checkpoint(s) during the drain)" : "");
     }
 
@@ -524,6 +579,7 @@ public final class ThroughputBenchmark {
       n.put("postgres", Math.round(postgresCpuUs));
       n.put("redis", Math.round(redisCpuUs));
       n.put("checkpointsDuringDrain", checkpoints);
+      n.put("walBytesPerJob", Math.round(walBytesPerJob));
     }
   }
 
