@@ -305,6 +305,9 @@ public final class ThroughputBenchmark {
     try (Stores stores =
         new Stores(db, redisSettings, new QueueSettings(), Clock.systemUTC(), "bench")) {
       stores.partitions().ensureAhead();
+      if (Boolean.getBoolean("bench.hotClaims")) {
+        hotClaims(stores);
+      }
       Instant now = Instant.now();
       BenchSupport.storeInBatches(
           stores, jobs, i -> BenchSupport.noop(now, List.of()), stores.queue()::enqueue);
@@ -341,6 +344,40 @@ public final class ThroughputBenchmark {
           lease.get99thPercentile() / 1e6);
       return Drain.of(jobs, elapsed / 1e9, before, after);
     }
+  }
+
+  /**
+   * An experiment, not a configuration ({@code -Dbench.hotClaims=true}, in-process only): what a
+   * drain would cost if a claim were a HOT update. Drops every index of {@code jobs} that names
+   * {@code status} (the state indexes of V1, V3 and V6) and leaves a fifth of each page free, so
+   * that no row version of the claim needs an index entry. The console's and reaper's queries lose
+   * their indexes meanwhile; a later round's migration does not bring them back (drop the
+   * database).
+   */
+  private static void hotClaims(Stores stores) {
+    stores
+        .database()
+        .jdbi()
+        .useHandle(
+            h -> {
+              for (String index :
+                  List.of(
+                      "jobs_pending_run_at",
+                      "jobs_pending_by_type",
+                      "jobs_failed",
+                      "jobs_running_by_namespace",
+                      "jobs_final_by_namespace")) {
+                h.execute("DROP INDEX IF EXISTS " + index);
+              }
+              for (String partition :
+                  h.createQuery(
+                          "SELECT CAST(inhrelid AS regclass) FROM pg_inherits"
+                              + " WHERE inhparent = CAST('jobs' AS regclass)")
+                      .mapTo(String.class)
+                      .list()) {
+                h.execute("ALTER TABLE " + partition + " SET (fillfactor = 80)");
+              }
+            });
   }
 
   /**
