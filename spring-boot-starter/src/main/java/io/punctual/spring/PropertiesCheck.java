@@ -1,5 +1,6 @@
 package io.punctual.spring;
 
+import io.punctual.app.request.JobDefaults;
 import io.punctual.common.config.InvalidSettingsException;
 import io.punctual.common.config.SettingsErrors;
 import io.punctual.queue.config.QueueSettings;
@@ -11,9 +12,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Validates {@code punctual.redis.*}, {@code punctual.queue.*} and {@code punctual.worker.*} as the
- * YAML's {@code redis}, {@code queue} and {@code worker} sections are, naming each wrong setting by
- * its property ({@code punctual.worker.lease-ttl}), not by the YAML's name.
+ * Validates {@code punctual.redis.*}, {@code punctual.queue.*}, {@code punctual.worker.*} and
+ * {@code punctual.callback-allow} as the YAML's {@code redis}, {@code queue} and {@code worker}
+ * sections are, naming each wrong setting by its property ({@code punctual.worker.lease-ttl}), not
+ * by the YAML's name.
  */
 final class PropertiesCheck {
   private static final Pattern YAML_NAME = Pattern.compile("\\b(worker|redis|queue)\\.([a-zA-Z]+)");
@@ -52,6 +54,21 @@ final class PropertiesCheck {
     settings.validate(errors);
     throwIfAny(errors.messages());
     return settings;
+  }
+
+  /**
+   * The API's job defaults with {@code punctual.callback-allow}; throws {@link
+   * InvalidSettingsException} naming each entry that is not a CIDR block, an address or a host.
+   */
+  static JobDefaults jobDefaults(PunctualProperties properties) {
+    try {
+      return JobDefaults.API.withCallbackAllow(properties.getCallbackAllow());
+    } catch (InvalidSettingsException e) {
+      throw new InvalidSettingsException(
+          e.errors().stream()
+              .map(m -> m.replace("callbackAllow", "punctual.callback-allow"))
+              .toList());
+    }
   }
 
   private static void throwIfAny(List<String> messages) {

@@ -45,13 +45,16 @@ public class PunctualAutoConfiguration {
   @ConditionalOnMissingBean
   public PunctualJobs punctualJobs(
       DataSource dataSource, PunctualProperties properties, ObjectProvider<Clock> clocks) {
-    // Wrong punctual.redis.* and punctual.queue.* settings fail the context here, each named.
+    // Wrong punctual.redis.*, punctual.queue.* and punctual.callback-allow settings fail the
+    // context
+    // here, each named.
     PropertiesCheck.Stores stores = PropertiesCheck.stores(properties);
     return PunctualJobs.builder()
         .dataSource(dataSource)
         .redis(stores.redis())
         .queue(stores.queue())
         .namespace(properties.getNamespace())
+        .defaults(PropertiesCheck.jobDefaults(properties))
         .migrate(properties.isMigrate())
         .clock(clock(clocks))
         .build();

@@ -19,6 +19,13 @@ public class PunctualProperties {
   /** Migrate the database's schema at start-up (as {@code punctual migrate}). */
   private boolean migrate = false;
 
+  /**
+   * What a submitted job's {@code callback.url} may name beyond the public internet: CIDR blocks,
+   * IP addresses, host names (the API's {@code worker.http.allow}; keep the two equal). Empty: the
+   * public internet only.
+   */
+  private List<String> callbackAllow = new ArrayList<>();
+
   private final Redis redis = new Redis();
   private final QueueProperties queue = new QueueProperties();
   private final WorkerProperties worker = new WorkerProperties();
@@ -37,6 +44,14 @@ public class PunctualProperties {
 
   public void setMigrate(boolean migrate) {
     this.migrate = migrate;
+  }
+
+  public List<String> getCallbackAllow() {
+    return callbackAllow;
+  }
+
+  public void setCallbackAllow(List<String> callbackAllow) {
+    this.callbackAllow = callbackAllow == null ? new ArrayList<>() : callbackAllow;
   }
 
   public Redis getRedis() {

@@ -77,4 +77,20 @@ class PropertiesCheckTest {
             "punctual.queue.horizon must be larger than punctual.queue.promoter-slack")
         .hasMessageContaining("punctual.queue.weights.urgent is not a priority");
   }
+
+  @Test
+  void callbackAllowReachesTheJobDefaultsAndAWrongEntryIsNamedByItsProperty() {
+    PunctualProperties properties = new PunctualProperties();
+    assertThat(PropertiesCheck.jobDefaults(properties).callbackAllow()).isEmpty();
+
+    properties.setCallbackAllow(List.of("10.0.0.0/8, hooks.internal"));
+    assertThat(PropertiesCheck.jobDefaults(properties).callbackAllow())
+        .containsExactly("10.0.0.0/8", "hooks.internal");
+
+    properties.setCallbackAllow(List.of("10.0.0.0/8", "not a host!"));
+    assertThatThrownBy(() -> PropertiesCheck.jobDefaults(properties))
+        .isInstanceOf(InvalidSettingsException.class)
+        .hasMessageContaining("punctual.callback-allow: \"not a host!\" is not a CIDR block")
+        .hasMessageNotContaining("callbackAllow");
+  }
 }
