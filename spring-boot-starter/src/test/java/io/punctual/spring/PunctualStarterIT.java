@@ -12,6 +12,7 @@ import io.punctual.app.PunctualJobs;
 import io.punctual.client.Dependency;
 import io.punctual.client.JobRequest;
 import io.punctual.client.WorkflowRequest;
+import io.punctual.common.config.InvalidSettingsException;
 import io.punctual.handler.JobContext;
 import io.punctual.handler.JobHandler;
 import io.punctual.handler.JobResult;
@@ -497,13 +498,7 @@ class PunctualStarterIT {
         .run(
             context -> {
               assertThat(context).hasFailed();
-              Throwable cause = context.getStartupFailure();
-              while (cause.getCause() != null
-                  && !(cause instanceof io.punctual.common.config.InvalidSettingsException)) {
-                cause = cause.getCause();
-              }
-              assertThat(cause)
-                  .isInstanceOf(io.punctual.common.config.InvalidSettingsException.class)
+              assertThat(settingsFailure(context.getStartupFailure()))
                   .hasMessageContaining(
                       "punctual.worker.heartbeat-interval must be shorter than"
                           + " punctual.worker.lease-ttl")
@@ -542,17 +537,21 @@ class PunctualStarterIT {
         .run(
             context -> {
               assertThat(context).hasFailed();
-              Throwable cause = context.getStartupFailure();
-              while (cause.getCause() != null
-                  && !(cause instanceof io.punctual.common.config.InvalidSettingsException)) {
-                cause = cause.getCause();
-              }
-              assertThat(cause)
-                  .isInstanceOf(io.punctual.common.config.InvalidSettingsException.class)
+              assertThat(settingsFailure(context.getStartupFailure()))
                   .hasMessageContaining("punctual.redis.queue-shards must be between 1 and 64")
                   .hasMessageContaining(
                       "punctual.queue.horizon must be larger than punctual.queue.promoter-slack")
                   .hasMessageContaining("punctual.queue.weights.urgent is not a priority");
             });
+  }
+
+  /** The {@link InvalidSettingsException} a context's start failed with, however deeply wrapped. */
+  private static Throwable settingsFailure(Throwable startupFailure) {
+    Throwable cause = startupFailure;
+    while (cause.getCause() != null && !(cause instanceof InvalidSettingsException)) {
+      cause = cause.getCause();
+    }
+    assertThat(cause).isInstanceOf(InvalidSettingsException.class);
+    return cause;
   }
 }
