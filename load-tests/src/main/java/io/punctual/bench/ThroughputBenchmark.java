@@ -550,29 +550,33 @@ public final class ThroughputBenchmark {
     }
 
     private long autovacuumWorkers() {
-      try (Connection c = DriverManager.getConnection(postgresUrl, "postgres", "");
-          Statement s = c.createStatement();
-          var rs =
-              s.executeQuery(
-                  "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'")) {
-        return rs.next() ? rs.getLong(1) : 0;
-      } catch (java.sql.SQLException e) {
-        return 0;
-      }
+      return longs(
+          "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'", 1)[0];
     }
 
     /** Checkpoints so far, and the WAL written so far (bytes, from the current WAL position). */
     private long[] checkpointsAndWal() {
+      return longs(
+          "SELECT (SELECT num_timed + num_requested FROM pg_stat_checkpointer),"
+              + " CAST(pg_current_wal_lsn() - '0/0' AS bigint)",
+          2);
+    }
+
+    /** The first {@code n} columns of the one row {@code sql} returns; zeros if it fails. */
+    private long[] longs(String sql, int n) {
+      long[] out = new long[n];
       try (Connection c = DriverManager.getConnection(postgresUrl, "postgres", "");
           Statement s = c.createStatement();
-          var rs =
-              s.executeQuery(
-                  "SELECT (SELECT num_timed + num_requested FROM pg_stat_checkpointer),"
-                      + " CAST(pg_current_wal_lsn() - '0/0' AS bigint)")) {
-        return rs.next() ? new long[] {rs.getLong(1), rs.getLong(2)} : new long[2];
+          var rs = s.executeQuery(sql)) {
+        if (rs.next()) {
+          for (int i = 0; i < n; i++) {
+            out[i] = rs.getLong(i + 1);
+          }
+        }
       } catch (java.sql.SQLException e) {
-        return new long[2];
+        // A look that fails counts as zero: the drain's rate does not depend on it.
       }
+      return out;
     }
   }
 
