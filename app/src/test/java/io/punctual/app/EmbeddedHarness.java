@@ -80,6 +80,17 @@ final class EmbeddedHarness implements AutoCloseable {
     }
   }
 
+  /** Whether a promoter has finished a pass (its cursor is in Redis). */
+  boolean promoterCursorWritten() {
+    try (io.punctual.queue.redis.RedisConnector client =
+            io.punctual.queue.redis.RedisConnector.create(redis);
+        io.punctual.queue.redis.RedisConnection c = client.connect()) {
+      io.punctual.queue.redis.RedisKeys keys =
+          new io.punctual.queue.redis.RedisKeys(redis.keyPrefix, redis.queueShards);
+      return c.sync().exists(keys.promoterCursor()) == 1;
+    }
+  }
+
   /** Members of every queue of the {@code default} namespace in Redis. */
   long queued(UUID id) {
     try (io.punctual.queue.redis.RedisConnector client =

@@ -44,6 +44,9 @@ class LostEnqueueIT {
     app = new EmbeddedHarness();
     handler = new RecordingHandler("invoice.send");
     app.startWorker(app.worker().handler(handler));
+    // The promoter's first pass reads everything pending; only a job committed after it has moved
+    // its cursor past now is one the worker alone never sees.
+    await().atMost(Duration.ofSeconds(10)).until(app::promoterCursorWritten);
     reaperStores =
         new Stores(app.postgres, app.redis, new QueueSettings(), Clock.systemUTC(), "reaper");
   }
