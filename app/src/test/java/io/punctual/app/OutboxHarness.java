@@ -1,5 +1,6 @@
 package io.punctual.app;
 
+import com.codahale.metrics.MetricRegistry;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.punctual.app.outbox.OutboxRelay;
@@ -83,7 +84,12 @@ final class OutboxHarness implements AutoCloseable {
 
   /** A relay in this JVM on the application's pool (closed with the harness, not started). */
   OutboxRelay relay(OutboxRelaySettings settings) {
-    OutboxRelay relay = new OutboxRelay(appPool, client, Clock.systemUTC(), settings);
+    return relay(settings, new MetricRegistry());
+  }
+
+  /** The same, its meters in {@code metrics}. */
+  OutboxRelay relay(OutboxRelaySettings settings, MetricRegistry metrics) {
+    OutboxRelay relay = new OutboxRelay(appPool, client, Clock.systemUTC(), settings, metrics);
     opened.add(relay);
     return relay;
   }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.codahale.metrics.MetricRegistry;
+import io.punctual.app.outbox.OutboxBacklog;
 import io.punctual.app.outbox.OutboxRelay;
 import io.punctual.app.outbox.OutboxRelaySettings;
 import io.punctual.app.outbox.PunctualOutbox;
@@ -16,6 +18,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -192,9 +196,17 @@ class OutboxIT {
     h.commitOrder(
         5, JobRequest.builder("outbox.refused").payload(Map.of("order", 5L, "big", big)).build());
     h.commitOrder(6, orderJob("outbox.refused", 6));
-    OutboxRelay relay = h.relay(quick());
+    MetricRegistry metrics = new MetricRegistry();
+    OutboxRelay relay = h.relay(quick(), metrics);
 
     assertThat(relay.runOnce()).isEqualTo(new RelayPass(1, 0, 1));
+    assertThat(metrics.meter("punctual.outbox.forwarded").getCount()).isEqualTo(1);
+    assertThat(metrics.meter("punctual.outbox.retried").getCount()).isZero();
+    assertThat(metrics.meter("punctual.outbox.dead").getCount()).isEqualTo(1);
+    assertThat(relay.backlog()).isEqualTo(new OutboxBacklog(0, 1, null));
+    assertThat(gauge(metrics, "punctual.outbox.rows.dead")).isEqualTo(1);
+    assertThat(gauge(metrics, "punctual.outbox.rows.waiting")).isZero();
+    assertThat(gauge(metrics, "punctual.outbox.oldest.seconds")).isZero();
 
     assertThat(h.jobsByOrder("outbox.refused")).isEqualTo(Map.of(6L, 1));
     try (Connection c = h.appPool.getConnection();
@@ -216,17 +228,27 @@ class OutboxIT {
   /** The API down (killed): rows wait with a backoff each, then go once it is back. */
   @Test
   void whileTheApiIsDownRowsBackOffAndGoOnceItIsBack() throws Exception {
-    OutboxRelay relay = h.relay(quick());
+    MetricRegistry metrics = new MetricRegistry();
+    OutboxRelay relay = h.relay(quick(), metrics);
     assertThat(h.killApi()).isEqualTo(137);
     try {
+      Instant before = Instant.now().truncatedTo(ChronoUnit.MILLIS);
       for (long id = 10; id < 13; id++) {
         h.commitOrder(id, orderJob("outbox.down", id));
       }
       assertThat(relay.runOnce()).isEqualTo(new RelayPass(0, 3, 0));
+      assertThat(metrics.meter("punctual.outbox.retried").getCount()).isEqualTo(3);
       assertThat(relay.runOnce().taken()).as("backing off").isZero();
       assertThat(h.count("SELECT min(attempts) FROM punctual_outbox")).isEqualTo(1);
       assertThat(h.count("SELECT count(*) FROM punctual_outbox WHERE last_error IS NOT NULL"))
           .isEqualTo(3);
+      Thread.sleep(1_100);
+      OutboxBacklog backlog = relay.backlog();
+      assertThat(backlog.waiting()).isEqualTo(3);
+      assertThat(backlog.dead()).isZero();
+      assertThat(backlog.oldestWaiting()).isBetween(before, Instant.now());
+      assertThat(gauge(metrics, "punctual.outbox.rows.waiting")).isEqualTo(3);
+      assertThat(gauge(metrics, "punctual.outbox.oldest.seconds")).isBetween(1L, 10L);
     } finally {
       h.startApi();
     }
@@ -235,8 +257,40 @@ class OutboxIT {
         .pollInterval(Duration.ofMillis(50))
         .until(() -> relay.runOnce().forwarded() > 0 && h.outboxRows() == 0);
     assertThat(h.jobsByOrder("outbox.down")).isEqualTo(Map.of(10L, 1, 11L, 1, 12L, 1));
+    assertThat(relay.backlog()).isEqualTo(OutboxBacklog.EMPTY);
+    assertThat(gauge(metrics, "punctual.outbox.oldest.seconds")).isZero();
     RecordingHandler handler = HANDLERS.get("outbox.down");
     await().atMost(Duration.ofSeconds(10)).until(() -> handler.runs.size() == 3);
+  }
+
+  /** A started relay shows the backlog in its gauges without being asked. */
+  @Test
+  void aRunningRelayShowsTheRowsSetAsideInItsGauges() throws Exception {
+    h.commitOrder(20, orderJob("outbox.gauges", 20));
+    try (Connection c = h.appPool.getConnection()) {
+      c.createStatement()
+          .execute(
+              "UPDATE punctual_outbox SET dead_at = now(), attempts = 1"
+                  + " WHERE request->>'type' = 'outbox.gauges'");
+    }
+    MetricRegistry metrics = new MetricRegistry();
+    OutboxRelay relay = h.relay(quick(), metrics);
+    relay.start();
+    try {
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> gauge(metrics, "punctual.outbox.rows.dead") == 1);
+      assertThat(gauge(metrics, "punctual.outbox.rows.waiting")).isZero();
+    } finally {
+      relay.close();
+      try (Connection c = h.appPool.getConnection()) {
+        c.createStatement().execute("DELETE FROM punctual_outbox");
+      }
+    }
+  }
+
+  private static long gauge(MetricRegistry metrics, String name) {
+    return (Long) metrics.getGauges().get(name).getValue();
   }
 
   /** Three relays draining the same outbox at once: every row forwarded once, one job each. */

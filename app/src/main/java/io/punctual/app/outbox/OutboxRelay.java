@@ -1,5 +1,6 @@
 package io.punctual.app.outbox;
 
+import com.codahale.metrics.MetricRegistry;
 import io.punctual.app.outbox.OutboxRows.Row;
 import io.punctual.client.JobRequest;
 import io.punctual.client.PunctualApiException;
@@ -7,6 +8,7 @@ import io.punctual.client.PunctualClient;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,10 +38,17 @@ import org.slf4j.LoggerFactory;
  * (400, 413, 422, or a 409 idempotency conflict) is set aside ({@code dead_at}, {@code last_error})
  * and the rows behind it go on; any other failure (connection refused, 5xx, 429, 401/403, 404) is
  * recorded and tried again after a backoff of its own.
+ *
+ * <p>Its meters ({@code punctual.outbox.*}, in the registry given or one of its own): rows
+ * forwarded, tried again and set aside, and the backlog ({@link #backlog()}) the running loop reads
+ * every {@link #BACKLOG_EVERY}.
  */
 public final class OutboxRelay implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
   private static final int MAX_ERROR_LENGTH = 2_000;
+
+  /** How often the running loop reads the backlog for the gauges. */
+  public static final Duration BACKLOG_EVERY = Duration.ofSeconds(10);
 
   private final DataSource dataSource;
   private final PunctualClient client;
@@ -47,6 +56,7 @@ public final class OutboxRelay implements AutoCloseable {
   private final OutboxRelaySettings settings;
   private final AtomicBoolean running = new AtomicBoolean();
   private final RelayWaiter waiter;
+  private final OutboxMeters meters;
   private volatile Thread thread;
   private volatile String lastError;
 
@@ -57,11 +67,22 @@ public final class OutboxRelay implements AutoCloseable {
    */
   public OutboxRelay(
       DataSource dataSource, PunctualClient client, Clock clock, OutboxRelaySettings settings) {
+    this(dataSource, client, clock, settings, new MetricRegistry());
+  }
+
+  /** The same, its meters in {@code metrics} (the application's registry, say). */
+  public OutboxRelay(
+      DataSource dataSource,
+      PunctualClient client,
+      Clock clock,
+      OutboxRelaySettings settings,
+      MetricRegistry metrics) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     this.client = Objects.requireNonNull(client, "client");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.waiter = new RelayWaiter(dataSource, settings);
+    this.meters = new OutboxMeters(Objects.requireNonNull(metrics, "metrics"), clock);
   }
 
   /** One pass: takes up to a batch of due rows and forwards each. */
@@ -90,7 +111,23 @@ public final class OutboxRelay implements AutoCloseable {
           rows.size(),
           lastError);
     }
-    return new RelayPass(forwarded, retried, dead);
+    RelayPass pass = new RelayPass(forwarded, retried, dead);
+    meters.passed(pass);
+    return pass;
+  }
+
+  /**
+   * Reads what the outbox holds now (one statement over the table) and shows it in the gauges
+   * {@code punctual.outbox.rows.waiting}, {@code .rows.dead} and {@code .oldest.seconds}.
+   */
+  public OutboxBacklog backlog() throws SQLException {
+    OutboxBacklog backlog;
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(true);
+      backlog = OutboxRows.backlog(c);
+    }
+    meters.read(backlog);
+    return backlog;
   }
 
   /**
@@ -216,8 +253,18 @@ public final class OutboxRelay implements AutoCloseable {
   }
 
   private void loop() {
+    Instant nextBacklog = Instant.MIN;
     try {
       while (running.get()) {
+        Instant now = clock.instant();
+        if (!now.isBefore(nextBacklog)) {
+          nextBacklog = now.plus(BACKLOG_EVERY);
+          try {
+            backlog();
+          } catch (SQLException | RuntimeException e) {
+            LOG.warn("reading the outbox's backlog failed: {}", e.toString());
+          }
+        }
         RelayPass pass;
         try {
           pass = runOnce();

@@ -87,6 +87,17 @@ final class OutboxRows {
     }
   }
 
+  /** Rows waiting, rows set aside, and the enqueue time of the oldest waiting row. */
+  static OutboxBacklog backlog(Connection c) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(SQL.get("backlog"));
+        ResultSet rs = s.executeQuery()) {
+      rs.next();
+      Timestamp oldest = rs.getTimestamp(3);
+      return new OutboxBacklog(
+          rs.getLong(1), rs.getLong(2), oldest == null ? null : oldest.toInstant());
+    }
+  }
+
   /** A refusal for good: recorded, the row set aside ({@code dead_at}), never forwarded again. */
   static void bury(Connection c, long id, String error, Instant now) throws SQLException {
     try (PreparedStatement s = c.prepareStatement(SQL.get("dead"))) {
