@@ -1,11 +1,14 @@
 package io.punctual.spring;
 
+import io.punctual.app.outbox.OutboxRelaySettings;
 import io.punctual.app.request.JobDefaults;
 import io.punctual.common.config.InvalidSettingsException;
 import io.punctual.common.config.SettingsErrors;
 import io.punctual.queue.config.QueueSettings;
 import io.punctual.queue.config.RedisSettings;
 import io.punctual.worker.config.WorkerSettings;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -69,6 +72,59 @@ final class PropertiesCheck {
               .map(m -> m.replace("callbackAllow", "punctual.callback-allow"))
               .toList());
     }
+  }
+
+  /** The outbox's API address and relay settings, valid. */
+  record Outbox(URI apiUrl, OutboxRelaySettings relay) {}
+
+  private static final Pattern RELAY_NAME =
+      Pattern.compile(
+          "\\b(batchSize|pollInterval|lease|firstBackoff|maxBackoff|forwardConcurrency)\\b");
+
+  /**
+   * Throws {@link InvalidSettingsException} naming every wrong {@code punctual.outbox.*} property,
+   * if any: a missing or non-HTTP {@code api-url}, a relay setting out of range.
+   */
+  static Outbox outbox(OutboxProperties properties) {
+    List<String> problems = new ArrayList<>();
+    URI api = null;
+    String url = properties.getApiUrl();
+    if (url == null || url.isBlank()) {
+      problems.add("punctual.outbox.api-url is required when punctual.outbox.enabled is true");
+    } else {
+      try {
+        api = new URI(url.strip());
+        if (!("http".equals(api.getScheme()) || "https".equals(api.getScheme()))
+            || api.getHost() == null) {
+          api = null;
+        }
+      } catch (URISyntaxException e) {
+        api = null;
+      }
+      if (api == null) {
+        problems.add("punctual.outbox.api-url must be an http:// or https:// URL with a host");
+      }
+    }
+    OutboxRelaySettings relay = null;
+    try {
+      relay = properties.toSettings();
+    } catch (IllegalArgumentException | NullPointerException e) {
+      String message =
+          e instanceof NullPointerException ? e.getMessage() + " is required" : e.getMessage();
+      Matcher m = RELAY_NAME.matcher(message);
+      StringBuilder out = new StringBuilder();
+      while (m.find()) {
+        String kebab =
+            CAPITAL.matcher(m.group(1)).replaceAll("-$1").toLowerCase(java.util.Locale.ROOT);
+        m.appendReplacement(out, Matcher.quoteReplacement("punctual.outbox." + kebab));
+      }
+      m.appendTail(out);
+      problems.add(out.toString());
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidSettingsException(problems);
+    }
+    return new Outbox(api, relay);
   }
 
   private static void throwIfAny(List<String> messages) {

@@ -23,7 +23,9 @@ import org.springframework.context.annotation.Configuration;
  * schema, or set {@code punctual.migrate=true}): {@link PunctualJobs} and {@link TransactionalJobs}
  * (jobs in the Spring-managed transaction), and, when the context holds {@link JobHandler} beans
  * and {@code punctual.worker.enabled} is not false, an embedded worker running them that starts and
- * stops with the context ({@link EmbeddedWorkerLifecycle}).
+ * stops with the context ({@link EmbeddedWorkerLifecycle}). Not with {@code
+ * punctual.outbox.enabled=true}: the database is then the application's own ({@link
+ * PunctualOutboxAutoConfiguration}).
  *
  * <p>Time is read from the context's {@link Clock} bean when there is one, else from the system
  * clock: an application's auto-configuration is its wiring, the one place besides the launcher's
@@ -32,10 +34,15 @@ import org.springframework.context.annotation.Configuration;
 @AutoConfiguration(
     afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @ConditionalOnBean(DataSource.class)
+@ConditionalOnProperty(
+    prefix = "punctual.outbox",
+    name = "enabled",
+    havingValue = "false",
+    matchIfMissing = true)
 @EnableConfigurationProperties(PunctualProperties.class)
 public class PunctualAutoConfiguration {
 
-  private static Clock clock(ObjectProvider<Clock> clocks) {
+  static Clock clock(ObjectProvider<Clock> clocks) {
     Clock clock = clocks.getIfUnique();
     return clock != null ? clock : Clock.systemUTC();
   }

@@ -29,6 +29,7 @@ public class PunctualProperties {
   private final Redis redis = new Redis();
   private final QueueProperties queue = new QueueProperties();
   private final WorkerProperties worker = new WorkerProperties();
+  private final OutboxProperties outbox = new OutboxProperties();
 
   public String getNamespace() {
     return namespace;
@@ -64,6 +65,10 @@ public class PunctualProperties {
 
   public WorkerProperties getWorker() {
     return worker;
+  }
+
+  public OutboxProperties getOutbox() {
+    return outbox;
   }
 
   /** {@code punctual.redis.*}: the deployment's Redis, the YAML's {@code redis} section. */

@@ -32,6 +32,32 @@ class PropertiesCheckTest {
   }
 
   @Test
+  void theOutboxNeedsAnHttpApiAndNamesEachWrongRelaySetting() {
+    OutboxProperties outbox = new OutboxProperties();
+    assertThatThrownBy(() -> PropertiesCheck.outbox(outbox))
+        .isInstanceOf(InvalidSettingsException.class)
+        .hasMessageContaining("punctual.outbox.api-url is required");
+    outbox.setApiUrl("http://punctual:8080");
+    PropertiesCheck.Outbox ok = PropertiesCheck.outbox(outbox);
+    assertThat(ok.apiUrl()).hasToString("http://punctual:8080");
+    assertThat(ok.relay()).isEqualTo(io.punctual.app.outbox.OutboxRelaySettings.DEFAULTS);
+
+    outbox.setApiUrl("punctual:8080");
+    outbox.setPollInterval(null);
+    assertThatThrownBy(() -> PropertiesCheck.outbox(outbox))
+        .isInstanceOf(InvalidSettingsException.class)
+        .hasMessageContaining("punctual.outbox.api-url must be an http:// or https:// URL")
+        .hasMessageContaining("punctual.outbox.poll-interval is required");
+    outbox.setApiUrl("https://punctual");
+    outbox.setPollInterval(Duration.ofMillis(200));
+    outbox.setFirstBackoff(Duration.ofSeconds(10));
+    outbox.setMaxBackoff(Duration.ofSeconds(1));
+    assertThatThrownBy(() -> PropertiesCheck.outbox(outbox))
+        .hasMessageContaining(
+            "punctual.outbox.max-backoff must be at least punctual.outbox.first-backoff");
+  }
+
+  @Test
   void theDefaultsAreTheYamlsAndTheNamespaceIsPunctualNamespaceUnlessNamed() {
     PunctualProperties properties = new PunctualProperties();
     properties.setNamespace("billing");

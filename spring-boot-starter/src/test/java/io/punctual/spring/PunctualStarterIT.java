@@ -546,7 +546,7 @@ class PunctualStarterIT {
   }
 
   /** The {@link InvalidSettingsException} a context's start failed with, however deeply wrapped. */
-  private static Throwable settingsFailure(Throwable startupFailure) {
+  static Throwable settingsFailure(Throwable startupFailure) {
     Throwable cause = startupFailure;
     while (cause.getCause() != null && !(cause instanceof InvalidSettingsException)) {
       cause = cause.getCause();
