@@ -136,8 +136,18 @@ final class OutboxHarness implements AutoCloseable {
     return JobRequest.builder(type).payload(Map.of("order", id)).build();
   }
 
+  /** A count on Punctual's database. */
+  long punctualCount(String sql) throws SQLException {
+    return count(punctual.appPool, sql);
+  }
+
+  /** A count on the application's database. */
   long count(String sql) throws SQLException {
-    try (Connection c = appPool.getConnection();
+    return count(appPool, sql);
+  }
+
+  private static long count(javax.sql.DataSource db, String sql) throws SQLException {
+    try (Connection c = db.getConnection();
         PreparedStatement s = c.prepareStatement(sql);
         ResultSet rs = s.executeQuery()) {
       rs.next();

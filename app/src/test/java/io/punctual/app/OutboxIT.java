@@ -12,8 +12,10 @@ import io.punctual.app.outbox.OutboxRelaySettings;
 import io.punctual.app.outbox.PunctualOutbox;
 import io.punctual.app.outbox.RelayPass;
 import io.punctual.app.request.InvalidJobRequestException;
+import io.punctual.client.Dependency;
 import io.punctual.client.JobRequest;
 import io.punctual.client.JobView;
+import io.punctual.client.WorkflowRequest;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -55,7 +57,8 @@ class OutboxIT {
             "outbox.down",
             "outbox.relays",
             "outbox.latency.listen",
-            "outbox.latency.poll")) {
+            "outbox.latency.poll",
+            "outbox.workflow")) {
       RecordingHandler handler = new RecordingHandler(type);
       HANDLERS.put(type, handler);
       worker.handler(handler);
@@ -261,6 +264,118 @@ class OutboxIT {
     assertThat(gauge(metrics, "punctual.outbox.oldest.seconds")).isZero();
     RecordingHandler handler = HANDLERS.get("outbox.down");
     await().atMost(Duration.ofSeconds(10)).until(() -> handler.runs.size() == 3);
+  }
+
+  /**
+   * A workflow written in the application's transaction is one row, submitted whole; its steps run
+   * in their order. Forwarded again after a crash (the API had stored it), it is the same workflow.
+   */
+  @Test
+  void aWorkflowRowIsOneWorkflowWhoseStepsRunInOrderAndAForwardAgainIsTheSame() throws Exception {
+    WorkflowRequest workflow =
+        WorkflowRequest.of(
+            JobRequest.builder("outbox.workflow").payload(Map.of("order", 30L)).ref("a").build(),
+            JobRequest.builder("outbox.workflow")
+                .payload(Map.of("order", 31L))
+                .ref("b")
+                .dependsOn(Dependency.onStep("a"))
+                .build());
+    try (Connection c = h.appPool.getConnection()) {
+      c.setAutoCommit(false);
+      OutboxHarness.insertOrder(c, 30);
+      h.outbox.enqueueWorkflow(c, workflow, TRACEPARENT);
+      c.commit();
+    }
+    assertThat(h.outboxRows()).as("one row for the whole workflow").isEqualTo(1);
+
+    assertThat(h.relay(quick()).runOnce()).isEqualTo(new RelayPass(1, 0, 0));
+
+    assertThat(h.outboxRows()).isZero();
+    assertThat(h.jobsByOrder("outbox.workflow")).isEqualTo(Map.of(30L, 1, 31L, 1));
+    assertThat(
+            h.punctualCount(
+                "SELECT count(*) FROM jobs WHERE type = 'outbox.workflow' AND traceparent = '"
+                    + TRACEPARENT
+                    + "'"))
+        .isEqualTo(2);
+    RecordingHandler handler = HANDLERS.get("outbox.workflow");
+    await().atMost(Duration.ofSeconds(10)).until(() -> handler.runs.size() == 2);
+    assertThat(handler.runs.get(0).startedAt()).isBefore(handler.runs.get(1).startedAt());
+
+    // The crash: the API stored the row's workflow, the relay died before deleting the row.
+    long workflows = h.punctualCount("SELECT count(*) FROM workflows");
+    WorkflowRequest second =
+        WorkflowRequest.of(
+            JobRequest.builder("outbox.workflow").payload(Map.of("order", 32L)).ref("c").build());
+    try (Connection c = h.appPool.getConnection()) {
+      c.setAutoCommit(false);
+      h.outbox.enqueueWorkflow(c, second);
+      c.commit();
+    }
+    String key;
+    try (Connection c = h.appPool.getConnection();
+        PreparedStatement s = c.prepareStatement("SELECT idempotency_key FROM punctual_outbox");
+        ResultSet rs = s.executeQuery()) {
+      assertThat(rs.next()).isTrue();
+      key = rs.getString(1);
+    }
+    assertThat(key).startsWith("outbox-");
+    h.client.submitWorkflow(second.withIdempotencyKey(key));
+
+    assertThat(h.relay(quick()).runOnce()).isEqualTo(new RelayPass(1, 0, 0));
+
+    assertThat(h.punctualCount("SELECT count(*) FROM workflows")).isEqualTo(workflows + 1);
+    assertThat(h.jobsByOrder("outbox.workflow")).isEqualTo(Map.of(30L, 1, 31L, 1, 32L, 1));
+    await().atMost(Duration.ofSeconds(10)).until(() -> handler.runs.size() == 3);
+  }
+
+  @Test
+  void aBadWorkflowThrowsNamingTheFieldAndWritesNothing() throws Exception {
+    try (Connection c = h.appPool.getConnection()) {
+      c.setAutoCommit(false);
+      assertThatThrownBy(
+              () ->
+                  h.outbox.enqueueWorkflow(
+                      c,
+                      WorkflowRequest.of(
+                          JobRequest.builder("outbox.bad").ref("a").build(),
+                          JobRequest.builder("outbox.bad")
+                              .ref("b")
+                              .dependsOn(Dependency.onStep("missing"))
+                              .build())))
+          .isInstanceOf(InvalidJobRequestException.class)
+          .hasMessageContaining("jobs[1].dependsOn[0]");
+      c.commit();
+    }
+    assertThat(h.outboxRows()).isZero();
+  }
+
+  /** Rows naming a namespace go there, whatever the relay's client's own namespace. */
+  @Test
+  void aRowForAnotherNamespaceIsAJobThere() throws Exception {
+    h.client.createNamespace("outbox-billing", null);
+    try (Connection c = h.appPool.getConnection()) {
+      c.setAutoCommit(false);
+      h.outbox.inNamespace("outbox-billing").enqueue(c, orderJob("outbox.namespaced", 40));
+      h.outbox.enqueue(c, orderJob("outbox.namespaced", 41));
+      c.commit();
+    }
+
+    assertThat(h.relay(quick()).runOnce()).isEqualTo(new RelayPass(2, 0, 0));
+
+    assertThat(
+            h.punctualCount(
+                "SELECT count(*) FROM jobs WHERE type = 'outbox.namespaced' AND namespace ="
+                    + " 'outbox-billing' AND (payload->>'order')::bigint = 40"))
+        .isEqualTo(1);
+    assertThat(
+            h.punctualCount(
+                "SELECT count(*) FROM jobs WHERE type = 'outbox.namespaced' AND namespace ="
+                    + " 'default' AND (payload->>'order')::bigint = 41"))
+        .isEqualTo(1);
+    assertThatThrownBy(() -> h.outbox.inNamespace("no spaces"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("namespace must be");
   }
 
   /** A started relay shows the backlog in its gauges without being asked. */

@@ -208,7 +208,15 @@ public final class PunctualClient {
 
   /** Submits a workflow (all its jobs stored at once, or none). */
   public WorkflowView submitWorkflow(WorkflowRequest workflow) {
-    return send(post(workflowsUrl, workflow), type(WorkflowView.class));
+    return submitWorkflow(workflow, null);
+  }
+
+  /**
+   * {@link #submitWorkflow(WorkflowRequest)} within the caller's trace (see {@link
+   * #submit(JobRequest, String)}): every step's attempts run in spans of that trace.
+   */
+  public WorkflowView submitWorkflow(WorkflowRequest workflow, String traceparent) {
+    return send(traced(post(workflowsUrl, workflow), traceparent), type(WorkflowView.class));
   }
 
   public WorkflowView getWorkflow(String id) {

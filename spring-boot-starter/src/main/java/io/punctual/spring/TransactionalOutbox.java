@@ -2,6 +2,7 @@ package io.punctual.spring;
 
 import io.punctual.app.outbox.PunctualOutbox;
 import io.punctual.client.JobRequest;
+import io.punctual.client.WorkflowRequest;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -47,6 +48,25 @@ public final class TransactionalOutbox {
   /** Writes several requests, all or none; errors name the request ({@code jobs[2].type}). */
   public List<Long> enqueueAll(List<JobRequest> requests) {
     return write(c -> outbox.enqueueAll(c, requests));
+  }
+
+  /**
+   * Writes a workflow as one row (submitted whole by the relay) and returns the row's id.
+   *
+   * @throws io.punctual.app.request.InvalidJobRequestException a field the API would refuse
+   */
+  public long enqueueWorkflow(WorkflowRequest workflow) {
+    return write(c -> List.of(outbox.enqueueWorkflow(c, workflow))).get(0);
+  }
+
+  /**
+   * This outbox writing rows for {@code namespace} instead of {@code punctual.namespace} (the
+   * relay's key must be allowed there).
+   *
+   * @throws IllegalArgumentException not a namespace name the API takes
+   */
+  public TransactionalOutbox inNamespace(String namespace) {
+    return new TransactionalOutbox(outbox.inNamespace(namespace), dataSource);
   }
 
   private interface Write {

@@ -233,16 +233,27 @@ class OutboxStarterIT {
             context -> {
               assertThat(context).hasNotFailed();
               assertThat(context).doesNotHaveBean(OutboxRelayLifecycle.class);
+              TransactionalOutbox outbox = context.getBean(TransactionalOutbox.class);
               long row =
-                  context
-                      .getBean(TransactionalOutbox.class)
+                  outbox
                       .enqueueAll(
                           List.of(
                               JobRequest.builder("starter.outbox").build(),
                               JobRequest.builder("starter.outbox").build()))
                       .get(1);
               assertThat(row).isPositive();
-              assertThat(count(pool, "SELECT count(*) FROM punctual_outbox")).isEqualTo(2);
+              outbox
+                  .inNamespace("billing")
+                  .enqueueWorkflow(
+                      io.punctual.client.WorkflowRequest.of(
+                          JobRequest.builder("starter.outbox").ref("only").build()));
+              assertThat(count(pool, "SELECT count(*) FROM punctual_outbox")).isEqualTo(3);
+              assertThat(
+                      count(
+                          pool,
+                          "SELECT count(*) FROM punctual_outbox WHERE request->>'namespace'"
+                              + " = 'billing' AND request->'workflow' IS NOT NULL"))
+                  .isEqualTo(1);
             });
   }
 

@@ -1,29 +1,53 @@
 package io.punctual.app.outbox;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.app.request.RequestJson;
 import io.punctual.client.JobRequest;
+import io.punctual.client.WorkflowRequest;
 
 /**
- * A {@link JobRequest} as the outbox stores it (jsonb) and reads it back: the JSON the Java client
- * sends ({@link RequestJson}), the payload read back as a tree, so that a request forwarded twice
- * is the same body twice.
+ * What a row asks for, as the outbox stores it (jsonb) and reads it back: the JSON the Java client
+ * sends ({@link RequestJson}), payloads read back as trees, so that a request forwarded twice is
+ * the same body twice.
+ *
+ * <p>A job for the relay's own namespace is stored as the {@link JobRequest} itself (the rows of
+ * the first release); a workflow, or a job for another namespace, as an envelope {@code
+ * {"namespace": ..., "job": {...}}} or {@code {"namespace": ..., "workflow": {...}}} (a job request
+ * has neither field).
  */
 final class OutboxJson {
   private OutboxJson() {}
 
-  static String write(JobRequest request) {
+  /**
+   * A row's request: exactly one of {@code job} and {@code workflow}; namespace null: the relay's.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record Stored(String namespace, JobRequest job, WorkflowRequest workflow) {}
+
+  static String write(Stored stored) {
     try {
-      return RequestJson.string(request);
+      return stored.namespace() == null && stored.job() != null
+          ? RequestJson.string(stored.job())
+          : RequestJson.string(stored);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("cannot write the request as JSON: " + e.getMessage(), e);
     }
   }
 
-  /** The stored request; its payload a JSON tree. */
-  static JobRequest read(String json) {
+  /** The stored request; payloads JSON trees. */
+  static Stored read(String json) {
     try {
-      return RequestJson.read(json, JobRequest.class);
+      JsonNode tree = RequestJson.read(json, JsonNode.class);
+      if (tree.has("job") || tree.has("workflow")) {
+        Stored stored = RequestJson.read(json, Stored.class);
+        if ((stored.job() == null) == (stored.workflow() == null)) {
+          throw new IllegalStateException("an outbox row holds one job or one workflow: " + json);
+        }
+        return stored;
+      }
+      return new Stored(null, RequestJson.read(json, JobRequest.class), null);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("unreadable outbox request: " + e.getMessage(), e);
     }

@@ -2,7 +2,6 @@ package io.punctual.app.outbox;
 
 import com.codahale.metrics.MetricRegistry;
 import io.punctual.app.outbox.OutboxRows.Row;
-import io.punctual.client.JobRequest;
 import io.punctual.client.PunctualApiException;
 import io.punctual.client.PunctualClient;
 import java.sql.Connection;
@@ -29,12 +28,13 @@ import org.slf4j.LoggerFactory;
  * rows with {@code FOR UPDATE SKIP LOCKED} and leases them ({@link OutboxRelaySettings#lease}), so
  * relays take different rows.
  *
- * <p>Each row is sent with the Java client ({@code POST /jobs}) carrying its idempotency key and
- * its traceparent, outside any database transaction, and deleted once the API answered with its
- * job. <b>Exactly one job per committed row</b>: a row is deleted only after the API stored its
- * job; a relay, application or API that dies before the delete leaves the row, which is forwarded
- * again once its lease ends, and the API answers that forward with the job of the first (same key,
- * same request). A rolled-back row was never visible to a relay. A request the API refuses for good
+ * <p>Each row is sent with the Java client ({@code POST /jobs}, or {@code POST /workflows} for a
+ * workflow; to the namespace the row names, else the client's) carrying its idempotency key and its
+ * traceparent, outside any database transaction, and deleted once the API answered with its job.
+ * <b>Exactly one job per committed row</b>: a row is deleted only after the API stored its job; a
+ * relay, application or API that dies before the delete leaves the row, which is forwarded again
+ * once its lease ends, and the API answers that forward with the job of the first (same key, same
+ * request). A rolled-back row was never visible to a relay. A request the API refuses for good
  * (400, 413, 422, or a 409 idempotency conflict) is set aside ({@code dead_at}, {@code last_error})
  * and the rows behind it go on; any other failure (connection refused, 5xx, 429, 401/403, 404) is
  * recorded and tried again after a backoff of its own.
@@ -182,14 +182,20 @@ public final class OutboxRelay implements AutoCloseable {
   }
 
   private Outcome forward(Row row) throws SQLException {
-    JobRequest request;
+    OutboxJson.Stored request;
     try {
       request = OutboxJson.read(row.request());
     } catch (IllegalStateException e) {
       return bury(row, e.getMessage());
     }
     try {
-      client.submit(request, row.traceparent());
+      PunctualClient target =
+          request.namespace() == null ? client : client.withNamespace(request.namespace());
+      if (request.job() != null) {
+        target.submit(request.job(), row.traceparent());
+      } else {
+        target.submitWorkflow(request.workflow(), row.traceparent());
+      }
     } catch (PunctualApiException e) {
       return refusedForGood(e) ? bury(row, e.getMessage()) : retry(row, e.getMessage());
     } catch (RuntimeException e) { // transport (UncheckedIOException), an unreadable answer

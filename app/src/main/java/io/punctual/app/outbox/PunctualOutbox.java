@@ -4,6 +4,7 @@ import io.punctual.app.CurrentTrace;
 import io.punctual.app.request.JobDefaults;
 import io.punctual.app.request.JobRequestMapper;
 import io.punctual.client.JobRequest;
+import io.punctual.client.WorkflowRequest;
 import io.punctual.model.TraceParent;
 import io.punctual.requests.jobs.ValidatedJob;
 import java.io.IOException;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 /**
  * Jobs written in the application's own transaction on its own database (not Punctual's): each
@@ -45,12 +47,43 @@ public final class PunctualOutbox {
   /** The channel {@code enqueue} notifies at commit and a listening relay waits on. */
   static final String CHANNEL = "punctual_outbox";
 
+  /** The API's namespace names (they end up in Redis keys: no braces, no spaces). */
+  private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,99}");
+
   private final Clock clock;
   private final JobRequestMapper mapper;
+  private final String namespace;
+
+  private PunctualOutbox(Clock clock, JobRequestMapper mapper, String namespace) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.mapper = mapper;
+    this.namespace = namespace;
+  }
 
   private PunctualOutbox(Clock clock, JobDefaults defaults) {
-    this.clock = Objects.requireNonNull(clock, "clock");
-    this.mapper = new JobRequestMapper(defaults);
+    this(clock, new JobRequestMapper(defaults), null);
+  }
+
+  /**
+   * This outbox writing rows for {@code namespace}: the relay forwards them there (its key must be
+   * allowed there, else they wait, tried again, as any 403). This one's rows go to the relay's
+   * client's namespace.
+   *
+   * @throws IllegalArgumentException not a namespace name the API takes
+   */
+  public PunctualOutbox inNamespace(String namespace) {
+    if (namespace == null || !NAMESPACE.matcher(namespace).matches()) {
+      throw new IllegalArgumentException(
+          "namespace must be 1 to 100 letters, digits, '.', '_', ':' or '-', starting with a letter"
+              + " or digit: "
+              + namespace);
+    }
+    return new PunctualOutbox(clock, mapper, namespace);
+  }
+
+  /** The namespace this outbox's rows name, or null: the relay's. */
+  public String namespace() {
+    return namespace;
   }
 
   /** An outbox validating requests as the API does with its default settings. */
@@ -129,11 +162,7 @@ public final class PunctualOutbox {
       Connection connection, List<JobRequest> requests, String traceparent, boolean batch)
       throws SQLException {
     Objects.requireNonNull(connection, "connection");
-    if (connection.getAutoCommit()) {
-      throw new IllegalStateException(
-          "the connection is in auto-commit mode: open a transaction (setAutoCommit(false)) so the"
-              + " outbox rows commit or roll back with yours");
-    }
+    requireTransaction(connection);
     Instant now = clock.instant();
     List<ValidatedJob> checked =
         batch ? mapper.batch(requests) : List.of(mapper.one(requests.get(0)));
@@ -150,10 +179,55 @@ public final class PunctualOutbox {
     for (JobRequest request : keyed) {
       ids.add(
           OutboxRows.insert(
-              connection, OutboxJson.write(request), request.idempotencyKey(), trace, now));
+              connection,
+              OutboxJson.write(new OutboxJson.Stored(namespace, request, null)),
+              request.idempotencyKey(),
+              trace,
+              now));
     }
     OutboxRows.notifyRelays(connection);
     return ids;
+  }
+
+  /**
+   * Writes a workflow (steps with refs that wait for each other) as one row, in the transaction
+   * open on {@code connection}; the relay submits it whole ({@code POST /workflows}) with its
+   * idempotency key (its own, or {@code outbox-<random UUID>}), so a forward repeated after a crash
+   * returns the workflow of the first. Returns the row's id.
+   *
+   * @throws io.punctual.app.request.InvalidJobRequestException a field the API would refuse, named
+   *     ({@code jobs[1].dependsOn[0]}); nothing written
+   * @throws IllegalStateException the connection is in auto-commit mode
+   */
+  public long enqueueWorkflow(Connection connection, WorkflowRequest workflow) throws SQLException {
+    return enqueueWorkflow(connection, workflow, CurrentTrace.traceparent());
+  }
+
+  /** {@link #enqueueWorkflow(Connection, WorkflowRequest)} within the caller's trace. */
+  public long enqueueWorkflow(Connection connection, WorkflowRequest workflow, String traceparent)
+      throws SQLException {
+    Objects.requireNonNull(connection, "connection");
+    requireTransaction(connection);
+    String own = mapper.workflow(workflow).idempotencyKey();
+    String key = own != null ? own : "outbox-" + UUID.randomUUID();
+    WorkflowRequest keyed = own != null ? workflow : workflow.withIdempotencyKey(key);
+    long id =
+        OutboxRows.insert(
+            connection,
+            OutboxJson.write(new OutboxJson.Stored(namespace, null, keyed)),
+            key,
+            TraceParent.validOrNull(traceparent),
+            clock.instant());
+    OutboxRows.notifyRelays(connection);
+    return id;
+  }
+
+  private static void requireTransaction(Connection connection) throws SQLException {
+    if (connection.getAutoCommit()) {
+      throw new IllegalStateException(
+          "the connection is in auto-commit mode: open a transaction (setAutoCommit(false)) so the"
+              + " outbox rows commit or roll back with yours");
+    }
   }
 
   private static JobRequest withKey(JobRequest r, String key) {

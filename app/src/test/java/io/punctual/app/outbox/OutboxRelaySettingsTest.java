@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.punctual.client.JobRequest;
 import io.punctual.client.PunctualApiException;
+import io.punctual.client.WorkflowRequest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -64,11 +65,30 @@ class OutboxRelaySettingsTest {
             .idempotencyKey("outbox-1")
             .tags("a", "b")
             .build();
-    String json = OutboxJson.write(request);
+    String json = OutboxJson.write(new OutboxJson.Stored(null, request, null));
     assertThat(OutboxJson.write(OutboxJson.read(json))).isEqualTo(json);
     assertThat(json)
         .contains("\"delay\":\"PT5M\"", "0.12345678901234567890123")
-        .doesNotContain("null");
+        .doesNotContain("null", "\"job\"");
+
+    String elsewhere = OutboxJson.write(new OutboxJson.Stored("billing", request, null));
+    assertThat(elsewhere).startsWith("{\"namespace\":\"billing\",\"job\":{").doesNotContain("null");
+    OutboxJson.Stored read = OutboxJson.read(elsewhere);
+    assertThat(read.namespace()).isEqualTo("billing");
+    assertThat(read.workflow()).isNull();
+    assertThat(OutboxJson.write(read)).isEqualTo(elsewhere);
+
+    String workflow =
+        OutboxJson.write(
+            new OutboxJson.Stored(
+                null, null, WorkflowRequest.of(request).withIdempotencyKey("outbox-2")));
+    assertThat(workflow).startsWith("{\"workflow\":{");
+    assertThat(OutboxJson.read(workflow).workflow().jobs()).hasSize(1);
+    assertThat(OutboxJson.write(OutboxJson.read(workflow))).isEqualTo(workflow);
+
+    assertThatThrownBy(() -> OutboxJson.read("{\"job\":" + json + ",\"workflow\":{\"jobs\":[]}}"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("one job or one workflow");
   }
 
   private static PunctualApiException problem(int status, String type) {
