@@ -4,7 +4,6 @@ import io.punctual.app.PunctualJobs;
 import io.punctual.app.PunctualWorker;
 import io.punctual.handler.JobHandler;
 import io.punctual.spring.metrics.JobMeters;
-import io.punctual.spring.metrics.WorkerMeters;
 import io.punctual.spring.metrics.WorkerMetricRegistry;
 import java.time.Clock;
 import javax.sql.DataSource;
@@ -17,6 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 /**
  * Punctual in a Spring Boot application, on its {@link DataSource} (which must hold Punctual's
@@ -40,6 +40,7 @@ import org.springframework.context.annotation.Configuration;
     havingValue = "false",
     matchIfMissing = true)
 @EnableConfigurationProperties(PunctualProperties.class)
+@Import(PunctualMetersConfiguration.class)
 public class PunctualAutoConfiguration {
 
   static Clock clock(ObjectProvider<Clock> clocks) {
@@ -74,23 +75,10 @@ public class PunctualAutoConfiguration {
     return new TransactionalJobs(punctualJobs, dataSource);
   }
 
-  /** The registry of the embedded worker's Dropwizard meters. */
-  @Bean
-  @ConditionalOnMissingBean
-  public WorkerMetricRegistry punctualWorkerMetrics() {
-    return new WorkerMetricRegistry();
-  }
-
-  /** The worker's meters in the application's Micrometer registry, when it has Micrometer. */
+  /** The worker's tagged meters in the application's Micrometer registry, when it has one. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(name = "io.micrometer.core.instrument.binder.MeterBinder")
   static class MetersConfiguration {
-    @Bean
-    @ConditionalOnMissingBean
-    WorkerMeters punctualWorkerMeters(WorkerMetricRegistry registry) {
-      return new WorkerMeters(registry);
-    }
-
     /** The tagged job meters: queued, running, started, finished by outcome, start lag. */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean

@@ -3,7 +3,6 @@ package io.punctual.spring;
 import io.punctual.app.outbox.OutboxRelay;
 import io.punctual.app.outbox.PunctualOutbox;
 import io.punctual.client.PunctualClient;
-import io.punctual.spring.metrics.WorkerMeters;
 import io.punctual.spring.metrics.WorkerMetricRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -12,12 +11,11 @@ import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 /**
  * The outbox in a Spring Boot application whose {@link DataSource} is its own database, not
@@ -32,6 +30,7 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnBean(DataSource.class)
 @ConditionalOnProperty(prefix = "punctual.outbox", name = "enabled", havingValue = "true")
 @EnableConfigurationProperties(PunctualProperties.class)
+@Import(PunctualMetersConfiguration.class)
 public class PunctualOutboxAutoConfiguration {
 
   /**
@@ -64,24 +63,6 @@ public class PunctualOutboxAutoConfiguration {
   @ConditionalOnMissingBean
   public TransactionalOutbox transactionalOutbox(PunctualOutbox outbox, DataSource dataSource) {
     return new TransactionalOutbox(outbox, dataSource);
-  }
-
-  /** The registry of the relay's Dropwizard meters. */
-  @Bean
-  @ConditionalOnMissingBean
-  public WorkerMetricRegistry punctualWorkerMetrics() {
-    return new WorkerMetricRegistry();
-  }
-
-  /** The relay's meters in the application's Micrometer registry, when it has Micrometer. */
-  @Configuration(proxyBeanMethods = false)
-  @ConditionalOnClass(name = "io.micrometer.core.instrument.binder.MeterBinder")
-  static class MetersConfiguration {
-    @Bean
-    @ConditionalOnMissingBean
-    WorkerMeters punctualWorkerMeters(WorkerMetricRegistry registry) {
-      return new WorkerMeters(registry);
-    }
   }
 
   /** The relay, started and stopped with the context. */

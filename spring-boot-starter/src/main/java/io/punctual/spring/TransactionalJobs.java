@@ -5,14 +5,10 @@ import io.punctual.app.Submission;
 import io.punctual.client.JobRequest;
 import io.punctual.client.WorkflowRequest;
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 import javax.sql.DataSource;
-import org.springframework.jdbc.datasource.DataSourceUtils;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Submits jobs that join the Spring-managed transaction when there is one: the jobs' rows are
@@ -84,48 +80,6 @@ public final class TransactionalJobs {
   }
 
   private Submission submit(Function<Connection, Submission> write) {
-    if (TransactionSynchronizationManager.isActualTransactionActive()
-        && TransactionSynchronizationManager.isSynchronizationActive()) {
-      return inSpringTransaction(write);
-    }
-    return inOwnTransaction(write);
-  }
-
-  private Submission inSpringTransaction(Function<Connection, Submission> write) {
-    Connection c = DataSourceUtils.getConnection(dataSource);
-    try {
-      Submission s = write.apply(c);
-      TransactionSynchronizationManager.registerSynchronization(
-          new TransactionSynchronization() {
-            @Override
-            public void afterCommit() {
-              s.enqueue();
-            }
-          });
-      return s;
-    } finally {
-      DataSourceUtils.releaseConnection(c, dataSource);
-    }
-  }
-
-  private Submission inOwnTransaction(Function<Connection, Submission> write) {
-    Submission s;
-    try (Connection c = dataSource.getConnection()) {
-      boolean autoCommit = c.getAutoCommit();
-      c.setAutoCommit(false);
-      try {
-        s = write.apply(c);
-        c.commit();
-      } catch (RuntimeException | SQLException e) {
-        c.rollback();
-        throw e;
-      } finally {
-        c.setAutoCommit(autoCommit);
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException("submit failed: " + e.getMessage(), e);
-    }
-    s.enqueue();
-    return s;
+    return SpringTransaction.write(dataSource, write::apply, Submission::enqueue);
   }
 }

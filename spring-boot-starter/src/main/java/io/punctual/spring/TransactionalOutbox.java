@@ -3,12 +3,8 @@ package io.punctual.spring;
 import io.punctual.app.outbox.PunctualOutbox;
 import io.punctual.client.JobRequest;
 import io.punctual.client.WorkflowRequest;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.List;
 import javax.sql.DataSource;
-import org.springframework.jdbc.datasource.DataSourceUtils;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Writes job requests to the outbox ({@code punctual_outbox}) in the Spring-managed transaction
@@ -69,36 +65,7 @@ public final class TransactionalOutbox {
     return new TransactionalOutbox(outbox.inNamespace(namespace), dataSource);
   }
 
-  private interface Write {
-    List<Long> on(Connection c) throws SQLException;
-  }
-
-  private List<Long> write(Write write) {
-    if (TransactionSynchronizationManager.isActualTransactionActive()) {
-      Connection c = DataSourceUtils.getConnection(dataSource);
-      try {
-        return write.on(c);
-      } catch (SQLException e) {
-        throw new IllegalStateException("enqueue failed: " + e.getMessage(), e);
-      } finally {
-        DataSourceUtils.releaseConnection(c, dataSource);
-      }
-    }
-    try (Connection c = dataSource.getConnection()) {
-      boolean autoCommit = c.getAutoCommit();
-      c.setAutoCommit(false);
-      try {
-        List<Long> ids = write.on(c);
-        c.commit();
-        return ids;
-      } catch (RuntimeException | SQLException e) {
-        c.rollback();
-        throw e;
-      } finally {
-        c.setAutoCommit(autoCommit);
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException("enqueue failed: " + e.getMessage(), e);
-    }
+  private List<Long> write(SpringTransaction.Write<List<Long>> write) {
+    return SpringTransaction.write(dataSource, write, null);
   }
 }
