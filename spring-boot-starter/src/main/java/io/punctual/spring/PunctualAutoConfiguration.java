@@ -32,7 +32,10 @@ import org.springframework.context.annotation.Import;
  * that picks it.
  */
 @AutoConfiguration(
-    afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+    afterName = {
+      "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+      "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration"
+    })
 @ConditionalOnBean(DataSource.class)
 @ConditionalOnProperty(
     prefix = "punctual.outbox",
@@ -87,7 +90,7 @@ public class PunctualAutoConfiguration {
     }
   }
 
-  /** Actuator's {@code punctual} health, when the application has Spring Boot's health module. */
+  /** Actuator's {@code punctual} health, with Spring Boot 4's health module. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
   static class HealthConfiguration {
@@ -96,6 +99,18 @@ public class PunctualAutoConfiguration {
     PunctualHealthIndicator punctualHealthIndicator(
         PunctualJobs punctualJobs, ObjectProvider<EmbeddedWorkerLifecycle> worker) {
       return new PunctualHealthIndicator(punctualJobs, worker.getIfAvailable());
+    }
+  }
+
+  /** Actuator's {@code punctual} health, with Spring Boot 3's Actuator. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
+  static class Boot3HealthConfiguration {
+    @Bean
+    @ConditionalOnMissingBean(name = "punctualHealthIndicator")
+    PunctualActuatorHealthIndicator punctualHealthIndicator(
+        PunctualJobs punctualJobs, ObjectProvider<EmbeddedWorkerLifecycle> worker) {
+      return new PunctualActuatorHealthIndicator(punctualJobs, worker.getIfAvailable());
     }
   }
 

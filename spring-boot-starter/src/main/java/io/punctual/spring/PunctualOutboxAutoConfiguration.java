@@ -26,7 +26,10 @@ import org.springframework.context.annotation.Import;
  * embedded worker's would ({@link WorkerMetricRegistry}, and Micrometer when there is one).
  */
 @AutoConfiguration(
-    afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+    afterName = {
+      "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+      "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration"
+    })
 @ConditionalOnBean(DataSource.class)
 @ConditionalOnProperty(prefix = "punctual.outbox", name = "enabled", havingValue = "true")
 @EnableConfigurationProperties(PunctualProperties.class)

@@ -63,6 +63,8 @@ enum Modules {
       QUEUE,
       WORKER,
       APP),
+  // The starter's tests on Spring Boot 3: test sources only.
+  SPRING_BOOT3_TESTS("spring-boot3-tests", "io.punctual.springboot3", (Modules[]) null),
   DEPLOY("deploy", "io.punctual.deploy", (Modules[]) null),
   LOAD_TESTS("load-tests", "io.punctual.bench", (Modules[]) null),
   // An application to copy, not part of Punctual: a user's package, using the starter as any app.
