@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.punctual.client.JobRequest;
 import io.punctual.handler.JobContext;
 import io.punctual.handler.JobHandler;
@@ -44,8 +46,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * The starter on Spring Boot 3.5 (Spring Framework 6.2) and Boot 3's Actuator, on real PostgreSQL
  * and Redis: the auto-configuration is listed where Boot 3 finds it, a handler bean runs a job
- * submitted in a committed Spring transaction, a rolled-back one leaves no job, and Boot 3's
- * Actuator gets the {@code punctual} health.
+ * submitted in a committed Spring transaction, a rolled-back one leaves no job, Boot 3's Actuator
+ * gets the {@code punctual} health and its Micrometer registry the job meters. Boot 3's parent
+ * picks the versions of the libraries it manages.
  */
 class Boot3StarterIT {
   private PostgresSettings postgres;
@@ -136,6 +139,14 @@ class Boot3StarterIT {
   @Test
   void aCommittedJobRunsOnTheEmbeddedWorkerAndARolledBackOneDoesNot() {
     runner()
+        .withConfiguration(
+            AutoConfigurations.of(
+                org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration
+                    .class,
+                org.springframework.boot.actuate.autoconfigure.metrics
+                    .CompositeMeterRegistryAutoConfiguration.class,
+                org.springframework.boot.actuate.autoconfigure.metrics.export.simple
+                    .SimpleMetricsExportAutoConfiguration.class))
         .run(
             context -> {
               assertThat(context).hasNotFailed();
@@ -170,6 +181,18 @@ class Boot3StarterIT {
                   .atMost(Duration.ofSeconds(10))
                   .until(() -> "SUCCEEDED".equals(status(committed)));
               assertThat(context.getBean(Recording.class).ran).containsExactly(committed);
+              MeterRegistry meters = context.getBean(MeterRegistry.class);
+              await()
+                  .atMost(Duration.ofSeconds(5))
+                  .until(
+                      () -> {
+                        FunctionCounter finished =
+                            meters
+                                .find("punctual.jobs.finished")
+                                .tags("type", "order.confirm", "outcome", "succeeded")
+                                .functionCounter();
+                        return finished != null && finished.count() == 1;
+                      });
               assertThat(status(rolledBack)).isNull();
               assertThat(
                       new JdbcTemplate(pool)
