@@ -43,7 +43,11 @@ final class OutboxJson {
       if (tree.has("job") || tree.has("workflow")) {
         Stored stored = RequestJson.read(json, Stored.class);
         if ((stored.job() == null) == (stored.workflow() == null)) {
-          throw new IllegalStateException("an outbox row holds one job or one workflow: " + json);
+          throw new IllegalStateException("an outbox row holds one job or one workflow");
+        }
+        if (tree.has("namespace") && !PunctualOutbox.isNamespace(stored.namespace())) {
+          throw new IllegalStateException(
+              "an outbox row names no namespace the API takes: " + tree.get("namespace"));
         }
         return stored;
       }

@@ -72,13 +72,18 @@ public final class PunctualOutbox {
    * @throws IllegalArgumentException not a namespace name the API takes
    */
   public PunctualOutbox inNamespace(String namespace) {
-    if (namespace == null || !NAMESPACE.matcher(namespace).matches()) {
+    if (!isNamespace(namespace)) {
       throw new IllegalArgumentException(
           "namespace must be 1 to 100 letters, digits, '.', '_', ':' or '-', starting with a letter"
               + " or digit: "
               + namespace);
     }
     return new PunctualOutbox(clock, mapper, namespace);
+  }
+
+  /** Whether {@code name} is a namespace name the API takes. */
+  static boolean isNamespace(String name) {
+    return name != null && NAMESPACE.matcher(name).matches();
   }
 
   /** The namespace this outbox's rows name, or null: the relay's. */

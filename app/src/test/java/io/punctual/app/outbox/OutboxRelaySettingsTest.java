@@ -89,6 +89,9 @@ class OutboxRelaySettingsTest {
     assertThatThrownBy(() -> OutboxJson.read("{\"job\":" + json + ",\"workflow\":{\"jobs\":[]}}"))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("one job or one workflow");
+    assertThatThrownBy(() -> OutboxJson.read("{\"namespace\":\"a b\",\"job\":" + json + "}"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("no namespace the API takes");
   }
 
   private static PunctualApiException problem(int status, String type) {
