@@ -9,6 +9,7 @@ import io.punctual.api.auth.Principal;
 import io.punctual.api.auth.RefusalPacing;
 import io.punctual.api.problem.ProblemException;
 import io.punctual.api.problem.Problems;
+import io.punctual.model.NamespaceName;
 import io.punctual.requests.StorableText;
 import jakarta.annotation.Priority;
 import jakarta.servlet.http.HttpServletRequest;
@@ -18,7 +19,6 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * The single place that decides who a request is and what it may act on. It authenticates the
@@ -33,9 +33,6 @@ import java.util.regex.Pattern;
 @Priority(Priorities.AUTHENTICATION)
 public final class Authorizer implements ContainerRequestFilter {
   public static final String NAMESPACE_HEADER = "Punctual-Namespace";
-
-  /** Namespaces end up in Redis keys inside a {...} hash tag, so braces and spaces are out. */
-  private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,99}");
 
   private final String defaultNamespace;
   private final KeyAuthenticator authenticator;
@@ -129,7 +126,7 @@ public final class Authorizer implements ContainerRequestFilter {
 
   /** Whether {@code namespace} is one a request may name (and a Redis hash tag may carry). */
   public static boolean isValidNamespace(String namespace) {
-    return namespace != null && NAMESPACE.matcher(namespace).matches();
+    return NamespaceName.isValid(namespace);
   }
 
   private String namespaceOf(String header, Principal principal) {

@@ -1,11 +1,11 @@
 package io.punctual.app.outbox;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.app.request.RequestJson;
 import io.punctual.client.JobRequest;
 import io.punctual.client.WorkflowRequest;
+import io.punctual.model.NamespaceName;
 
 /**
  * What a row asks for, as the outbox stores it (jsonb) and reads it back: the JSON the Java client
@@ -23,7 +23,6 @@ final class OutboxJson {
   /**
    * A row's request: exactly one of {@code job} and {@code workflow}; namespace null: the relay's.
    */
-  @JsonInclude(JsonInclude.Include.NON_NULL)
   record Stored(String namespace, JobRequest job, WorkflowRequest workflow) {}
 
   static String write(Stored stored) {
@@ -45,7 +44,7 @@ final class OutboxJson {
         if ((stored.job() == null) == (stored.workflow() == null)) {
           throw new IllegalStateException("an outbox row holds one job or one workflow");
         }
-        if (tree.has("namespace") && !PunctualOutbox.isNamespace(stored.namespace())) {
+        if (tree.has("namespace") && !NamespaceName.isValid(stored.namespace())) {
           throw new IllegalStateException(
               "an outbox row names no namespace the API takes: " + tree.get("namespace"));
         }

@@ -5,6 +5,7 @@ import io.punctual.app.request.JobDefaults;
 import io.punctual.app.request.JobRequestMapper;
 import io.punctual.client.JobRequest;
 import io.punctual.client.WorkflowRequest;
+import io.punctual.model.NamespaceName;
 import io.punctual.model.TraceParent;
 import io.punctual.requests.jobs.ValidatedJob;
 import java.io.IOException;
@@ -20,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * Jobs written in the application's own transaction on its own database (not Punctual's): each
@@ -47,9 +47,6 @@ public final class PunctualOutbox {
   /** The channel {@code enqueue} notifies at commit and a listening relay waits on. */
   static final String CHANNEL = "punctual_outbox";
 
-  /** The API's namespace names (they end up in Redis keys: no braces, no spaces). */
-  private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,99}");
-
   private final Clock clock;
   private final JobRequestMapper mapper;
   private final String namespace;
@@ -72,18 +69,13 @@ public final class PunctualOutbox {
    * @throws IllegalArgumentException not a namespace name the API takes
    */
   public PunctualOutbox inNamespace(String namespace) {
-    if (!isNamespace(namespace)) {
+    if (!NamespaceName.isValid(namespace)) {
       throw new IllegalArgumentException(
           "namespace must be 1 to 100 letters, digits, '.', '_', ':' or '-', starting with a letter"
               + " or digit: "
               + namespace);
     }
     return new PunctualOutbox(clock, mapper, namespace);
-  }
-
-  /** Whether {@code name} is a namespace name the API takes. */
-  static boolean isNamespace(String name) {
-    return name != null && NAMESPACE.matcher(name).matches();
   }
 
   /** The namespace this outbox's rows name, or null: the relay's. */
