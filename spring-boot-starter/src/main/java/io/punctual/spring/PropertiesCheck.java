@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * by the YAML's name.
  */
 final class PropertiesCheck {
-  private static final Pattern YAML_NAME = Pattern.compile("\\b(worker|redis|queue)\\.([a-zA-Z]+)");
+  private static final Pattern YAML_NAME =
+      Pattern.compile("\\b(worker|redis|queue|outbox)\\.([a-zA-Z]+)");
   private static final Pattern CAPITAL = Pattern.compile("([A-Z])");
 
   private PropertiesCheck() {}
@@ -111,15 +112,8 @@ final class PropertiesCheck {
     } catch (IllegalArgumentException | NullPointerException e) {
       String message =
           e instanceof NullPointerException ? e.getMessage() + " is required" : e.getMessage();
-      Matcher m = RELAY_NAME.matcher(message);
-      StringBuilder out = new StringBuilder();
-      while (m.find()) {
-        String kebab =
-            CAPITAL.matcher(m.group(1)).replaceAll("-$1").toLowerCase(java.util.Locale.ROOT);
-        m.appendReplacement(out, Matcher.quoteReplacement("punctual.outbox." + kebab));
-      }
-      m.appendTail(out);
-      problems.add(out.toString());
+      // The record names its fields (maxBackoff): as the YAML would (outbox.maxBackoff), renamed.
+      problems.add(propertyNames(RELAY_NAME.matcher(message).replaceAll("outbox.$1")));
     }
     if (!problems.isEmpty()) {
       throw new InvalidSettingsException(problems);

@@ -57,8 +57,7 @@ public class PunctualAutoConfiguration {
   public PunctualJobs punctualJobs(
       DataSource dataSource, PunctualProperties properties, ObjectProvider<Clock> clocks) {
     // Wrong punctual.redis.*, punctual.queue.* and punctual.callback-allow settings fail the
-    // context
-    // here, each named.
+    // context here, each named.
     PropertiesCheck.Stores stores = PropertiesCheck.stores(properties);
     return PunctualJobs.builder()
         .dataSource(dataSource)

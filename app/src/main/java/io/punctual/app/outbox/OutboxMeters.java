@@ -12,13 +12,13 @@ import java.util.function.ToLongFunction;
  * registry share the meters; the backlog is the table's, whichever relay read it last.
  */
 final class OutboxMeters {
-  static final String PREFIX = "punctual.outbox.";
-  static final String FORWARDED = PREFIX + "forwarded";
-  static final String RETRIED = PREFIX + "retried";
-  static final String DEAD = PREFIX + "dead";
-  static final String WAITING_ROWS = PREFIX + "rows.waiting";
-  static final String DEAD_ROWS = PREFIX + "rows.dead";
-  static final String OLDEST_SECONDS = PREFIX + "oldest.seconds";
+  private static final String PREFIX = "punctual.outbox.";
+  private static final String FORWARDED = PREFIX + "forwarded";
+  private static final String RETRIED = PREFIX + "retried";
+  private static final String DEAD = PREFIX + "dead";
+  private static final String WAITING_ROWS = PREFIX + "rows.waiting";
+  private static final String DEAD_ROWS = PREFIX + "rows.dead";
+  private static final String OLDEST_SECONDS = PREFIX + "oldest.seconds";
 
   private final Meter forwarded;
   private final Meter retried;
