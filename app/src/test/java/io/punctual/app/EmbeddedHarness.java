@@ -4,6 +4,9 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.punctual.model.JobState;
 import io.punctual.queue.config.RedisSettings;
+import io.punctual.queue.redis.RedisConnection;
+import io.punctual.queue.redis.RedisConnector;
+import io.punctual.queue.redis.RedisKeys;
 import io.punctual.queue.testing.TestRedis;
 import io.punctual.store.config.PostgresSettings;
 import io.punctual.store.testing.TestStores;
@@ -15,6 +18,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.BiFunction;
 
 /**
  * An application's setting, on the tests' servers: a fresh database (Punctual's schema migrated)
@@ -82,31 +86,30 @@ final class EmbeddedHarness implements AutoCloseable {
 
   /** Whether a promoter has finished a pass (its cursor is in Redis). */
   boolean promoterCursorWritten() {
-    try (io.punctual.queue.redis.RedisConnector client =
-            io.punctual.queue.redis.RedisConnector.create(redis);
-        io.punctual.queue.redis.RedisConnection c = client.connect()) {
-      io.punctual.queue.redis.RedisKeys keys =
-          new io.punctual.queue.redis.RedisKeys(redis.keyPrefix, redis.queueShards);
-      return c.sync().exists(keys.promoterCursor()) == 1;
-    }
+    return onRedis((c, keys) -> c.sync().exists(keys.promoterCursor()) == 1);
   }
 
   /** Members of every queue of the {@code default} namespace in Redis. */
   long queued(UUID id) {
-    try (io.punctual.queue.redis.RedisConnector client =
-            io.punctual.queue.redis.RedisConnector.create(redis);
-        io.punctual.queue.redis.RedisConnection c = client.connect()) {
-      io.punctual.queue.redis.RedisKeys keys =
-          new io.punctual.queue.redis.RedisKeys(redis.keyPrefix, redis.queueShards);
-      long n = 0;
-      for (int shard = 0; shard < redis.queueShards; shard++) {
-        for (String queue : keys.queues("default", shard)) {
-          if (c.sync().zscore(queue, id.toString()) != null) {
-            n++;
+    return onRedis(
+        (c, keys) -> {
+          long n = 0;
+          for (int shard = 0; shard < redis.queueShards; shard++) {
+            for (String queue : keys.queues("default", shard)) {
+              if (c.sync().zscore(queue, id.toString()) != null) {
+                n++;
+              }
+            }
           }
-        }
-      }
-      return n;
+          return n;
+        });
+  }
+
+  /** {@code read} on a connection of its own to this test's Redis, with its keys. */
+  private <T> T onRedis(BiFunction<RedisConnection, RedisKeys, T> read) {
+    try (RedisConnector client = RedisConnector.create(redis);
+        RedisConnection c = client.connect()) {
+      return read.apply(c, new RedisKeys(redis.keyPrefix, redis.queueShards));
     }
   }
 

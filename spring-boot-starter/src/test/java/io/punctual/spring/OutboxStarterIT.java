@@ -3,7 +3,6 @@ package io.punctual.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.punctual.app.PunctualJobs;
@@ -53,7 +52,7 @@ class OutboxStarterIT {
   private static Process api;
   private static int apiPort;
 
-  private PostgresSettings appDb;
+  private AppDatabase appDb;
   private HikariDataSource pool;
 
   @Configuration(proxyBeanMethods = false)
@@ -123,20 +122,13 @@ class OutboxStarterIT {
 
   @BeforeEach
   void setUp() {
-    appDb = TestStores.get().newDatabase();
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(appDb.url);
-    config.setUsername(appDb.user);
-    config.setPassword(appDb.password);
-    config.setMaximumPoolSize(8);
-    pool = new HikariDataSource(config);
-    new JdbcTemplate(pool).execute("CREATE TABLE app_orders (id bigint PRIMARY KEY)");
+    appDb = new AppDatabase(8);
+    pool = appDb.pool;
   }
 
   @AfterEach
   void tearDown() {
-    pool.close();
-    TestStores.get().dropDatabase(appDb);
+    appDb.close();
   }
 
   private ApplicationContextRunner runner() {

@@ -3,7 +3,6 @@ package io.punctual.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
@@ -18,8 +17,6 @@ import io.punctual.handler.JobHandler;
 import io.punctual.handler.JobResult;
 import io.punctual.queue.config.RedisSettings;
 import io.punctual.queue.testing.TestRedis;
-import io.punctual.store.config.PostgresSettings;
-import io.punctual.store.testing.TestStores;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -49,7 +46,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * transaction exist once it commits and not after a rollback.
  */
 class PunctualStarterIT {
-  private PostgresSettings postgres;
+  private AppDatabase appDb;
   private RedisSettings redis;
   private HikariDataSource pool;
 
@@ -89,21 +86,14 @@ class PunctualStarterIT {
 
   @BeforeEach
   void setUp() {
-    postgres = TestStores.get().newDatabase();
+    appDb = new AppDatabase(12);
+    pool = appDb.pool;
     redis = TestRedis.newRedis();
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(postgres.url);
-    config.setUsername(postgres.user);
-    config.setPassword(postgres.password);
-    config.setMaximumPoolSize(12);
-    pool = new HikariDataSource(config);
-    new JdbcTemplate(pool).execute("CREATE TABLE app_orders (id bigint PRIMARY KEY)");
   }
 
   @AfterEach
   void tearDown() {
-    pool.close();
-    TestStores.get().dropDatabase(postgres);
+    appDb.close();
   }
 
   private ApplicationContextRunner runner() {
