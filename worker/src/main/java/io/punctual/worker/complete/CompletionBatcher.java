@@ -48,6 +48,12 @@ public final class CompletionBatcher implements AutoCloseable {
   /** How often a batch being gathered looks for a full batch's worth of attempts. */
   private static final long GATHER_STEP_NANOS = TimeUnit.MICROSECONDS.toNanos(250);
 
+  /**
+   * Put in the queue by {@link #close()} to wake the writer at once, rather than at the end of its
+   * idle wait; never written (no real attempt equals it: each has a job).
+   */
+  private static final FinishedAttempt WAKE = new FinishedAttempt(null, null, null);
+
   private final CompletionStores stores;
   private final Clock clock;
   private final WorkerMetrics metrics;
@@ -121,7 +127,7 @@ public final class CompletionBatcher implements AutoCloseable {
   /** Waits for a first attempt, then collects more until the batch is full or old enough. */
   private List<FinishedAttempt> nextBatch() throws InterruptedException {
     FinishedAttempt first = queue.poll(100, TimeUnit.MILLISECONDS);
-    if (first == null) {
+    if (first == null || WAKE.equals(first)) {
       return List.of();
     }
     List<FinishedAttempt> batch = new ArrayList<>();
@@ -133,8 +139,8 @@ public final class CompletionBatcher implements AutoCloseable {
     // and a context switch) once for nearly each of them.
     while (batch.size() < batchSize) {
       long left = deadline - System.nanoTime();
-      if (left <= 0) {
-        break;
+      if (left <= 0 || closing) {
+        break; // closing: what is queued is written now, in batches as full as they come
       }
       LockSupport.parkNanos(Math.min(left, GATHER_STEP_NANOS));
       if (Thread.interrupted()) {
@@ -142,6 +148,7 @@ public final class CompletionBatcher implements AutoCloseable {
       }
       queue.drainTo(batch, batchSize - batch.size());
     }
+    batch.removeIf(WAKE::equals);
     return batch;
   }
 
@@ -392,6 +399,7 @@ public final class CompletionBatcher implements AutoCloseable {
   @Override
   public void close() {
     closing = true;
+    queue.add(WAKE);
     try {
       thread.join(Duration.ofSeconds(30));
     } catch (InterruptedException e) {
