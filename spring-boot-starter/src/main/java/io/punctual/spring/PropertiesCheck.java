@@ -84,14 +84,18 @@ final class PropertiesCheck {
 
   /**
    * Throws {@link InvalidSettingsException} naming every wrong {@code punctual.outbox.*} property,
-   * if any: a missing or non-HTTP {@code api-url}, a relay setting out of range.
+   * if any: a non-HTTP {@code api-url}, or none while this instance runs a relay (an instance with
+   * {@code relay=false} only writes rows and needs no API), a relay setting out of range. {@link
+   * Outbox#apiUrl()} is null only without a relay.
    */
   static Outbox outbox(OutboxProperties properties) {
     List<String> problems = new ArrayList<>();
     URI api = null;
     String url = properties.getApiUrl();
     if (url == null || url.isBlank()) {
-      problems.add("punctual.outbox.api-url is required when punctual.outbox.enabled is true");
+      if (properties.isRelay()) {
+        problems.add("punctual.outbox.api-url is required when punctual.outbox.relay is true");
+      }
     } else {
       try {
         api = new URI(url.strip());

@@ -37,6 +37,12 @@ class PropertiesCheckTest {
     assertThatThrownBy(() -> PropertiesCheck.outbox(outbox))
         .isInstanceOf(InvalidSettingsException.class)
         .hasMessageContaining("punctual.outbox.api-url is required");
+    outbox.setRelay(false); // an instance that only writes rows needs no API
+    assertThat(PropertiesCheck.outbox(outbox).apiUrl()).isNull();
+    outbox.setApiUrl("punctual:8080"); // but one given must still be an HTTP URL
+    assertThatThrownBy(() -> PropertiesCheck.outbox(outbox))
+        .hasMessageContaining("punctual.outbox.api-url must be an http:// or https:// URL");
+    outbox.setRelay(true);
     outbox.setApiUrl("http://punctual:8080");
     PropertiesCheck.Outbox ok = PropertiesCheck.outbox(outbox);
     assertThat(ok.apiUrl()).hasToString("http://punctual:8080");
