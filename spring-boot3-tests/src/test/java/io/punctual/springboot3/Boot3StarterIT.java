@@ -14,13 +14,17 @@ import io.punctual.handler.JobResult;
 import io.punctual.queue.config.RedisSettings;
 import io.punctual.queue.testing.TestRedis;
 import io.punctual.spring.EmbeddedWorkerLifecycle;
+import io.punctual.spring.OutboxRelayLifecycle;
 import io.punctual.spring.PunctualActuatorHealthIndicator;
 import io.punctual.spring.PunctualAutoConfiguration;
+import io.punctual.spring.PunctualOutboxAutoConfiguration;
 import io.punctual.spring.TransactionalJobs;
+import io.punctual.spring.TransactionalOutbox;
 import io.punctual.store.config.PostgresSettings;
 import io.punctual.store.testing.TestStores;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -47,8 +51,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * The starter on Spring Boot 3.5 (Spring Framework 6.2) and Boot 3's Actuator, on real PostgreSQL
  * and Redis: the auto-configuration is listed where Boot 3 finds it, a handler bean runs a job
  * submitted in a committed Spring transaction, a rolled-back one leaves no job, Boot 3's Actuator
- * gets the {@code punctual} health and its Micrometer registry the job meters. Boot 3's parent
- * picks the versions of the libraries it manages.
+ * gets the {@code punctual} health and its Micrometer registry the job meters; in outbox mode,
+ * requests join Boot 3's transactions and the relay starts with the context. Boot 3's parent picks
+ * the versions of the libraries it manages.
  */
 class Boot3StarterIT {
   private PostgresSettings postgres;
@@ -198,6 +203,64 @@ class Boot3StarterIT {
                       new JdbcTemplate(pool)
                           .queryForObject("SELECT count(*) FROM app_orders", Long.class))
                   .isEqualTo(1);
+            });
+  }
+
+  @Test
+  void theOutboxJoinsBoot3TransactionsAndItsRelayStartsWithTheContext() throws IOException {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closedPort = socket.getLocalPort(); // nothing listens there once closed
+    }
+    new ApplicationContextRunner()
+        .withConfiguration(
+            AutoConfigurations.of(
+                PunctualAutoConfiguration.class, PunctualOutboxAutoConfiguration.class))
+        .withBean(DataSource.class, () -> new DelegatingDataSource(pool))
+        .withUserConfiguration(App.class)
+        .withPropertyValues(
+            "punctual.outbox.enabled=true",
+            "punctual.outbox.create-table=true",
+            "punctual.outbox.api-url=http://127.0.0.1:" + closedPort)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context)
+                  .doesNotHaveBean(TransactionalJobs.class)
+                  .doesNotHaveBean(EmbeddedWorkerLifecycle.class);
+              assertThat(context.getBean(OutboxRelayLifecycle.class).isRunning()).isTrue();
+              TransactionalOutbox outbox = context.getBean(TransactionalOutbox.class);
+              TransactionTemplate tx =
+                  new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
+              JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
+              tx.executeWithoutResult(
+                  s -> {
+                    jdbc.update("INSERT INTO app_orders VALUES (1)");
+                    outbox.enqueue(JobRequest.builder("order.confirm").build());
+                  });
+              tx.executeWithoutResult(
+                  s -> {
+                    jdbc.update("INSERT INTO app_orders VALUES (2)");
+                    outbox.enqueue(JobRequest.builder("order.confirm").build());
+                    s.setRollbackOnly();
+                  });
+              JdbcTemplate direct = new JdbcTemplate(pool);
+              assertThat(direct.queryForObject("SELECT count(*) FROM app_orders", Long.class))
+                  .isEqualTo(1);
+              assertThat(direct.queryForObject("SELECT count(*) FROM punctual_outbox", Long.class))
+                  .isEqualTo(1);
+              // The relay runs: it tries the API, which does not answer, and the row waits for
+              // its next try (not set aside).
+              await()
+                  .atMost(Duration.ofSeconds(10))
+                  .until(
+                      () ->
+                          direct.queryForObject(
+                                  "SELECT count(*) FROM punctual_outbox"
+                                      + " WHERE attempts >= 1 AND last_error IS NOT NULL"
+                                      + " AND dead_at IS NULL",
+                                  Long.class)
+                              == 1);
             });
   }
 }
