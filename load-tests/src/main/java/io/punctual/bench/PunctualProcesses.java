@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -120,6 +121,27 @@ final class PunctualProcesses implements AutoCloseable {
     return start(command, n, adminPort, httpPort, List.of());
   }
 
+  /**
+   * The ahead-of-time cache {@code ./punctual aot-cache} wrote for the jar, when the launcher would
+   * start the jar with it (a JDK 25+ and a cache not older than the jar; {@code
+   * -Dbench.aotCache=false} leaves it out): what the benchmark's header reports.
+   */
+  static Optional<Path> aotCache() {
+    Path jar = Path.of(System.getProperty("bench.jar", "deploy/target/punctual.jar"));
+    Path cache = jar.resolveSibling("punctual.aot");
+    try {
+      if (Runtime.version().feature() < 25
+          || !Boolean.parseBoolean(System.getProperty("bench.aotCache", "true"))
+          || !Files.isRegularFile(cache)
+          || Files.getLastModifiedTime(cache).compareTo(Files.getLastModifiedTime(jar)) < 0) {
+        return Optional.empty();
+      }
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+    return Optional.of(cache.toAbsolutePath());
+  }
+
   private Process start(String command, int n, int adminPort, int httpPort, List<String> jvmFlags)
       throws IOException {
     if (!Files.isRegularFile(jar)) {
@@ -129,6 +151,9 @@ final class PunctualProcesses implements AutoCloseable {
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     if (Runtime.version().feature() >= 24) {
       cmd.add("--sun-misc-unsafe-memory-access=allow");
+    }
+    if (aotCache().isPresent()) {
+      cmd.add("-XX:AOTCache=" + aotCache().get()); // as the launcher starts it
     }
     String opts = System.getProperty("bench.processOpts", "").trim();
     if (!opts.isEmpty()) {

@@ -100,7 +100,14 @@ public final class ThroughputBenchmark {
       pg.createDatabaseIfMissing("jobrunr");
       PostgresSettings punctualDb = new PostgresSettings(pg.jdbcUrl("punctual"), "postgres", "");
       Map<String, String> postgres = BenchSupport.postgresSettings(punctualDb.url);
-      String mode = workers == 0 ? "one in-process Worker" : workers + " worker process(es)";
+      String mode =
+          workers == 0
+              ? "one in-process Worker"
+              : workers
+                  + " worker process(es), "
+                  + PunctualProcesses.aotCache()
+                      .map(c -> "started with the AOT cache " + c)
+                      .orElse("no AOT cache");
       System.out.printf(
           Locale.ROOT,
           "%s, %d cores, JDK %s, load average %s, %d jobs per run, %d rounds, %s%n",
@@ -214,6 +221,9 @@ public final class ThroughputBenchmark {
             peerPart("; JobRunr", bestJobRunr, best));
         out.put("jobs", jobs);
         out.put("workers", workers == 0 ? "in-process" : Integer.toString(workers));
+        if (workers > 0) {
+          out.put("aotCache", PunctualProcesses.aotCache().isPresent());
+        }
         out.put("executionsPerSecond", Math.round(best));
         out.putNull("lagMs");
         out.putNull("submitPerSecond");

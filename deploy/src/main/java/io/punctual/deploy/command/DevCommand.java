@@ -12,9 +12,13 @@ import io.punctual.deploy.runtime.ServerUrls;
 import io.punctual.outbound.address.OutboundPolicy;
 import io.punctual.queue.Stores;
 import io.punctual.store.secret.SigningSecrets;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import net.sourceforge.argparse4j.impl.Arguments;
 import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
@@ -35,6 +39,8 @@ final class DevCommand extends RoleCommand {
           + " your own PostgreSQL and Redis.";
 
   private EmbeddedStores embedded;
+  private Stores stores;
+  private Integer trainJobs;
   private String adminKey;
   private Path signingSecret;
 
@@ -53,6 +59,13 @@ final class DevCommand extends RoleCommand {
         .addArgument("--fresh")
         .action(Arguments.storeTrue())
         .help("wipe the embedded PostgreSQL and Redis data in dataDir before starting");
+    subparser
+        .addArgument("--train-jobs")
+        .type(Integer.class)
+        .metavar("N")
+        .help(
+            "a training run (what the launcher's aot-cache runs): once up, submit N no-op jobs"
+                + " through the API, wait for them to run, then stop");
   }
 
   @Override
@@ -77,7 +90,11 @@ final class DevCommand extends RoleCommand {
       config.secrets.encryptionKey = DevSecrets.encryptionKey(config.dataDirPath());
     }
 
-    Stores stores = RoleWiring.openStores(config, "dev", resources, environment);
+    stores = RoleWiring.openStores(config, "dev", resources, environment);
+    trainJobs = namespace.getInt("train_jobs");
+    if (trainJobs != null && trainJobs < 1) {
+      throw new CommandExit(2, "punctual: --train-jobs must be at least 1");
+    }
     RoleWiring.migrate(stores);
     adminKey = adminKey(config, stores);
     SigningSecrets secrets = RoleWiring.signingSecrets(config, stores);
@@ -118,6 +135,30 @@ final class DevCommand extends RoleCommand {
         DevAdminKey.ensure(
             new ApiKeys(stores.database().jdbi(), stores.clock()), file, stores.clock().instant());
     return key + "  (also in " + file + ")";
+  }
+
+  @Override
+  void started(ServerUrls urls, PunctualConfiguration config, Consumer<String> stop) {
+    if (trainJobs != null) {
+      new TrainingRun(urls.application(), authorization(config), stores, trainJobs)
+          .start(() -> stop.accept("training run over"));
+    }
+  }
+
+  /** The Authorization header of the admin key, or null without authentication. */
+  private static String authorization(PunctualConfiguration config) {
+    if (!config.auth.enabled) {
+      return null;
+    }
+    String key = config.auth.bootstrapKeyOrNull();
+    if (key == null) {
+      try {
+        key = Files.readString(config.dataDirPath().resolve(DevAdminKey.FILE_NAME)).strip();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return "Bearer " + key;
   }
 
   /** The curl option that sends the admin key, as a shell would expand it. */

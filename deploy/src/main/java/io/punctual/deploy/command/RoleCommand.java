@@ -18,6 +18,7 @@ import java.io.PrintStream;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import net.sourceforge.argparse4j.impl.Arguments;
 import net.sourceforge.argparse4j.inf.Argument;
 import net.sourceforge.argparse4j.inf.Namespace;
@@ -60,6 +61,7 @@ abstract class RoleCommand extends ServerCommand<PunctualConfiguration> {
               }
               out.println();
               out.flush();
+              started(urls, config, shutdown::stopNow);
             });
     try {
       PrometheusEndpoint.register(environment, config.prometheus.labels());
@@ -94,6 +96,12 @@ abstract class RoleCommand extends ServerCommand<PunctualConfiguration> {
 
   /** The lines printed once the server is up. */
   abstract List<String> banner(ServerUrls urls, PunctualConfiguration config);
+
+  /**
+   * Called once the server is up, after the banner; {@code stop} stops the process as a SIGTERM
+   * would, with the reason it is given. Nothing by default.
+   */
+  void started(ServerUrls urls, PunctualConfiguration config, Consumer<String> stop) {}
 
   @Override
   public void onError(Cli cli, Namespace namespace, Throwable e) {

@@ -27,7 +27,7 @@ public final class GracefulShutdown {
   /** Installs the handlers; call before opening anything. */
   public void install() {
     for (String signal : new String[] {"TERM", "INT"}) {
-      Signals.handle(signal, () -> onSignal(signal));
+      Signals.handle(signal, () -> onSignal("SIG" + signal + " received"));
     }
   }
 
@@ -36,16 +36,24 @@ public final class GracefulShutdown {
     this.server = started;
   }
 
-  private void onSignal(String signal) {
-    if (!stopping.compareAndSet(false, true)) {
-      log.info("already stopping (SIG{}); waiting for running jobs to finish", signal);
-      return;
-    }
-    Thread.ofPlatform().name("punctual-shutdown").start(() -> stop(signal));
+  /**
+   * Stops as a SIGTERM would, for a process that decides itself that it is done ({@code dev
+   * --train-jobs}); {@code reason} is logged.
+   */
+  public void stopNow(String reason) {
+    onSignal(reason);
   }
 
-  private void stop(String signal) {
-    log.info("SIG{} received, stopping", signal);
+  private void onSignal(String why) {
+    if (!stopping.compareAndSet(false, true)) {
+      log.info("already stopping ({}); waiting for running jobs to finish", why);
+      return;
+    }
+    Thread.ofPlatform().name("punctual-shutdown").start(() -> stop(why));
+  }
+
+  private void stop(String why) {
+    log.info("{}, stopping", why);
     int status = 0;
     Server running = server;
     if (running != null) {

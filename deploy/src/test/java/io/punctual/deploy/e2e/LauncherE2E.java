@@ -13,6 +13,7 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -54,7 +55,7 @@ class LauncherE2E {
     command.addAll(List.of(args));
     Map<String, String> all = new HashMap<>(env);
     all.put("PUNCTUAL_NO_BUILD", "1");
-    all.put("PUNCTUAL_JAVA_OPTS", "-Xmx256m");
+    all.putIfAbsent("PUNCTUAL_JAVA_OPTS", "-Xmx256m");
     all.put("JAVA_HOME", System.getProperty("java.home"));
     return PunctualProcess.startCommand(tmp.resolve(name + ".log"), all, command);
   }
@@ -103,6 +104,44 @@ class LauncherE2E {
                     + hello
                     + ")");
       }
+    }
+  }
+
+  @Test
+  void aotCacheTrainsOnDevAndLaterCommandsStartWithItUnlessTheJarIsNewer() throws Exception {
+    Path cache = tmp.resolve("punctual.aot");
+    Map<String, String> env = new HashMap<>();
+    env.put("PUNCTUAL_AOT_CACHE", cache.toString());
+    if (Runtime.version().feature() < 25) {
+      try (PunctualProcess train = launcher("aot-old-jdk", env, "aot-cache")) {
+        assertThat(train.awaitExit(START)).isEqualTo(2);
+        assertThat(train.output()).contains("punctual: aot-cache needs JDK 25 or newer");
+      }
+      return;
+    }
+    try (PunctualProcess train = launcher("aot-train", env, "aot-cache", "--jobs", "2000")) {
+      assertThat(train.awaitExit(Duration.ofMinutes(3))).as(train.tail()).isZero();
+      assertThat(train.output()).contains("punctual: wrote " + cache);
+    }
+    assertThat(Files.size(cache)).isPositive();
+
+    // AOTMode=on: the JVM refuses to start unless it can use the cache it is given.
+    env.put("PUNCTUAL_JAVA_OPTS", "-Xmx256m -XX:AOTMode=on -Xlog:aot=info");
+    try (PunctualProcess help = launcher("aot-used", env, "--help")) {
+      assertThat(help.awaitExit(START)).as(help.tail()).isZero();
+      assertThat(help.output()).contains("Opened AOT cache " + cache);
+    }
+
+    // A jar built after the training run: the cache is not given to the JVM.
+    Path jar = root().resolve("deploy/target/punctual.jar");
+    Files.setLastModifiedTime(
+        cache,
+        FileTime.fromMillis(
+            Files.getLastModifiedTime(jar).toMillis() - Duration.ofHours(1).toMillis()));
+    env.put("PUNCTUAL_JAVA_OPTS", "-Xmx256m -Xlog:aot=info");
+    try (PunctualProcess help = launcher("aot-stale", env, "--help")) {
+      assertThat(help.awaitExit(START)).as(help.tail()).isZero();
+      assertThat(help.output()).doesNotContain(cache.toString()).contains("usage:");
     }
   }
 

@@ -1,0 +1,158 @@
+package io.punctual.deploy.command;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.punctual.queue.Stores;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.StringJoiner;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code dev --train-jobs N}: the work of a training run for an ahead-of-time cache (the launcher's
+ * {@code aot-cache}). Sends what a service sends (single and batched submits, reads of a job)
+ * through the running API, waits until the worker has run every job, then asks the process to stop
+ * as a SIGTERM would, so that the JVM writes the cache at its exit with what it learned of
+ * Punctual's hot paths (the classes loaded and linked, the methods' profiles).
+ */
+final class TrainingRun {
+  private static final Logger log = LoggerFactory.getLogger(TrainingRun.class);
+  private static final int BATCH = 500;
+  private static final int ROUND = 50_000;
+  private static final Duration ROUND_LEAD = Duration.ofSeconds(5);
+  private static final Duration LIMIT = Duration.ofMinutes(10);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final String api;
+  private final String authorization;
+  private final Stores stores;
+  private final int jobs;
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  /**
+   * @param api the application's base URL
+   * @param authorization the value of the Authorization header, or null without authentication
+   */
+  TrainingRun(String api, String authorization, Stores stores, int jobs) {
+    this.api = api.endsWith("/") ? api.substring(0, api.length() - 1) : api;
+    this.authorization = authorization;
+    this.stores = stores;
+    this.jobs = jobs;
+  }
+
+  /** Submits the jobs, waits for them to succeed, then runs {@code stop} (also on a failure). */
+  void start(Runnable stop) {
+    Thread.ofPlatform()
+        .daemon()
+        .name("punctual-training")
+        .start(
+            () -> {
+              try {
+                run();
+                log.info("training run done: {} jobs submitted and run", jobs);
+              } catch (Exception e) {
+                log.error("training run failed", e);
+              } finally {
+                stop.run();
+              }
+            });
+  }
+
+  private void run() throws IOException, InterruptedException {
+    long before = succeeded();
+    // Submits one by one (POST /jobs and a read of each), a tenth of the jobs up to 2,000.
+    int single = Math.min(Math.min(jobs, 2_000), Math.max(1, jobs / 10));
+    for (int i = 0; i < single; i++) {
+      String id = idOf(post("/api/v1/jobs", job(i, null)));
+      send(request("/api/v1/jobs/" + id).GET());
+    }
+    awaitSucceeded(before + single);
+    // The rest in rounds of up to ROUND jobs, submitted in batches (POST /jobs/batch) all due at
+    // one moment a few seconds ahead: the worker then drains a backlog in full claims, as it does
+    // under load, rather than jobs trickling in as they are submitted.
+    for (int sent = single; sent < jobs; ) {
+      int round = Math.min(ROUND, jobs - sent);
+      String runAt = Instant.now().plus(ROUND_LEAD).toString();
+      for (int done = 0; done < round; ) {
+        int n = Math.min(BATCH, round - done);
+        StringJoiner batch = new StringJoiner(",", "{\"jobs\":[", "]}");
+        for (int i = 0; i < n; i++) {
+          batch.add(job(sent + done + i, runAt));
+        }
+        post("/api/v1/jobs/batch", batch.toString());
+        done += n;
+      }
+      sent += round;
+      awaitSucceeded(before + sent);
+    }
+  }
+
+  private static String job(int n, String runAt) {
+    return "{\"type\":\"noop\",\"payload\":{\"n\":"
+        + n
+        + "}"
+        + (runAt == null ? "" : ",\"runAt\":\"" + runAt + "\"")
+        + "}";
+  }
+
+  private void awaitSucceeded(long count) throws InterruptedException {
+    long deadline = System.nanoTime() + LIMIT.toNanos();
+    while (succeeded() < count) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the jobs did not all run within " + LIMIT);
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  private long succeeded() {
+    return stores
+        .database()
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery("SELECT count(*) FROM jobs WHERE status = 'SUCCEEDED'")
+                    .mapTo(Long.class)
+                    .one());
+  }
+
+  private String post(String path, String json) throws IOException, InterruptedException {
+    return send(
+        request(path)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(json)));
+  }
+
+  private HttpRequest.Builder request(String path) {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(api + path)).timeout(Duration.ofSeconds(30));
+    if (authorization != null) {
+      b.header("Authorization", authorization);
+    }
+    return b;
+  }
+
+  private String send(HttpRequest.Builder request) throws IOException, InterruptedException {
+    HttpResponse<String> response =
+        http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() / 100 != 2) {
+      throw new IllegalStateException(
+          response.request().method()
+              + " "
+              + response.request().uri().getPath()
+              + " answered "
+              + response.statusCode());
+    }
+    return response.body();
+  }
+
+  private static String idOf(String json) throws IOException {
+    return JSON.readTree(json).path("id").asText();
+  }
+}
