@@ -1,7 +1,11 @@
 package io.punctual.deploy.command;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.punctual.model.Job;
+import io.punctual.model.NewJob;
+import io.punctual.model.QueueEntry;
 import io.punctual.queue.Stores;
+import io.punctual.store.JobSubmissions;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -9,20 +13,21 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.StringJoiner;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * {@code dev --train-jobs N}: the work of a training run for an ahead-of-time cache (the launcher's
- * {@code aot-cache}). Sends what a service sends (single and batched submits, reads of a job)
- * through the running API, waits until the worker has run every job, then asks the process to stop
- * as a SIGTERM would, so that the JVM writes the cache at its exit with what it learned of
- * Punctual's hot paths (the classes loaded and linked, the methods' profiles).
+ * {@code aot-cache}). A few submits and reads through the running API, then backlogs of jobs stored
+ * as the API stores them for the worker to drain; waits until the worker has run every job, then
+ * asks the process to stop as a SIGTERM would, so that the JVM writes the cache at its exit with
+ * what it learned of Punctual's hot paths (the classes loaded and linked, the methods' profiles).
  */
 final class TrainingRun {
   private static final Logger log = LoggerFactory.getLogger(TrainingRun.class);
-  private static final int BATCH = 500;
+  private static final int STORE_BATCH = 1_000;
   private static final int ROUND = 50_000;
   private static final Duration ROUND_LEAD = Duration.ofSeconds(5);
   private static final Duration LIMIT = Duration.ofMinutes(10);
@@ -69,23 +74,32 @@ final class TrainingRun {
     // Submits one by one (POST /jobs and a read of each), a tenth of the jobs up to 2,000.
     int single = Math.min(Math.min(jobs, 2_000), Math.max(1, jobs / 10));
     for (int i = 0; i < single; i++) {
-      String id = idOf(post("/api/v1/jobs", job(i, null)));
+      String id = idOf(post("/api/v1/jobs", job(i)));
       send(request("/api/v1/jobs/" + id).GET());
     }
     awaitSucceeded(before + single);
-    // The rest in rounds of up to ROUND jobs, submitted in batches (POST /jobs/batch) all due at
-    // one moment a few seconds ahead: the worker then drains a backlog in full claims, as it does
-    // under load, rather than jobs trickling in as they are submitted.
+    // The rest in rounds of up to ROUND jobs, stored as the API stores them (PostgreSQL, then the
+    // Redis queue; 1,000 a transaction) but from this process's own stores, all due at one moment
+    // a few seconds ahead: the worker then drains a backlog in full claims, as it does under load
+    // (a new worker's warm-up is what the cache is for; the API's paths had their share above).
     for (int sent = single; sent < jobs; ) {
       int round = Math.min(ROUND, jobs - sent);
-      String runAt = Instant.now().plus(ROUND_LEAD).toString();
+      Instant runAt = Instant.now().plus(ROUND_LEAD);
       for (int done = 0; done < round; ) {
-        int n = Math.min(BATCH, round - done);
-        StringJoiner batch = new StringJoiner(",", "{\"jobs\":[", "]}");
+        int n = Math.min(STORE_BATCH, round - done);
+        List<NewJob> batch = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-          batch.add(job(sent + done + i, runAt));
+          batch.add(
+              NewJob.builder(NewJob.DEFAULT_NAMESPACE, "noop", runAt)
+                  .payload(JSON.createObjectNode().put("n", sent + done + i))
+                  .build());
         }
-        post("/api/v1/jobs/batch", batch.toString());
+        List<QueueEntry> entries = new ArrayList<>(n);
+        for (JobSubmissions.Submitted stored : stores.submissions().submit(batch)) {
+          Job job = stored.job();
+          entries.add(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt()));
+        }
+        stores.queue().enqueue(entries);
         done += n;
       }
       sent += round;
@@ -93,12 +107,8 @@ final class TrainingRun {
     }
   }
 
-  private static String job(int n, String runAt) {
-    return "{\"type\":\"noop\",\"payload\":{\"n\":"
-        + n
-        + "}"
-        + (runAt == null ? "" : ",\"runAt\":\"" + runAt + "\"")
-        + "}";
+  private static String job(int n) {
+    return "{\"type\":\"noop\",\"payload\":{\"n\":" + n + "}}";
   }
 
   private void awaitSucceeded(long count) throws InterruptedException {
