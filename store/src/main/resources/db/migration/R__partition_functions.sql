@@ -97,9 +97,15 @@ BEGIN
             CONTINUE;
         END IF;
         IF d < p_executions_before OR d < p_jobs_before THEN
-            -- The day's progress and log lines go with its execution history (V34).
-            DELETE FROM job_progress WHERE job_scheduled_at >= d AND job_scheduled_at < d + 1;
-            DELETE FROM job_logs WHERE job_scheduled_at >= d AND job_scheduled_at < d + 1;
+            -- The day's progress and log lines go with its execution history (V34): the same UTC
+            -- day as its partitions' bounds, whatever the session's TimeZone (a date compared with
+            -- a timestamptz would be read as midnight there).
+            DELETE FROM job_progress
+            WHERE job_scheduled_at >= (d::timestamp AT TIME ZONE 'UTC')
+              AND job_scheduled_at < ((d + 1)::timestamp AT TIME ZONE 'UTC');
+            DELETE FROM job_logs
+            WHERE job_scheduled_at >= (d::timestamp AT TIME ZONE 'UTC')
+              AND job_scheduled_at < ((d + 1)::timestamp AT TIME ZONE 'UTC');
         END IF;
         IF d < p_executions_before AND to_regclass(exec_table) IS NOT NULL THEN
             EXECUTE format('DROP TABLE %I', exec_table);

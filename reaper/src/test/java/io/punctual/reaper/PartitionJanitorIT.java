@@ -18,12 +18,15 @@ import io.punctual.store.AttemptOutputs.LogReport;
 import io.punctual.store.AttemptOutputs.ProgressReport;
 import io.punctual.store.WorkflowStore;
 import io.punctual.store.registry.WorkerRegistry.Registration;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -45,10 +48,33 @@ class PartitionJanitorIT {
 
   /** Submits a job as if it were {@code daysAgo} days ago (its partition is that day's). */
   private Job jobFrom(int daysAgo) {
-    f.clock.set(now.minus(Duration.ofDays(daysAgo)));
+    return jobAt(now.minus(Duration.ofDays(daysAgo)));
+  }
+
+  /** Submits a job as if it were {@code at}. */
+  private Job jobAt(Instant at) {
+    f.clock.set(at);
     Job job = f.store(List.of(aJob().runAt(f.clock.instant()).build())).get(0);
     f.clock.set(now);
     return job;
+  }
+
+  /**
+   * 01:00 UTC of the day {@code daysAgo} days ago: the evening before in the tests' JVM zone
+   * (America/Sao_Paulo, which PostgreSQL sessions take from it), so a day counted from midnight in
+   * the session's zone rather than UTC misses it.
+   */
+  private Instant earlyUtcHourOf(int daysAgo) {
+    return LocalDate.ofInstant(now.minus(Duration.ofDays(daysAgo)), ZoneOffset.UTC)
+        .atStartOfDay(ZoneOffset.UTC)
+        .plusHours(1)
+        .toInstant();
+  }
+
+  private void writeOutputs(AttemptOutputs outputs, Job job) {
+    outputs.write(
+        List.of(new ProgressReport(job.id(), 1, "default", Progress.percent(10), now)),
+        List.of(new LogReport(job.id(), 1, "default", 1, "a line", now)));
   }
 
   private String day(int daysAgo) {
@@ -157,13 +183,13 @@ class PartitionJanitorIT {
     f.settings.executionRetention = Duration.ofDays(30);
     f.settings.jobRetention = Duration.ofDays(90);
     Job old = jobFrom(40);
+    Job oldEarly = jobAt(earlyUtcHourOf(40));
     Job recent = jobFrom(10);
+    Job recentEarly = jobAt(earlyUtcHourOf(10));
     AttemptOutputs outputs = new AttemptOutputs(f.stores.database().jdbi());
-    for (Job job : List.of(old, recent)) {
+    for (Job job : List.of(old, oldEarly, recent, recentEarly)) {
       f.stores.transitions().cancel("default", job.id());
-      outputs.write(
-          List.of(new ProgressReport(job.id(), 1, "default", Progress.percent(10), now)),
-          List.of(new LogReport(job.id(), 1, "default", 1, "a line", now)));
+      writeOutputs(outputs, job);
     }
     assertThat(outputRows(old.id())).isEqualTo(2);
 
@@ -171,7 +197,50 @@ class PartitionJanitorIT {
 
     assertThat(exists("job_executions_p" + day(40))).isFalse();
     assertThat(outputRows(old.id())).isZero();
+    assertThat(outputRows(oldEarly.id())).as("the dropped day's first UTC hours").isZero();
     assertThat(outputRows(recent.id())).isEqualTo(2);
+    assertThat(outputRows(recentEarly.id())).as("a kept day's first UTC hours").isEqualTo(2);
+  }
+
+  /**
+   * V37 deletes the progress and log lines an earlier retention pass left before the oldest day
+   * that still has execution history, and nothing of a day that has it.
+   */
+  @Test
+  void v37DeletesTheLinesLeftBeforeTheOldestDayWithHistory() throws Exception {
+    f.settings.executionRetention = Duration.ofDays(30);
+    f.settings.jobRetention = Duration.ofDays(90);
+    Job old = jobFrom(40);
+    Job recent = jobFrom(10);
+    f.stores.transitions().cancel("default", old.id());
+    f.janitor().runOnce();
+    assertThat(exists("job_executions_p" + day(40))).isFalse();
+    AttemptOutputs outputs = new AttemptOutputs(f.stores.database().jdbi());
+    writeOutputs(outputs, old); // as a pass off UTC left them: their day is gone
+    writeOutputs(outputs, recent);
+
+    runV37();
+
+    assertThat(outputRows(old.id())).isZero();
+    assertThat(outputRows(recent.id())).isEqualTo(2);
+  }
+
+  private void runV37() throws Exception {
+    String script;
+    try (InputStream in =
+        Objects.requireNonNull(
+            getClass().getResourceAsStream("/db/migration/V37__outputs_left_by_retention.sql"))) {
+      script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    f.stores
+        .database()
+        .jdbi()
+        .useHandle(
+            h -> {
+              try (java.sql.Statement statement = h.getConnection().createStatement()) {
+                statement.execute(script);
+              }
+            });
   }
 
   @Test

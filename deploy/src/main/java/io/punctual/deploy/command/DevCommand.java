@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import net.sourceforge.argparse4j.impl.Arguments;
 import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
@@ -65,7 +64,8 @@ final class DevCommand extends RoleCommand {
         .metavar("N")
         .help(
             "a training run (what the launcher's aot-cache runs): once up, submit N no-op jobs"
-                + " through the API, wait for them to run, then stop");
+                + " (up to 2,000 through the API, the rest stored directly), wait for them to run,"
+                + " then stop (exit status 1 if they did not all run)");
   }
 
   @Override
@@ -74,6 +74,10 @@ final class DevCommand extends RoleCommand {
     Namespace namespace = wiring.namespace();
     PunctualConfiguration config = wiring.config();
     Resources resources = wiring.resources();
+    trainJobs = namespace.getInt("train_jobs");
+    if (trainJobs != null && trainJobs < 1) {
+      throw new CommandExit(2, "punctual: --train-jobs must be at least 1");
+    }
     if (DevCommand.class.getClassLoader().getResource(EMBEDDED_SERVERS) == null) {
       throw new CommandExit(2, NEEDS_DEV_DISTRIBUTION);
     }
@@ -91,10 +95,6 @@ final class DevCommand extends RoleCommand {
     }
 
     stores = RoleWiring.openStores(config, "dev", resources, environment);
-    trainJobs = namespace.getInt("train_jobs");
-    if (trainJobs != null && trainJobs < 1) {
-      throw new CommandExit(2, "punctual: --train-jobs must be at least 1");
-    }
     RoleWiring.migrate(stores);
     adminKey = adminKey(config, stores);
     SigningSecrets secrets = RoleWiring.signingSecrets(config, stores);
@@ -138,10 +138,10 @@ final class DevCommand extends RoleCommand {
   }
 
   @Override
-  void started(ServerUrls urls, PunctualConfiguration config, Consumer<String> stop) {
+  void started(ServerUrls urls, PunctualConfiguration config, Stop stop) {
     if (trainJobs != null) {
       new TrainingRun(urls.application(), authorization(config), stores, trainJobs)
-          .start(() -> stop.accept("training run over"));
+          .start(ok -> stop.stop(ok ? "training run done" : "training run failed", ok ? 0 : 1));
     }
   }
 

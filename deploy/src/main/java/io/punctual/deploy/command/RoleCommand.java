@@ -18,7 +18,6 @@ import java.io.PrintStream;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import net.sourceforge.argparse4j.impl.Arguments;
 import net.sourceforge.argparse4j.inf.Argument;
 import net.sourceforge.argparse4j.inf.Namespace;
@@ -97,11 +96,13 @@ abstract class RoleCommand extends ServerCommand<PunctualConfiguration> {
   /** The lines printed once the server is up. */
   abstract List<String> banner(ServerUrls urls, PunctualConfiguration config);
 
-  /**
-   * Called once the server is up, after the banner; {@code stop} stops the process as a SIGTERM
-   * would, with the reason it is given. Nothing by default.
-   */
-  void started(ServerUrls urls, PunctualConfiguration config, Consumer<String> stop) {}
+  /** Stops the process as a SIGTERM would, logging {@code reason}, exiting with {@code status}. */
+  interface Stop {
+    void stop(String reason, int status);
+  }
+
+  /** Called once the server is up, after the banner. Nothing by default. */
+  void started(ServerUrls urls, PunctualConfiguration config, Stop stop) {}
 
   @Override
   public void onError(Cli cli, Namespace namespace, Throwable e) {

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,20 +52,25 @@ final class TrainingRun {
     this.jobs = jobs;
   }
 
-  /** Submits the jobs, waits for them to succeed, then runs {@code stop} (also on a failure). */
-  void start(Runnable stop) {
+  /**
+   * Submits the jobs and waits for them to succeed on a thread of its own, then tells {@code done}
+   * whether they did.
+   */
+  void start(Consumer<Boolean> done) {
     Thread.ofPlatform()
         .daemon()
         .name("punctual-training")
         .start(
             () -> {
+              boolean ok = false;
               try {
                 run();
                 log.info("training run done: {} jobs submitted and run", jobs);
+                ok = true;
               } catch (Exception e) {
                 log.error("training run failed", e);
               } finally {
-                stop.run();
+                done.accept(ok);
               }
             });
   }

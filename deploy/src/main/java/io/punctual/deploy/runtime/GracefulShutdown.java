@@ -27,7 +27,7 @@ public final class GracefulShutdown {
   /** Installs the handlers; call before opening anything. */
   public void install() {
     for (String signal : new String[] {"TERM", "INT"}) {
-      Signals.handle(signal, () -> onSignal("SIG" + signal + " received"));
+      Signals.handle(signal, () -> onSignal("SIG" + signal + " received", 0));
     }
   }
 
@@ -38,30 +38,31 @@ public final class GracefulShutdown {
 
   /**
    * Stops as a SIGTERM would, for a process that decides itself that it is done ({@code dev
-   * --train-jobs}); {@code reason} is logged.
+   * --train-jobs}); {@code reason} is logged, and the process exits with {@code status} (or 1 if
+   * the stop itself fails).
    */
-  public void stopNow(String reason) {
-    onSignal(reason);
+  public void stopNow(String reason, int status) {
+    onSignal(reason, status);
   }
 
-  private void onSignal(String why) {
+  private void onSignal(String why, int status) {
     if (!stopping.compareAndSet(false, true)) {
       log.info("already stopping ({}); waiting for running jobs to finish", why);
       return;
     }
-    Thread.ofPlatform().name("punctual-shutdown").start(() -> stop(why));
+    Thread.ofPlatform().name("punctual-shutdown").start(() -> stop(why, status));
   }
 
-  private void stop(String why) {
+  private void stop(String why, int exitStatus) {
     log.info("{}, stopping", why);
-    int status = 0;
+    int status = exitStatus;
     Server running = server;
     if (running != null) {
       try {
         running.stop();
       } catch (Exception e) {
         log.error("stopping the server failed", e);
-        status = 1;
+        status = Math.max(status, 1);
       }
     }
     resources.closeAll();

@@ -119,6 +119,12 @@ class LauncherE2E {
       }
       return;
     }
+    try (PunctualProcess refused = launcher("aot-refused", env, "aot-cache", "--jobs", "0")) {
+      assertThat(refused.awaitExit(START)).isEqualTo(2);
+      assertThat(refused.output())
+          .contains("punctual: aot-cache --jobs must be a whole number from 1 to 999999999: 0");
+      assertThat(cache).doesNotExist();
+    }
     try (PunctualProcess train = launcher("aot-train", env, "aot-cache", "--jobs", "2000")) {
       assertThat(train.awaitExit(Duration.ofMinutes(3))).as(train.tail()).isZero();
       assertThat(train.output()).contains("punctual: wrote " + cache);
