@@ -98,7 +98,7 @@ public final class Submission {
     for (Submitted s : submitted) {
       Job job = s.job();
       if (s.created() && job.status() == JobState.PENDING && !job.runAt().isAfter(until)) {
-        entries.add(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt()));
+        entries.add(QueueEntry.of(job));
       }
     }
     if (entries.isEmpty()) {

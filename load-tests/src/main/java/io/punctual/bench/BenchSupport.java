@@ -264,9 +264,7 @@ final class BenchSupport {
       if (batch.size() == 1_000 || i == jobs - 1) {
         List<QueueEntry> entries = new ArrayList<>(batch.size());
         for (JobSubmissions.Submitted s : stores.submissions().submit(batch)) {
-          entries.add(
-              new QueueEntry(
-                  s.job().id(), s.job().namespace(), s.job().priority(), s.job().runAt()));
+          entries.add(QueueEntry.of(s.job()));
         }
         batchStored.accept(entries);
         batch.clear();

@@ -71,10 +71,7 @@ public final class JobActions {
 
   /** The Redis side of a committed retry of {@code moved} (done in a caller's transaction). */
   public void afterRetry(List<Job> moved) {
-    released.enqueueReleased(
-        moved.stream()
-            .map(j -> new QueueEntry(j.id(), j.namespace(), j.priority(), j.runAt()))
-            .toList());
+    released.enqueueReleased(moved.stream().map(QueueEntry::of).toList());
   }
 
   /** Cancels job {@code id} of {@code namespace}, with its Redis side (see JobsResource). */

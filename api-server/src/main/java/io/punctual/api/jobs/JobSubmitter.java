@@ -207,7 +207,7 @@ public final class JobSubmitter {
         submitted.get(job.priority()).mark();
         jobMetrics.submitted(job.namespace(), job.type(), 1);
         if (job.status() == JobState.PENDING) {
-          pending.add(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt()));
+          pending.add(QueueEntry.of(job));
         }
       }
       enqueueReleased(pending);
@@ -246,7 +246,7 @@ public final class JobSubmitter {
         // PENDING and due soon goes (again) into its queue: re-adding a queued job changes
         // nothing, and it need not wait for the reaper's reconciliation.
         if (job.status() == JobState.PENDING && !job.runAt().isAfter(horizon)) {
-          entries.add(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt()));
+          entries.add(QueueEntry.of(job));
         }
         continue;
       }
@@ -264,7 +264,7 @@ public final class JobSubmitter {
       }
       // A BLOCKED job waits outside Redis until what it waits for ends; a SKIPPED one is final.
       if (job.status() == JobState.PENDING && !job.runAt().isAfter(horizon)) {
-        entries.add(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt()));
+        entries.add(QueueEntry.of(job));
       }
     }
     boolean queued = queue.enqueue(entries);

@@ -247,7 +247,7 @@ public final class SchedulesResource {
     RateHeaders rate = new RateHeaders();
     gate.admit(namespace, 1, i -> null, i -> "", rate);
     Job job = jobs.trigger(namespace, scheduleId).orElseThrow(() -> notFound(SCHEDULE, id));
-    queue.enqueue(List.of(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt())));
+    queue.enqueue(List.of(QueueEntry.of(job)));
     Response.ResponseBuilder response = Response.created(URI.create("/api/v1/jobs/" + job.id()));
     rate.writeTo(response::header);
     return response.entity(JobRepresentation.of(job, List.of())).build();

@@ -1,7 +1,6 @@
 package io.punctual.deploy.command;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.punctual.model.Job;
 import io.punctual.model.NewJob;
 import io.punctual.model.QueueEntry;
 import io.punctual.queue.Stores;

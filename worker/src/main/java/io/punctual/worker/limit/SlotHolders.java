@@ -88,7 +88,7 @@ public final class SlotHolders {
         later.add(new QueueEntry(job.id(), job.namespace(), job.priority(), r.nextAt()));
       } else if (r.reason() == ClaimOutcome.Reason.NAMESPACE_FULL) {
         // Back to its queue as it was: the claim loop leaves its namespace alone meanwhile.
-        later.add(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt()));
+        later.add(QueueEntry.of(job));
       }
     }
     try {
