@@ -152,9 +152,7 @@ final class PunctualProcesses implements AutoCloseable {
     if (Runtime.version().feature() >= 24) {
       cmd.add("--sun-misc-unsafe-memory-access=allow");
     }
-    if (aotCache().isPresent()) {
-      cmd.add("-XX:AOTCache=" + aotCache().get()); // as the launcher starts it
-    }
+    aotCache().ifPresent(c -> cmd.add("-XX:AOTCache=" + c)); // as the launcher starts it
     String opts = System.getProperty("bench.processOpts", "").trim();
     if (!opts.isEmpty()) {
       cmd.addAll(List.of(opts.split("\\s+")));

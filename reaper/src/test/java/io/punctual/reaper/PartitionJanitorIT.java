@@ -18,15 +18,13 @@ import io.punctual.store.AttemptOutputs.LogReport;
 import io.punctual.store.AttemptOutputs.ProgressReport;
 import io.punctual.store.WorkflowStore;
 import io.punctual.store.registry.WorkerRegistry.Registration;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import io.punctual.store.testing.MigrationScript;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
-import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -219,28 +217,10 @@ class PartitionJanitorIT {
     writeOutputs(outputs, old); // as a pass off UTC left them: their day is gone
     writeOutputs(outputs, recent);
 
-    runV37();
+    MigrationScript.run(f.stores.database().jdbi(), "V37__outputs_left_by_retention.sql");
 
     assertThat(outputRows(old.id())).isZero();
     assertThat(outputRows(recent.id())).isEqualTo(2);
-  }
-
-  private void runV37() throws Exception {
-    String script;
-    try (InputStream in =
-        Objects.requireNonNull(
-            getClass().getResourceAsStream("/db/migration/V37__outputs_left_by_retention.sql"))) {
-      script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    f.stores
-        .database()
-        .jdbi()
-        .useHandle(
-            h -> {
-              try (java.sql.Statement statement = h.getConnection().createStatement()) {
-                statement.execute(script);
-              }
-            });
   }
 
   @Test

@@ -12,9 +12,6 @@ import io.punctual.deploy.runtime.ServerUrls;
 import io.punctual.outbound.address.OutboundPolicy;
 import io.punctual.queue.Stores;
 import io.punctual.store.secret.SigningSecrets;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +37,10 @@ final class DevCommand extends RoleCommand {
   private EmbeddedStores embedded;
   private Stores stores;
   private Integer trainJobs;
+
+  /** The admin key requests send, or null without authentication. */
+  private String apiKey;
+
   private String adminKey;
   private Path signingSecret;
 
@@ -96,7 +97,8 @@ final class DevCommand extends RoleCommand {
 
     stores = RoleWiring.openStores(config, "dev", resources, environment);
     RoleWiring.migrate(stores);
-    adminKey = adminKey(config, stores);
+    apiKey = apiKey(config, stores);
+    adminKey = adminKey(config, apiKey);
     SigningSecrets secrets = RoleWiring.signingSecrets(config, stores);
     signingSecret = DevSecrets.defaultSigningSecret(secrets, config.dataDirPath());
     RoleWiring.registerApi(environment, stores, config, secrets);
@@ -122,43 +124,41 @@ final class DevCommand extends RoleCommand {
             + " /api/v1/namespaces/default/egress {\"allow\":[\"127.0.0.1/32\"]}";
   }
 
-  /** What the banner says of the admin key: the dev key itself, or where the key comes from. */
-  private static String adminKey(PunctualConfiguration config, Stores stores) {
+  /**
+   * The admin key: PUNCTUAL_BOOTSTRAP_KEY's, or dev's own (made when its file is gone or its key
+   * was revoked); null without authentication.
+   */
+  private static String apiKey(PunctualConfiguration config, Stores stores) {
     if (!config.auth.enabled) {
+      return null;
+    }
+    if (config.auth.bootstrapKeyOrNull() != null) {
+      return config.auth.bootstrapKeyOrNull();
+    }
+    return DevAdminKey.ensure(
+        new ApiKeys(stores.database().jdbi(), stores.clock()),
+        config.dataDirPath().resolve(DevAdminKey.FILE_NAME),
+        stores.clock().instant());
+  }
+
+  /** What the banner says of the admin key: the dev key itself, or where the key comes from. */
+  private static String adminKey(PunctualConfiguration config, String apiKey) {
+    if (apiKey == null) {
       return "none: authentication is OFF (auth.enabled: false)";
     }
     if (config.auth.bootstrapKeyOrNull() != null) {
       return "the value of PUNCTUAL_BOOTSTRAP_KEY (auth.bootstrapKey)";
     }
-    Path file = config.dataDirPath().resolve(DevAdminKey.FILE_NAME);
-    String key =
-        DevAdminKey.ensure(
-            new ApiKeys(stores.database().jdbi(), stores.clock()), file, stores.clock().instant());
-    return key + "  (also in " + file + ")";
+    return apiKey + "  (also in " + config.dataDirPath().resolve(DevAdminKey.FILE_NAME) + ")";
   }
 
   @Override
   void started(ServerUrls urls, PunctualConfiguration config, Stop stop) {
     if (trainJobs != null) {
-      new TrainingRun(urls.application(), authorization(config), stores, trainJobs)
+      new TrainingRun(
+              urls.application(), apiKey == null ? null : "Bearer " + apiKey, stores, trainJobs)
           .start(ok -> stop.stop(ok ? "training run done" : "training run failed", ok ? 0 : 1));
     }
-  }
-
-  /** The Authorization header of the admin key, or null without authentication. */
-  private static String authorization(PunctualConfiguration config) {
-    if (!config.auth.enabled) {
-      return null;
-    }
-    String key = config.auth.bootstrapKeyOrNull();
-    if (key == null) {
-      try {
-        key = Files.readString(config.dataDirPath().resolve(DevAdminKey.FILE_NAME)).strip();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    return "Bearer " + key;
   }
 
   /** The curl option that sends the admin key, as a shell would expand it. */

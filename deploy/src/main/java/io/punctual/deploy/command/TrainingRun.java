@@ -101,8 +101,7 @@ final class TrainingRun {
         }
         List<QueueEntry> entries = new ArrayList<>(n);
         for (JobSubmissions.Submitted stored : stores.submissions().submit(batch)) {
-          Job job = stored.job();
-          entries.add(new QueueEntry(job.id(), job.namespace(), job.priority(), job.runAt()));
+          entries.add(QueueEntry.of(stored.job()));
         }
         stores.queue().enqueue(entries);
         done += n;

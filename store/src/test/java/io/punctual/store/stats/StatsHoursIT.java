@@ -3,12 +3,12 @@ package io.punctual.store.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.punctual.store.stats.StatsReader.GroupBy;
+import io.punctual.store.testing.MigrationScript;
 import io.punctual.store.testing.StatsGroups;
 import io.punctual.store.testing.StoreStack;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,7 +17,6 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Random;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
@@ -306,21 +305,8 @@ class StatsHoursIT {
     }
   }
 
-  private void runV23() throws Exception {
-    String v23;
-    try (InputStream in =
-        Objects.requireNonNull(
-            getClass()
-                .getResourceAsStream("/db/migration/V23__job_stats_hours_on_utc_hours.sql"))) {
-      v23 = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    String script = v23;
-    jdbi.useHandle(
-        h -> {
-          try (Statement statement = h.getConnection().createStatement()) {
-            statement.execute(script);
-          }
-        });
+  private void runV23() throws SQLException {
+    MigrationScript.run(jdbi, "V23__job_stats_hours_on_utc_hours.sql");
   }
 
   @Test
