@@ -125,6 +125,18 @@ class LauncherE2E {
           .contains("punctual: aot-cache --jobs must be a whole number from 1 to 999999999: 0");
       assertThat(cache).doesNotExist();
     }
+    // A training run that fails (dev refuses its configuration): exit 1, dev's own lines shown,
+    // and no cache left, although the JVM may write one at its exit.
+    Map<String, String> badKey = new HashMap<>(env);
+    badKey.put("PUNCTUAL_BOOTSTRAP_KEY", "short");
+    try (PunctualProcess failed = launcher("aot-failed", badKey, "aot-cache", "--jobs", "10")) {
+      assertThat(failed.awaitExit(Duration.ofMinutes(2))).as(failed.tail()).isEqualTo(1);
+      assertThat(failed.output())
+          .contains("punctual: the training run failed")
+          .contains("auth.bootstrapKey (PUNCTUAL_BOOTSTRAP_KEY) must be at least")
+          .doesNotContain("punctual: wrote");
+      assertThat(cache).doesNotExist();
+    }
     try (PunctualProcess train = launcher("aot-train", env, "aot-cache", "--jobs", "2000")) {
       assertThat(train.awaitExit(Duration.ofMinutes(3))).as(train.tail()).isZero();
       assertThat(train.output()).contains("punctual: wrote " + cache);
