@@ -62,7 +62,15 @@ final class BenchSupport {
     }
   }
 
-  /** server_version, fsync and synchronous_commit, as PostgreSQL reports them. */
+  /** How many single-row commits {@link #postgresSettings} times. */
+  private static final int COMMIT_PROBES = 300;
+
+  /**
+   * server_version, fsync and synchronous_commit, as PostgreSQL reports them, and {@code
+   * commitMicros}: the mean wall time of one single-row commit, {@value #COMMIT_PROBES} in a row on
+   * one connection. That is what a commit's flush costs on this machine, which sets how fast a
+   * scheduler that commits every job on its own can go (db-scheduler), and so the ratios.
+   */
   static Map<String, String> postgresSettings(String url) throws Exception {
     Map<String, String> out = new LinkedHashMap<>();
     try (HikariDataSource ds = dataSource(url, 1);
@@ -74,6 +82,18 @@ final class BenchSupport {
           out.put(setting.equals("server_version") ? "version" : setting, rs.getString(1));
         }
       }
+      c.setAutoCommit(true);
+      s.execute("CREATE TABLE IF NOT EXISTS bench_commit_probe (n integer)");
+      try {
+        long started = System.nanoTime();
+        for (int i = 0; i < COMMIT_PROBES; i++) {
+          s.executeUpdate("INSERT INTO bench_commit_probe VALUES (" + i + ")");
+        }
+        long micros = (System.nanoTime() - started) / 1_000 / COMMIT_PROBES;
+        out.put("commitMicros", Long.toString(micros));
+      } finally {
+        s.execute("DROP TABLE bench_commit_probe");
+      }
     }
     return out;
   }
@@ -84,7 +104,10 @@ final class BenchSupport {
         + " fsync="
         + postgres.get("fsync")
         + " synchronous_commit="
-        + postgres.get("synchronous_commit");
+        + postgres.get("synchronous_commit")
+        + (postgres.containsKey("commitMicros")
+            ? ", a single-row commit " + postgres.get("commitMicros") + " us"
+            : "");
   }
 
   /** The system's 1, 5 and 15 minute load averages, as /proc/loadavg gives them. */
