@@ -5,16 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.punctual.model.Job;
 import io.punctual.model.NewJob;
+import io.punctual.store.testing.MigrationScript;
 import io.punctual.store.testing.StoreStack;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.sql.Statement;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import org.jdbi.v3.core.Jdbi;
@@ -98,20 +94,7 @@ class PunctualMsIT {
     assertThat(scheduledAt(id)).as("the drift V1 left").isNotEqualTo(Instant.ofEpochMilli(ms));
     assertThat(stack.queries.find(NewJob.DEFAULT_NAMESPACE, id)).as("lost while drifted").isEmpty();
 
-    String v20;
-    try (InputStream in =
-        Objects.requireNonNull(
-            getClass().getResourceAsStream("/db/migration/V20__punctual_ms_exact.sql"))) {
-      v20 = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-    jdbi.useHandle(
-        h -> {
-          try (Statement statement = h.getConnection().createStatement()) {
-            statement.execute(v20);
-          }
-        });
+    MigrationScript.run(jdbi, "V20__punctual_ms_exact.sql");
 
     assertThat(scheduledAt(id)).isEqualTo(Instant.ofEpochMilli(ms));
     assertThat(stack.queries.find(NewJob.DEFAULT_NAMESPACE, id)).isPresent();

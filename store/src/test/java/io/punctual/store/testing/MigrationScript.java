@@ -11,8 +11,8 @@ import org.jdbi.v3.core.Jdbi;
 
 /**
  * Runs one of the store's migrations again, as it is shipped, on a database already migrated: how a
- * test shows what a data-fixing migration does to rows an older release left (store's StatsHoursIT,
- * the reaper's PartitionJanitorIT).
+ * test shows what a data-fixing migration does to rows an older release left (store's StatsHoursIT
+ * and PunctualMsIT, the reaper's PartitionJanitorIT).
  */
 public final class MigrationScript {
   private MigrationScript() {}
