@@ -105,9 +105,9 @@ final class BenchSupport {
         + postgres.get("fsync")
         + " synchronous_commit="
         + postgres.get("synchronous_commit")
-        + (postgres.containsKey("commitMicros")
-            ? ", a single-row commit " + postgres.get("commitMicros") + " us"
-            : "");
+        + ", a single-row commit "
+        + postgres.get("commitMicros")
+        + " us";
   }
 
   /** The system's 1, 5 and 15 minute load averages, as /proc/loadavg gives them. */
