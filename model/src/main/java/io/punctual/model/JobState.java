@@ -92,7 +92,22 @@ public enum JobState {
      * As {@link #RERUN_FAILED}, for a skipped job: it runs without waiting again for the jobs it
      * was skipped for.
      */
-    RERUN_SKIPPED(SKIPPED, PENDING);
+    RERUN_SKIPPED(SKIPPED, PENDING),
+    /**
+     * {@link #SUCCEED} of an attempt whose claim was never written: a worker reads a plain claim (a
+     * namespace without limits) instead of writing it, and writes it only once the attempt outlives
+     * {@code worker.claimWriteAfter}; one that ends sooner is claimed and ended in this one write,
+     * {@code attempt := attempt + 1}, guarded by the attempt the claim read.
+     */
+    SUCCEED_UNWRITTEN(PENDING, SUCCEEDED),
+    /**
+     * {@link #RETRY} of an attempt whose claim was never written (see {@link #SUCCEED_UNWRITTEN}).
+     */
+    RETRY_UNWRITTEN(PENDING, PENDING),
+    /**
+     * {@link #FAIL} of an attempt whose claim was never written (see {@link #SUCCEED_UNWRITTEN}).
+     */
+    FAIL_UNWRITTEN(PENDING, FAILED);
 
     private final JobState from;
     private final JobState to;

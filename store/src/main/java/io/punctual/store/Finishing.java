@@ -49,7 +49,7 @@ final class Finishing {
     this.alerts = alerts;
   }
 
-  Ended finish(List<Completion> completions, String workerId) {
+  Ended finish(List<Completion> completions, String workerId, Set<UUID> unwritten) {
     if (completions.isEmpty()) {
       return Ended.NONE;
     }
@@ -61,9 +61,9 @@ final class Finishing {
     }
     Ended ended;
     try {
-      ended = finishTogether(checked, workerId);
+      ended = finishTogether(checked, workerId, unwritten);
     } catch (FollowUpsRefusedException e) {
-      ended = finishOneByOne(checked, workerId, refused);
+      ended = finishOneByOne(checked, workerId, refused, unwritten);
     }
     refused.keySet().retainAll(ended.applied());
     return new Ended(ended.applied(), ended.released(), refused);
@@ -82,15 +82,18 @@ final class Finishing {
    * written again later finds them no longer current.)
    */
   private Ended finishOneByOne(
-      List<Completion> completions, String workerId, Map<UUID, String> refused) {
+      List<Completion> completions,
+      String workerId,
+      Map<UUID, String> refused,
+      Set<UUID> unwritten) {
     Set<UUID> applied = new HashSet<>();
     List<QueueEntry> released = new ArrayList<>();
     for (Completion c : completions) {
       Ended one;
       try {
-        one = finishTogether(List.of(c), workerId);
+        one = finishTogether(List.of(c), workerId, unwritten);
       } catch (FollowUpsRefusedException e) {
-        one = finishTogether(List.of(refuse(c, e.getMessage(), refused)), workerId);
+        one = finishTogether(List.of(refuse(c, e.getMessage(), refused)), workerId, unwritten);
       }
       applied.addAll(one.applied());
       released.addAll(one.released());
@@ -99,7 +102,7 @@ final class Finishing {
   }
 
   /** Finishes {@code completions} in one transaction, follow-ups and judgements included. */
-  private Ended finishTogether(List<Completion> completions, String workerId) {
+  private Ended finishTogether(List<Completion> completions, String workerId, Set<UUID> unwritten) {
     Instant now = clock.instant();
     Spawn spawn = Spawn.of(completions);
     List<UUID> spawnIds = submissions.prepare(spawn.jobs(), now);
@@ -113,7 +116,7 @@ final class Finishing {
                   Map<UUID, SpawnedSteps.SpawnerStep> spawnerSteps =
                       spawnedSteps.lock(h, new HashSet<>(spawn.parents()));
                   Set<UUID> applied =
-                      JobTransitions.succeedRetryOrFail(h, completions, workerId, now);
+                      JobTransitions.succeedRetryOrFail(h, completions, workerId, now, unwritten);
                   // Alert events of these endings, committed with them or not at all.
                   AlertOutbox.afterEnded(
                       h, AlertEndings.finished(watched, completions, applied), now);

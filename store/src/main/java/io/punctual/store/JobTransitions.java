@@ -120,6 +120,22 @@ public final class JobTransitions {
    */
   public ClaimOutcome claimJudged(
       String namespace, Collection<UUID> ids, String workerId, String cappedNamespace) {
+    return claimJudged(namespace, ids, workerId, cappedNamespace, false);
+  }
+
+  /**
+   * {@link #claimJudged(String, Collection, String, String)}; with {@code readOnly}, a batch of a
+   * plain namespace is read, not written (peekPlain.sql): the outcome says {@link
+   * ClaimOutcome#unwritten()}, and the caller, holding the jobs' leases, writes each claim later
+   * ({@link #writeClaims}) or ends the attempt with its claim ({@link #finish(List, String, Set)}).
+   * A batch claim.sql judges is written as always.
+   */
+  public ClaimOutcome claimJudged(
+      String namespace,
+      Collection<UUID> ids,
+      String workerId,
+      String cappedNamespace,
+      boolean readOnly) {
     if (ids.isEmpty()) {
       return new ClaimOutcome(List.of(), Map.of(), List.of());
     }
@@ -127,12 +143,14 @@ public final class JobTransitions {
     List<Job> claimed = new ArrayList<>(ids.size());
     Map<UUID, SlotKey> slots = new HashMap<>();
     List<ClaimOutcome.Refusal> refused = new ArrayList<>();
+    boolean[] plain = {false};
     byKeys(
         jdbi,
         h -> {
           if (namespace != null
               && cappedNamespace == null
-              && claimPlain(h, namespace, ids, workerId, now, claimed)) {
+              && claimPlain(h, namespace, ids, workerId, now, claimed, readOnly)) {
+            plain[0] = true;
             return List.of();
           }
           if (cappedNamespace != null) {
@@ -174,7 +192,7 @@ public final class JobTransitions {
                   })
               .list();
         });
-    return new ClaimOutcome(claimed, slots, refused);
+    return new ClaimOutcome(claimed, slots, refused, plain[0] && readOnly);
   }
 
   /**
@@ -189,9 +207,10 @@ public final class JobTransitions {
       Collection<UUID> ids,
       String workerId,
       Instant now,
-      List<Job> claimed) {
+      List<Job> claimed,
+      boolean readOnly) {
     boolean[] judge = {false};
-    h.createQuery(sql("claimPlain"))
+    h.createQuery(sql(readOnly ? "peekPlain" : "claimPlain"))
         .bind("ids", ids.toArray(UUID[]::new))
         .bindMap(UnnestColumns.scheduledBounds(ids))
         .bind("namespace", namespace)
@@ -201,7 +220,8 @@ public final class JobTransitions {
             (rs, ctx) -> {
               String verdict = rs.getString("verdict");
               if (verdict.equals("CLAIMED")) {
-                claimed.add(JobRowMapper.INSTANCE.map(rs, ctx));
+                Job row = JobRowMapper.INSTANCE.map(rs, ctx);
+                claimed.add(readOnly ? asClaimed(row, workerId, now) : row);
               } else {
                 judge[0] = true;
               }
@@ -211,8 +231,74 @@ public final class JobTransitions {
     return !judge[0];
   }
 
+  /**
+   * A PENDING row read by a claim, as claimPlain.sql would have written it: RUNNING with the next
+   * attempt, {@code workerId}'s, started at the later of now and its run_at.
+   */
+  private static Job asClaimed(Job j, String workerId, Instant now) {
+    Instant started = j.runAt() != null && j.runAt().isAfter(now) ? j.runAt() : now;
+    return new Job(
+        j.id(),
+        j.namespace(),
+        j.type(),
+        j.payload(),
+        j.priority(),
+        JobState.RUNNING,
+        j.runAt(),
+        j.attempt() + 1,
+        j.maxAttempts(),
+        j.backoff(),
+        j.timeout(),
+        j.idempotencyKey(),
+        j.tags(),
+        j.callback(),
+        j.result(),
+        j.lastError(),
+        workerId,
+        now,
+        started,
+        j.finishedAt(),
+        j.createdAt(),
+        now,
+        j.parentId(),
+        j.scheduleId(),
+        j.workflowId(),
+        j.runCondition(),
+        j.occurrenceAt(),
+        j.traceparent());
+  }
+
   /** A running attempt a worker holds. */
   public record Attempt(UUID jobId, int attempt) {}
+
+  /** An attempt held with its claim unwritten, and when its handler started (or starts). */
+  public record UnwrittenClaim(UUID jobId, int attempt, Instant startedAt) {}
+
+  /**
+   * {@link Transition#CLAIM} written late (writeClaims.sql): the claims {@code workerId} read
+   * without writing them, for attempts that outlived {@code worker.claimWriteAfter}. Returns the
+   * ids written (or found written by this worker with that attempt); a job missing from the answer
+   * was cancelled, or its attempt rescued: its handler must stop.
+   */
+  public Set<UUID> writeClaims(Collection<UnwrittenClaim> claims, String workerId) {
+    if (claims.isEmpty()) {
+      return Set.of();
+    }
+    Instant now = clock.instant();
+    return byKeys(
+        jdbi,
+        h ->
+            new HashSet<>(
+                UnnestColumns.of(List.copyOf(claims))
+                    .jobKeys(UnwrittenClaim::jobId)
+                    .ints("attempts", UnwrittenClaim::attempt)
+                    .millis("startedMs", UnwrittenClaim::startedAt)
+                    .bind(h.createQuery(sql("writeClaims")))
+                    .bind("workerId", workerId)
+                    .bind("now", now)
+                    .mapTo(UUID.class)
+                    .list()));
+  }
 
   /**
    * Records heartbeats (no transition: the status stays RUNNING); returns the attempts that are
@@ -275,7 +361,18 @@ public final class JobTransitions {
    * @param workerId the worker that ran these attempts (null: the worker on the job row)
    */
   public Ended finish(List<Completion> completions, String workerId) {
-    return finishing.finish(completions, workerId);
+    return finishing.finish(completions, workerId, Set.of());
+  }
+
+  /**
+   * {@link #finish(List, String)}, where the attempts of the jobs {@code unwritten} hold claims
+   * that were never written ({@link ClaimOutcome#unwritten()}): their rows are still PENDING with
+   * the attempt before, and each one's claim and end are written together ({@link
+   * Transition#SUCCEED_UNWRITTEN}, {@link Transition#RETRY_UNWRITTEN}, {@link
+   * Transition#FAIL_UNWRITTEN}). The caller must not write those claims meanwhile.
+   */
+  public Ended finish(List<Completion> completions, String workerId, Set<UUID> unwritten) {
+    return finishing.finish(completions, workerId, unwritten);
   }
 
   /**
@@ -286,13 +383,27 @@ public final class JobTransitions {
    * only its execution row is written.
    */
   static Set<UUID> succeedRetryOrFail(
-      Handle h, List<Completion> completions, String workerId, Instant now) {
+      Handle h, List<Completion> completions, String workerId, Instant now, Set<UUID> unwritten) {
     return new HashSet<>(
         UnnestColumns.of(completions)
             .jobKeys(Completion::jobId)
-            .idsWhere("succeedIds", Completion::jobId, c -> c.nextState() == JobState.SUCCEEDED)
-            .idsWhere("retryIds", Completion::jobId, c -> c.nextState() == JobState.PENDING)
-            .idsWhere("failIds", Completion::jobId, c -> c.nextState() == JobState.FAILED)
+            .idsWhere(
+                "succeedIds", Completion::jobId, c -> ends(c, JobState.SUCCEEDED, unwritten, false))
+            .idsWhere(
+                "retryIds", Completion::jobId, c -> ends(c, JobState.PENDING, unwritten, false))
+            .idsWhere("failIds", Completion::jobId, c -> ends(c, JobState.FAILED, unwritten, false))
+            .idsWhere(
+                "succeedUnwrittenIds",
+                Completion::jobId,
+                c -> ends(c, JobState.SUCCEEDED, unwritten, true))
+            .idsWhere(
+                "retryUnwrittenIds",
+                Completion::jobId,
+                c -> ends(c, JobState.PENDING, unwritten, true))
+            .idsWhere(
+                "failUnwrittenIds",
+                Completion::jobId,
+                c -> ends(c, JobState.FAILED, unwritten, true))
             .ints("attempts", Completion::attempt)
             .millis("nextRunAtMs", Completion::nextRunAt)
             .texts("execStatuses", c -> c.executionStatus().name())
@@ -306,6 +417,12 @@ public final class JobTransitions {
             .bind("now", now)
             .mapTo(UUID.class)
             .list());
+  }
+
+  /** Whether {@code c} moves its job to {@code state}, through its unwritten claim or not. */
+  private static boolean ends(
+      Completion c, JobState state, Set<UUID> unwritten, boolean throughUnwritten) {
+    return c.nextState() == state && unwritten.contains(c.jobId()) == throughUnwritten;
   }
 
   // --- CANCEL_BLOCKED, CANCEL_PENDING, CANCEL_RUNNING

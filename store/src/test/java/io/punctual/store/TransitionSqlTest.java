@@ -37,9 +37,16 @@ class TransitionSqlTest {
       Map.ofEntries(
           Map.entry(TRANSITIONS + "JobTransitions/claim.sql", EnumSet.of(Transition.CLAIM)),
           Map.entry(TRANSITIONS + "JobTransitions/claimPlain.sql", EnumSet.of(Transition.CLAIM)),
+          Map.entry(TRANSITIONS + "JobTransitions/writeClaims.sql", EnumSet.of(Transition.CLAIM)),
           Map.entry(
               TRANSITIONS + "JobTransitions/succeedRetryOrFail.sql",
-              EnumSet.of(Transition.SUCCEED, Transition.RETRY, Transition.FAIL)),
+              EnumSet.of(
+                  Transition.SUCCEED,
+                  Transition.RETRY,
+                  Transition.FAIL,
+                  Transition.SUCCEED_UNWRITTEN,
+                  Transition.RETRY_UNWRITTEN,
+                  Transition.FAIL_UNWRITTEN)),
           Map.entry(
               TRANSITIONS + "JobTransitions/rescue.sql",
               EnumSet.of(Transition.RESCUE, Transition.RESCUE_EXHAUSTED)),

@@ -8,13 +8,22 @@ import java.util.UUID;
 
 /**
  * What a claim statement decided for a batch: the jobs it started, the slot each limited one holds
- * (by job id), and the jobs its limits refused, each with why and what to do with it.
+ * (by job id), and the jobs its limits refused, each with why and what to do with it. {@code
+ * unwritten}: the claimed jobs' claims were read, not written (peekPlain.sql): each {@link Job} in
+ * {@code claimed} is as the claim would have made it (RUNNING, attempt + 1, this worker), while its
+ * row is still PENDING until the worker writes the claim or the attempt's end.
  */
-public record ClaimOutcome(List<Job> claimed, Map<UUID, SlotKey> slots, List<Refusal> refused) {
+public record ClaimOutcome(
+    List<Job> claimed, Map<UUID, SlotKey> slots, List<Refusal> refused, boolean unwritten) {
   public ClaimOutcome {
     claimed = List.copyOf(claimed);
     slots = Map.copyOf(slots);
     refused = List.copyOf(refused);
+  }
+
+  /** An outcome whose claims are written. */
+  public ClaimOutcome(List<Job> claimed, Map<UUID, SlotKey> slots, List<Refusal> refused) {
+    this(claimed, slots, refused, false);
   }
 
   /** Why a limit (or its namespace's running cap) refused a job now. */

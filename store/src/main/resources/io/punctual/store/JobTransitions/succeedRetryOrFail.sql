@@ -1,4 +1,4 @@
--- transition: SUCCEED, RETRY, FAIL
+-- transition: SUCCEED, RETRY, FAIL, SUCCEED_UNWRITTEN, RETRY_UNWRITTEN, FAIL_UNWRITTEN
 -- Applies finished attempts in one statement, one guarded UPDATE per target state (the ids of
 -- each group are :succeedIds, :retryIds and :failIds). A job row changes only while it is still
 -- RUNNING with the same attempt number (fencing). Every attempt gets its execution row either way,
@@ -10,6 +10,12 @@
 -- the limit slot and the namespace slot it holds (limit_slots, V14; namespace_slots, V27) in this
 -- statement, matched by its attempt number, so a refused (stale) attempt never frees the slot of
 -- the attempt that replaced it.
+--
+-- An attempt whose claim the worker never wrote (peekPlain.sql; it ended within
+-- worker.claimWriteAfter) is in :*UnwrittenIds instead: its job row is still PENDING with the
+-- attempt before it, and the claim and the end are one write (the *_UNWRITTEN transitions), guarded
+-- by that attempt number: attempt, worker and start take the attempt's values. The worker never
+-- writes such an attempt's claim once its result is on its way, so the two guards cannot both miss.
 WITH v AS (
     SELECT *
     FROM unnest(:ids, :scheduledMs, :attempts, :nextRunAtMs, :execStatuses, :finishedAtMs,
@@ -43,6 +49,41 @@ WITH v AS (
       AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
       AND j.status = 'RUNNING' AND j.attempt = v.attempt
     RETURNING j.id
+), succeeded_unwritten AS (
+    UPDATE jobs j
+    SET status = 'SUCCEEDED', attempt = v.attempt, worker_id = COALESCE(CAST(:workerId AS text), j.worker_id),
+        started_at = punctual_ms(v.finished_ms - v.duration_ms), finished_at = punctual_ms(v.finished_ms),
+        result = CAST(v.result AS jsonb), last_error = v.error, heartbeat_at = NULL, updated_at = :now
+    FROM v
+    WHERE j.id = ANY(:succeedUnwrittenIds) AND j.id = v.id AND j.scheduled_at = punctual_ms(v.ms)
+      AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
+      AND j.status = 'PENDING' AND j.attempt = v.attempt - 1
+    RETURNING j.id
+), retried_unwritten AS (
+    UPDATE jobs j
+    SET status = 'PENDING', attempt = v.attempt, worker_id = COALESCE(CAST(:workerId AS text), j.worker_id),
+        started_at = punctual_ms(v.finished_ms - v.duration_ms), run_at = punctual_ms(v.next_run_ms),
+        finished_at = NULL, result = CAST(v.result AS jsonb), last_error = v.error, heartbeat_at = NULL,
+        updated_at = :now
+    FROM v
+    WHERE j.id = ANY(:retryUnwrittenIds) AND j.id = v.id AND j.scheduled_at = punctual_ms(v.ms)
+      AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
+      AND j.status = 'PENDING' AND j.attempt = v.attempt - 1
+    RETURNING j.id
+), failed_unwritten AS (
+    UPDATE jobs j
+    SET status = 'FAILED', attempt = v.attempt, worker_id = COALESCE(CAST(:workerId AS text), j.worker_id),
+        started_at = punctual_ms(v.finished_ms - v.duration_ms), finished_at = punctual_ms(v.finished_ms),
+        result = CAST(v.result AS jsonb), last_error = v.error, heartbeat_at = NULL, updated_at = :now
+    FROM v
+    WHERE j.id = ANY(:failUnwrittenIds) AND j.id = v.id AND j.scheduled_at = punctual_ms(v.ms)
+      AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
+      AND j.status = 'PENDING' AND j.attempt = v.attempt - 1
+    RETURNING j.id
+), applied AS (
+    SELECT id FROM succeeded UNION ALL SELECT id FROM retried UNION ALL SELECT id FROM failed
+    UNION ALL SELECT id FROM succeeded_unwritten UNION ALL SELECT id FROM retried_unwritten
+    UNION ALL SELECT id FROM failed_unwritten
 ), freed AS (
     -- Not even looked for while no attempt holds a slot (the EXISTS runs once, before the join):
     -- a slot is taken by its attempt's claim, committed before that attempt could end.
@@ -50,15 +91,13 @@ WITH v AS (
     USING v
     WHERE s.job_id = v.id AND s.attempt = v.attempt
       AND EXISTS (SELECT 1 FROM limit_slots)
-      AND v.id IN (SELECT id FROM succeeded UNION ALL SELECT id FROM retried
-                   UNION ALL SELECT id FROM failed)
+      AND v.id IN (SELECT id FROM applied)
 ), ns_freed AS (
     DELETE FROM namespace_slots s
     USING v
     WHERE s.job_id = v.id AND s.attempt = v.attempt
       AND EXISTS (SELECT 1 FROM namespace_slots)
-      AND v.id IN (SELECT id FROM succeeded UNION ALL SELECT id FROM retried
-                   UNION ALL SELECT id FROM failed)
+      AND v.id IN (SELECT id FROM applied)
 ), recorded AS (
     -- j is the row as it was before this statement (all parts share one snapshot).
     INSERT INTO job_executions (job_id, job_scheduled_at, attempt, namespace, worker_id, status,
@@ -72,4 +111,4 @@ WITH v AS (
                AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
     ON CONFLICT (job_id, job_scheduled_at, attempt) DO NOTHING
 )
-SELECT id FROM succeeded UNION ALL SELECT id FROM retried UNION ALL SELECT id FROM failed
+SELECT id FROM applied

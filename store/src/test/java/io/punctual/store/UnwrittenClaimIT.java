@@ -1,0 +1,220 @@
+package io.punctual.store;
+
+import static io.punctual.store.testing.Jobs.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.punctual.model.Completion;
+import io.punctual.model.Execution;
+import io.punctual.model.ExecutionStatus;
+import io.punctual.model.Job;
+import io.punctual.model.JobState;
+import io.punctual.store.JobTransitions.CancelResult;
+import io.punctual.store.JobTransitions.UnwrittenClaim;
+import io.punctual.store.limit.ClaimOutcome;
+import io.punctual.store.limit.Limit;
+import io.punctual.store.limit.LimitStore;
+import io.punctual.store.testing.StoreStack;
+import io.punctual.store.testing.TestClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A claim read but not written (peekPlain.sql), against a real PostgreSQL: the row stays PENDING
+ * while the worker holds the next attempt; the attempt's end writes claim and end together (the
+ * *_UNWRITTEN transitions), or writeClaims.sql writes the claim later; each guarded by the attempt
+ * the claim read, so a cancel, a second finish or a late write is refused.
+ */
+class UnwrittenClaimIT {
+  private final TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
+  private final StoreStack stack = new StoreStack(clock);
+  private final JobTransitions transitions = stack.transitions;
+  private final JobQueries queries = stack.queries;
+
+  @AfterEach
+  void close() {
+    stack.close();
+  }
+
+  private Job pending(int maxAttempts) {
+    return stack
+        .submissions
+        .submit(List.of(aJob().maxAttempts(maxAttempts).runAt(clock.instant()).build()))
+        .get(0)
+        .job();
+  }
+
+  private ClaimOutcome read(Job job, String worker) {
+    return transitions.claimJudged("default", List.of(job.id()), worker, null, true);
+  }
+
+  private Job stored(UUID id) {
+    return queries.find("default", id).orElseThrow();
+  }
+
+  @Test
+  void aReadClaimLeavesTheRowPendingAndItsEndWritesClaimAndEndInOneStep() {
+    Job job = pending(3);
+
+    ClaimOutcome outcome = read(job, "w1");
+
+    assertThat(outcome.unwritten()).isTrue();
+    Job held = outcome.claimed().get(0);
+    assertThat(held.status()).isEqualTo(JobState.RUNNING);
+    assertThat(held.attempt()).isEqualTo(1);
+    assertThat(held.workerId()).isEqualTo("w1");
+    assertThat(stored(job.id()).status()).isEqualTo(JobState.PENDING);
+    assertThat(stored(job.id()).attempt()).isZero();
+
+    clock.advance(Duration.ofMillis(40));
+    JobTransitions.Ended ended =
+        transitions.finish(List.of(success(job.id(), 1)), "w1", Set.of(job.id()));
+
+    assertThat(ended.applied()).containsExactly(job.id());
+    Job after = stored(job.id());
+    assertThat(after.status()).isEqualTo(JobState.SUCCEEDED);
+    assertThat(after.attempt()).isEqualTo(1);
+    assertThat(after.workerId()).isEqualTo("w1");
+    assertThat(after.startedAt()).isEqualTo(clock.instant().minusMillis(5));
+    Execution execution = queries.executions("default", job.id()).get(0);
+    assertThat(execution.attempt()).isEqualTo(1);
+    assertThat(execution.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+    assertThat(execution.workerId()).isEqualTo("w1");
+
+    // The same end again (a batch written twice) is refused: the row is no longer PENDING.
+    assertThat(transitions.finish(List.of(success(job.id(), 1)), "w1", Set.of(job.id())).applied())
+        .isEmpty();
+  }
+
+  @Test
+  void aRetryOfAnUnwrittenAttemptUsesItUpAndTheNextClaimTakesTheOneAfter() {
+    Job job = pending(3);
+    read(job, "w1");
+
+    assertThat(transitions.finish(List.of(retry(job.id(), 1)), "w1", Set.of(job.id())).applied())
+        .containsExactly(job.id());
+
+    Job after = stored(job.id());
+    assertThat(after.status()).isEqualTo(JobState.PENDING);
+    assertThat(after.attempt()).isEqualTo(1);
+    assertThat(after.lastError()).isEqualTo("boom");
+    clock.advance(Duration.ofSeconds(10));
+    assertThat(read(job, "w2").claimed().get(0).attempt()).isEqualTo(2);
+  }
+
+  @Test
+  void aClaimWrittenLateIsRunningAndAnEndAfterItIsAnOrdinaryOne() {
+    Job job = pending(3);
+    read(job, "w1");
+    Instant started = clock.instant();
+    clock.advance(Duration.ofMillis(300));
+
+    UnwrittenClaim claim = new UnwrittenClaim(job.id(), 1, started);
+    assertThat(transitions.writeClaims(List.of(claim), "w1")).containsExactly(job.id());
+    Job running = stored(job.id());
+    assertThat(running.status()).isEqualTo(JobState.RUNNING);
+    assertThat(running.attempt()).isEqualTo(1);
+    assertThat(running.workerId()).isEqualTo("w1");
+    assertThat(running.startedAt()).isEqualTo(started);
+    assertThat(running.heartbeatAt()).isEqualTo(clock.instant());
+
+    // Written again (its first commit's outcome was unknown): still this worker's, so written.
+    assertThat(transitions.writeClaims(List.of(claim), "w1")).containsExactly(job.id());
+    assertThat(transitions.writeClaims(List.of(claim), "w2")).as("another worker").isEmpty();
+
+    assertThat(transitions.finish(List.of(success(job.id(), 1)), "w1").applied())
+        .containsExactly(job.id());
+    assertThat(stored(job.id()).status()).isEqualTo(JobState.SUCCEEDED);
+  }
+
+  @Test
+  void aCancelOfTheRowRefusesBothTheLateWriteAndTheEnd() {
+    Job job = pending(3);
+    read(job, "w1");
+
+    assertThat(transitions.cancel("default", job.id())).isInstanceOf(CancelResult.Cancelled.class);
+
+    UnwrittenClaim claim = new UnwrittenClaim(job.id(), 1, clock.instant());
+    assertThat(transitions.writeClaims(List.of(claim), "w1")).isEmpty();
+    assertThat(transitions.finish(List.of(success(job.id(), 1)), "w1", Set.of(job.id())).applied())
+        .isEmpty();
+    assertThat(stored(job.id()).status()).isEqualTo(JobState.CANCELLED);
+    // The attempt that ran is still on record.
+    assertThat(queries.executions("default", job.id()))
+        .extracting(e -> e.attempt() + " " + e.status())
+        .containsExactly("1 SUCCEEDED");
+  }
+
+  @Test
+  void anEndNamedUnwrittenIsRefusedForAnAttemptWrittenByAnotherClaim() {
+    Job job = pending(3);
+    read(job, "w1");
+    // The attempt went to another worker (w1's lease lost): w2's claim is written first.
+    Job w2 = transitions.claim(List.of(job.id()), "w2").get(0);
+    assertThat(w2.attempt()).isEqualTo(1);
+
+    assertThat(transitions.finish(List.of(success(job.id(), 1)), "w1", Set.of(job.id())).applied())
+        .as("w1's end, through a claim it never wrote")
+        .isEmpty();
+    assertThat(
+            transitions.writeClaims(
+                List.of(new UnwrittenClaim(job.id(), 1, clock.instant())), "w1"))
+        .isEmpty();
+    assertThat(stored(job.id()).workerId()).isEqualTo("w2");
+    assertThat(stored(job.id()).status()).isEqualTo(JobState.RUNNING);
+  }
+
+  @Test
+  void aNamespaceWithALimitIsJudgedAndWrittenAsBefore() {
+    new LimitStore(stack.database.jdbi(), clock)
+        .put(
+            new Limit("default", "one", "limited", "customerId", 2, null, true, false, null, null));
+    Job job =
+        stack
+            .submissions
+            .submit(List.of(aJob().type("limited").runAt(clock.instant()).build()))
+            .get(0)
+            .job();
+
+    ClaimOutcome outcome = read(job, "w1");
+
+    assertThat(outcome.unwritten()).isFalse();
+    assertThat(outcome.claimed()).hasSize(1);
+    assertThat(stored(job.id()).status()).isEqualTo(JobState.RUNNING);
+  }
+
+  private Completion success(UUID id, int attempt) {
+    return new Completion(
+        id,
+        attempt,
+        JobState.SUCCEEDED,
+        null,
+        ExecutionStatus.SUCCEEDED,
+        clock.instant(),
+        5,
+        null,
+        null,
+        null,
+        List.of());
+  }
+
+  private Completion retry(UUID id, int attempt) {
+    return new Completion(
+        id,
+        attempt,
+        JobState.PENDING,
+        clock.instant().plusSeconds(10),
+        ExecutionStatus.FAILED,
+        clock.instant(),
+        5,
+        "boom",
+        "trace",
+        null,
+        List.of());
+  }
+}
