@@ -4,6 +4,7 @@ import io.punctual.queue.config.QueueSettings;
 import io.punctual.queue.config.RedisSettings;
 import io.punctual.queue.lease.Redlock;
 import io.punctual.queue.limit.LimitHolds;
+import io.punctual.queue.liveness.HeldClaims;
 import io.punctual.queue.liveness.WorkerLiveness;
 import io.punctual.queue.redis.RedisConnection;
 import io.punctual.queue.redis.RedisConnector;
@@ -47,6 +48,7 @@ public final class Stores implements AutoCloseable {
   private final LimitStore limits;
   private final LimitHolds holds;
   private final WorkerLiveness liveness;
+  private final HeldClaims heldClaims;
 
   public Stores(
       PostgresSettings postgres,
@@ -112,6 +114,7 @@ public final class Stores implements AutoCloseable {
     this.limits = new LimitStore(database.jdbi(), clock);
     this.holds = new LimitHolds(redis, keys);
     this.liveness = new WorkerLiveness(redis, keys);
+    this.heldClaims = new HeldClaims(redis, keys);
   }
 
   public Clock clock() {
@@ -195,6 +198,11 @@ public final class Stores implements AutoCloseable {
   /** The jobs limits hold back, and the mirror of the slots (Redis). */
   public LimitHolds holds() {
     return holds;
+  }
+
+  /** Each worker's claims not written to PostgreSQL yet, for the death watch. */
+  public HeldClaims heldClaims() {
+    return heldClaims;
   }
 
   /** The live-workers set: workers report in, reapers find the dead ones. */

@@ -4,13 +4,18 @@ import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import io.punctual.common.metrics.JobMetrics;
 import io.punctual.model.Job;
+import io.punctual.model.JobState;
 import io.punctual.queue.lease.Redlock;
+import io.punctual.queue.liveness.HeldClaims;
 import io.punctual.queue.liveness.WorkerLiveness;
 import io.punctual.queue.liveness.WorkerLiveness.Dead;
 import io.punctual.store.JobQueries;
+import io.punctual.store.JobTransitions;
+import io.punctual.store.JobTransitions.UnwrittenClaim;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -37,10 +42,18 @@ public final class DeathWatch {
   /** Most dead workers handled in one pass. */
   static final int WORKERS_PER_PASS = 100;
 
+  /** Most claims a dead worker held unwritten that one pass writes to rescue (its concurrency). */
+  static final int HELD_PER_PASS = 100_000;
+
+  /** How long the check of a dead worker's leases renews them for, until they are released. */
+  private static final Duration HELD_LEASE_CHECK = Duration.ofSeconds(10);
+
   private final Clock clock;
   private final WorkerLiveness liveness;
   private final JobQueries queries;
   private final Redlock redlock;
+  private final JobTransitions transitions;
+  private final HeldClaims held;
   private final Rescuer rescuer;
   private final ReaperSettings settings;
   private final JobMetrics deathToRescue;
@@ -57,6 +70,8 @@ public final class DeathWatch {
     this.liveness = liveness;
     this.queries = stores.queries();
     this.redlock = stores.redlock();
+    this.transitions = stores.transitions();
+    this.held = stores.held();
     this.rescuer = rescuer;
     this.settings = settings;
     this.deathToRescue = JobMetrics.of(metrics);
@@ -76,10 +91,14 @@ public final class DeathWatch {
 
   private int bury(Dead dead, Instant redisNow, long readNanos) {
     int rescued = 0;
+    writeHeldClaims(dead);
     while (true) {
       List<Job> running = queries.runningOf(List.of(dead.workerId()), settings.rescuePage);
       if (running.isEmpty()) {
         if (liveness.forget(dead)) {
+          if (held != null) {
+            held.forget(dead.workerId());
+          }
           deadWorkers.mark();
           log.info(
               "worker {} silent since {}: {} attempts rescued, taken out of the live set",
@@ -106,6 +125,48 @@ public final class DeathWatch {
         // again.
         return rescued;
       }
+    }
+  }
+
+  /**
+   * Writes, in the dead worker's name, the claims it held without having written them ({@link
+   * HeldClaims}): their rows are still PENDING, and once RUNNING under its id they are rescued
+   * below like its other attempts (recorded LOST, their leases released). Only the jobs still
+   * PENDING whose lease the dead worker still holds: a member left behind by a step it did not
+   * finish, or a job leased by another worker since, is left alone. The guard on the attempt makes
+   * this safe against the worker itself (a pause, not a death), which would find its claim written
+   * and then rescued.
+   */
+  private void writeHeldClaims(Dead dead) {
+    if (held == null) {
+      return;
+    }
+    List<UUID> ids = held.of(dead.workerId(), HELD_PER_PASS);
+    if (ids.isEmpty()) {
+      return;
+    }
+    List<Job> pending =
+        queries.findMany(ids).stream().filter(j -> j.status() == JobState.PENDING).toList();
+    if (pending.isEmpty()) {
+      return;
+    }
+    // Renewed briefly in its name: the answer is which of these leases are still the dead
+    // worker's; they are released with its other attempts' once rescued.
+    Set<UUID> leased =
+        redlock.renew(pending.stream().map(Job::id).toList(), dead.workerId(), HELD_LEASE_CHECK);
+    List<UnwrittenClaim> claims = new ArrayList<>();
+    for (Job j : pending) {
+      if (leased.contains(j.id())) {
+        claims.add(new UnwrittenClaim(j.id(), j.attempt() + 1, dead.lastSeen()));
+      }
+    }
+    if (!claims.isEmpty()) {
+      Set<UUID> written = transitions.writeClaims(claims, dead.workerId());
+      log.info(
+          "worker {} dead with {} claims not written; {} written in its name to be rescued",
+          dead.workerId(),
+          claims.size(),
+          written.size());
     }
   }
 

@@ -108,7 +108,8 @@ public final class Reaper implements AutoCloseable {
         stores.redlock(),
         stores.queue(),
         stores.queueSettings(),
-        stores.holds());
+        stores.holds(),
+        stores.heldClaims());
   }
 
   /** What one full pass did. */

@@ -15,12 +15,14 @@ import io.punctual.worker.claim.ClaimStores;
 import io.punctual.worker.claim.HandlerSlots;
 import io.punctual.worker.claim.NamespaceCaps;
 import io.punctual.worker.claim.NamespaceShares;
+import io.punctual.worker.claim.UnwrittenClaims;
 import io.punctual.worker.claim.Waiter;
 import io.punctual.worker.complete.CompletionBatcher;
 import io.punctual.worker.complete.CompletionStores;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
 import io.punctual.worker.heartbeat.CancelListener;
+import io.punctual.worker.heartbeat.ClaimWriter;
 import io.punctual.worker.heartbeat.Heartbeater;
 import io.punctual.worker.heartbeat.LeaseKeeper;
 import io.punctual.worker.heartbeat.LivenessBeacon;
@@ -67,6 +69,7 @@ public final class Worker implements AutoCloseable {
   private final JobHandlers handlers;
   private final WorkerMetrics metrics;
   private final RunningAttempts running = new RunningAttempts();
+  private final UnwrittenClaims unwritten = new UnwrittenClaims();
   private final Semaphore slots;
   private final Waiter waiter;
   private final SlotHolders limits;
@@ -76,6 +79,7 @@ public final class Worker implements AutoCloseable {
   private final ScheduledExecutorService leaseRenewals;
   private final ScheduledExecutorService promoting;
   private final ScheduledExecutorService livenessReports;
+  private final ScheduledExecutorService claimWrites;
 
   /** Reads the queue depths the gauges show, every {@link QueueDepths#INTERVAL}. */
   private final ScheduledExecutorService depthReading;
@@ -85,6 +89,7 @@ public final class Worker implements AutoCloseable {
   private final JobExecutor executor;
   private final ClaimLoop claimLoop;
   private final Heartbeater heartbeater;
+  private final ClaimWriter claimWriter;
   private final LeaseKeeper leaseKeeper;
   private final LivenessBeacon beacon;
   private final CancelListener cancels;
@@ -132,13 +137,18 @@ public final class Worker implements AutoCloseable {
             stores.clock());
     this.completions =
         new CompletionBatcher(
-            stores.clock(), completionStores(stores, limits, caps::freed), settings, this.metrics);
+            stores.clock(),
+            completionStores(stores, limits, caps::freed),
+            settings,
+            this.metrics,
+            unwritten);
     this.timeouts = new ScheduledThreadPoolExecutor(1, daemon("punctual-timeouts"));
     timeouts.setRemoveOnCancelPolicy(true);
     this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("punctual-heartbeat"));
     this.leaseRenewals = Executors.newSingleThreadScheduledExecutor(daemon("punctual-leases"));
     this.promoting = Executors.newSingleThreadScheduledExecutor(daemon("punctual-promoter"));
     this.livenessReports = Executors.newSingleThreadScheduledExecutor(daemon("punctual-liveness"));
+    this.claimWrites = Executors.newSingleThreadScheduledExecutor(daemon("punctual-claim-writes"));
     this.depthReading = Executors.newSingleThreadScheduledExecutor(daemon("punctual-queue-depth"));
     this.queueDepths = new QueueDepths(stores.queue(), settings.namespaces, stores.clock());
     this.output =
@@ -162,7 +172,8 @@ public final class Worker implements AutoCloseable {
             new HandlerSlots(
                 slots,
                 executor::start,
-                a -> running.holds(a) || completions.pendingResults().contains(a)),
+                a -> running.holds(a) || completions.pendingResults().contains(a),
+                unwritten),
             new NamespaceShares(claimable::isActive, claimable::weight, caps),
             waiter,
             settings,
@@ -174,7 +185,10 @@ public final class Worker implements AutoCloseable {
             completions.pendingResults(),
             settings,
             this.metrics.jobs::leasesLost);
-    this.heartbeater = new Heartbeater(stores.transitions(), running, leaseKeeper, settings);
+    this.heartbeater =
+        new Heartbeater(stores.transitions(), running, leaseKeeper, unwritten, settings);
+    this.claimWriter =
+        new ClaimWriter(stores.transitions(), unwritten, stores.heldClaims(), running, settings);
     this.beacon = new LivenessBeacon(stores.liveness(), settings, this.metrics);
     this.cancels = new CancelListener(running, stores.clock(), settings, this.metrics);
     this.promoter = stores.promoter(settings.workerId);
@@ -189,7 +203,8 @@ public final class Worker implements AutoCloseable {
         stores.redlock(),
         stores.queries(),
         stores.transitions(),
-        limits);
+        limits,
+        stores.heldClaims());
   }
 
   /** Where finished attempts go, of a process's stores. */
@@ -267,6 +282,10 @@ public final class Worker implements AutoCloseable {
     long beat = settings.heartbeatInterval.toNanos();
     every(heartbeats, this::beat, beat, beat);
     every(leaseRenewals, this::renewLeases, beat, beat);
+    if (settings.claimWriteAfter.isPositive()) {
+      long writes = Math.max(settings.claimWriteAfter.toNanos() / 2, 1_000_000L);
+      every(claimWrites, this::writeClaims, writes, writes);
+    }
     every(promoting, this::promote, 0, stores.queueSettings().promoterInterval.toNanos());
     every(depthReading, queueDepths::runOnce, 0, QueueDepths.INTERVAL.toNanos());
     log.info(
@@ -305,6 +324,14 @@ public final class Worker implements AutoCloseable {
       reportIn();
     } catch (RuntimeException e) {
       failed("heartbeat", e);
+    }
+  }
+
+  private void writeClaims() {
+    try {
+      claimWriter.runOnce();
+    } catch (RuntimeException e) {
+      failed("claim write", e);
     }
   }
 
@@ -386,6 +413,7 @@ public final class Worker implements AutoCloseable {
       Loops.stopNow(depthReading);
       Loops.stopNow(timeouts);
       Loops.stopNow(livenessReports);
+      Loops.stopNow(claimWrites);
       output.close();
     }
     if (previous != STARTED) {
@@ -395,6 +423,9 @@ public final class Worker implements AutoCloseable {
     waiter.stop();
     join(claimThread);
     closeWakeListener();
+    // Every attempt still running has its claim written now, so that one handed back at the end
+    // of the grace is an ordinary RUNNING attempt (and one the death watch would rescue is found).
+    writeAllClaims();
     awaitHandlers();
     output.close();
     Loops.stopNow(heartbeats);
@@ -402,6 +433,8 @@ public final class Worker implements AutoCloseable {
     Loops.stopNow(depthReading);
     Loops.stopNow(timeouts);
     completions.close();
+    Loops.stopNow(claimWrites);
+    writeAllClaims(); // and the held-claims set emptied of what the last results wrote
     // Only now: leases of results still being written stay renewed until they are.
     Loops.stopNow(leaseRenewals);
     Loops.stopNow(livenessReports);
@@ -449,6 +482,7 @@ public final class Worker implements AutoCloseable {
       }
     }
     Loops.stopNow(livenessReports);
+    Loops.stopNow(claimWrites);
     Loops.stopNow(heartbeats);
     Loops.stopNow(leaseRenewals);
     Loops.stopNow(promoting);
@@ -462,6 +496,18 @@ public final class Worker implements AutoCloseable {
           "worker abandoned, its {} running attempts left to the death watch worker={}",
           running.size(),
           settings.workerId);
+    }
+  }
+
+  private void writeAllClaims() {
+    try {
+      claimWriter.writeAll();
+    } catch (RuntimeException e) {
+      log.warn(
+          "could not write {} claims held unwritten worker={}: {}",
+          unwritten.size(),
+          settings.workerId,
+          e.toString());
     }
   }
 

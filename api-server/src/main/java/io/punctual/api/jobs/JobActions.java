@@ -87,6 +87,11 @@ public final class JobActions {
   public void afterCancel(CancelResult.Cancelled c) {
     if (c.previous() == JobState.PENDING) {
       queue.remove(c.job().namespace(), c.job().priority(), c.job().id());
+      // A worker may hold its next attempt with the claim not written yet (its row still PENDING,
+      // worker.claimWriteAfter): the notice stops that attempt now, not when its write is refused.
+      Job job = c.job();
+      queue.announceCancels(
+          List.of(new CancelNotice(job.id(), job.attempt() + 1, job.updatedAt())));
     } else if (c.previous() == JobState.RUNNING) {
       Job job = c.job();
       Instant at = job.finishedAt() == null ? job.updatedAt() : job.finishedAt();

@@ -155,6 +155,14 @@ public final class RedisKeys {
   }
 
   /**
+   * Set of the jobs whose claims worker {@code workerId} holds without having written them to
+   * PostgreSQL yet ({@code HeldClaims}).
+   */
+  public String heldClaims(String workerId) {
+    return prefix + ":workers:held:{" + workerId + "}";
+  }
+
+  /**
    * Pub/sub channel telling workers that a running attempt was cancelled ({@code CancelNotice}).
    */
   public String cancelChannel() {

@@ -6,6 +6,7 @@ import io.punctual.queue.ReadyQueue;
 import io.punctual.queue.ReadyQueue.ClaimResult;
 import io.punctual.queue.ReadyQueue.Claimed;
 import io.punctual.queue.lease.Redlock;
+import io.punctual.queue.liveness.HeldClaims;
 import io.punctual.store.CommitOutcome;
 import io.punctual.store.JobTransitions;
 import io.punctual.store.limit.ClaimOutcome;
@@ -79,6 +80,11 @@ public final class ClaimLoop implements Runnable {
   private final ClaimReturns returns;
   private final UnconfirmedClaims unconfirmed;
 
+  /** The claims held unwritten, and their Redis set; both null when claims are written at once. */
+  private final UnwrittenClaims unwritten;
+
+  private final HeldClaims held;
+
   /**
    * @param stores where a claim reads and writes (Redis, leases, PostgreSQL, limits)
    * @param handlerSlots free handler slots, which only this loop acquires (for each job Redis hands
@@ -111,6 +117,12 @@ public final class ClaimLoop implements Runnable {
         new UnconfirmedClaims(
             stores.queries(), transitions, handlerSlots.heldHere(), settings.workerId);
     this.inFlight = new Semaphore(settings.claimsInFlight);
+    boolean readOnly =
+        settings.claimWriteAfter.isPositive()
+            && handlerSlots.unwritten() != null
+            && stores.held() != null;
+    this.unwritten = readOnly ? handlerSlots.unwritten() : null;
+    this.held = readOnly ? stores.held() : null;
   }
 
   /**
@@ -371,10 +383,16 @@ public final class ClaimLoop implements Runnable {
     }
     Set<UUID> leased;
     try {
+      if (held != null) {
+        // Before the leases: a death watch that finds this worker dead with a lease taken finds
+        // the job here too, and rescues it within seconds, not after the lease's TTL.
+        held.hold(settings.workerId, ids);
+      }
       try (Timer.Context t = metrics.claimLease.time()) {
         leased = redlock.acquire(ids, settings.workerId, settings.leaseTtl);
       }
     } catch (RuntimeException e) {
+      gaveUp(ids);
       returns.putBack(ns, claimed, Set.copyOf(ids), now);
       throw e;
     }
@@ -393,9 +411,12 @@ public final class ClaimLoop implements Runnable {
     ClaimOutcome outcome;
     try {
       try (Timer.Context t = metrics.claimConfirm.time()) {
-        outcome = transitions.claimJudged(ns, leasedIds, settings.workerId, caps.lockFor(ns));
+        outcome =
+            transitions.claimJudged(
+                ns, leasedIds, settings.workerId, caps.lockFor(ns), unwritten != null);
       }
     } catch (RuntimeException e) {
+      gaveUp(ids);
       // The commit may have gone through although its answer was lost: read the claim back and
       // hand back what it committed (while the leases still keep other workers off these jobs),
       // then every job of it goes back into Redis, due now.
@@ -410,6 +431,12 @@ public final class ClaimLoop implements Runnable {
     Set<UUID> confirmed = new HashSet<>();
     for (Job job : jobs) {
       confirmed.add(job.id());
+    }
+    if (outcome.unwritten()) {
+      unwritten.add(jobs); // before they start: their ends must know
+      gaveUp(ids.stream().filter(id -> !confirmed.contains(id)).toList());
+    } else {
+      gaveUp(ids);
     }
     Set<UUID> judged = new HashSet<>();
     outcome.refused().forEach(r -> judged.add(r.job().id()));
@@ -433,6 +460,13 @@ public final class ClaimLoop implements Runnable {
     }
     metrics.claimed.mark(jobs.size());
     return jobs.size();
+  }
+
+  /** Jobs of a claim that hold no unwritten claim here: out of the held-claims set. */
+  private void gaveUp(List<UUID> ids) {
+    if (unwritten != null && !ids.isEmpty()) {
+      unwritten.gaveUp(ids);
+    }
   }
 
   private static Optional<Instant> earliest(Optional<Instant> a, Optional<Instant> b) {

@@ -2,6 +2,7 @@ package io.punctual.worker.claim;
 
 import io.punctual.queue.ReadyQueue;
 import io.punctual.queue.lease.Redlock;
+import io.punctual.queue.liveness.HeldClaims;
 import io.punctual.store.JobQueries;
 import io.punctual.store.JobTransitions;
 import io.punctual.worker.limit.SlotHolders;
@@ -9,8 +10,8 @@ import java.time.Clock;
 
 /**
  * Where a claim reads and writes, and the clock it reads: the ready queues and the leases in Redis,
- * the claim's transition and the reads of pending jobs in PostgreSQL, and the limits the claimed
- * jobs hold slots of.
+ * the claim's transition and the reads of pending jobs in PostgreSQL, the limits the claimed jobs
+ * hold slots of, and the worker's held-claims set (null: claims are written at once).
  */
 public record ClaimStores(
     Clock clock,
@@ -18,4 +19,17 @@ public record ClaimStores(
     Redlock redlock,
     JobQueries queries,
     JobTransitions transitions,
-    SlotHolders limits) {}
+    SlotHolders limits,
+    HeldClaims held) {
+
+  /** Stores of a loop whose claims are all written at once (no held-claims set). */
+  public ClaimStores(
+      Clock clock,
+      ReadyQueue queue,
+      Redlock redlock,
+      JobQueries queries,
+      JobTransitions transitions,
+      SlotHolders limits) {
+    this(clock, queue, redlock, queries, transitions, limits, null);
+  }
+}

@@ -7,6 +7,7 @@ import io.punctual.model.JobState;
 import io.punctual.model.QueueEntry;
 import io.punctual.store.HandBack;
 import io.punctual.store.JobTransitions;
+import io.punctual.worker.claim.UnwrittenClaims;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.metrics.WorkerMetrics;
 import io.punctual.worker.run.FinishedAttempt;
@@ -62,12 +63,27 @@ public final class CompletionBatcher implements AutoCloseable {
   private final long flushNanos;
   private final LinkedBlockingQueue<FinishedAttempt> queue = new LinkedBlockingQueue<>();
   private final PendingResults pending = new PendingResults();
+  private final UnwrittenClaims unwritten;
   private final Written written;
   private final Thread thread;
   private volatile boolean closing;
 
   public CompletionBatcher(
       Clock clock, CompletionStores stores, WorkerSettings settings, WorkerMetrics metrics) {
+    this(clock, stores, settings, metrics, new UnwrittenClaims());
+  }
+
+  /**
+   * {@code unwritten}: the claims the worker holds unwritten; an attempt among them ends with its
+   * claim written in the same step (see {@code JobTransitions.finish}).
+   */
+  public CompletionBatcher(
+      Clock clock,
+      CompletionStores stores,
+      WorkerSettings settings,
+      WorkerMetrics metrics,
+      UnwrittenClaims unwritten) {
+    this.unwritten = unwritten;
     this.stores = stores;
     this.clock = clock;
     this.metrics = metrics;
@@ -167,6 +183,7 @@ public final class CompletionBatcher implements AutoCloseable {
               workerId,
               e);
           pending.removeAll(batch);
+          unwritten.finished(idsOf(batch));
           return;
         }
         log.warn(
@@ -209,7 +226,10 @@ public final class CompletionBatcher implements AutoCloseable {
         completions.add(c);
       }
     }
-    JobTransitions.Ended ended = stores.transitions().finish(completions, workerId);
+    Set<UUID> claimsUnwritten =
+        unwritten.takeForFinish(completions.stream().map(Completion::jobId).toList());
+    JobTransitions.Ended ended =
+        stores.transitions().finish(completions, workerId, claimsUnwritten);
     Set<UUID> accepted = new HashSet<>(ended.applied());
     for (HandBack.Moved m : stores.transitions().handBack(handBacks, workerId)) {
       accepted.add(m.entry().id());
@@ -219,6 +239,7 @@ public final class CompletionBatcher implements AutoCloseable {
     }
     // Written or refused: from now on nothing renews these leases.
     pending.removeAll(batch);
+    unwritten.finished(claimsUnwritten);
     releaseLeases(batch);
     afterLimits(batch, accepted);
     enqueueRetries(batch, accepted, ended.released());
@@ -303,11 +324,16 @@ public final class CompletionBatcher implements AutoCloseable {
     }
   }
 
-  private void releaseLeases(List<FinishedAttempt> batch) {
+  private static List<UUID> idsOf(List<FinishedAttempt> batch) {
     List<UUID> ids = new ArrayList<>(batch.size());
     for (FinishedAttempt f : batch) {
       ids.add(f.job().id());
     }
+    return ids;
+  }
+
+  private void releaseLeases(List<FinishedAttempt> batch) {
+    List<UUID> ids = idsOf(batch);
     try {
       stores.redlock().release(ids, workerId);
     } catch (RuntimeException e) {

@@ -54,6 +54,17 @@ public class WorkerSettings implements ValidatedSettings {
    */
   @JsonProperty public Duration livenessTtl = Duration.ofSeconds(5);
 
+  /**
+   * How long an attempt of a plain namespace (no limit, no paused type, no running cap) may run
+   * before its claim is written to PostgreSQL. Such a claim is read, not written: the worker holds
+   * the attempt under its Redlock lease, and an attempt that ends sooner writes its claim and its
+   * end in one row version instead of two; one still running after this is written then (and shows
+   * in the console as running, gets heartbeats). A cancel reaches such an attempt by its cancel
+   * notice, or when its claim's write is refused. PT0S: every claim is written at once. At most
+   * PT1S.
+   */
+  @JsonProperty public Duration claimWriteAfter = Duration.ofMillis(250);
+
   /** How long {@code close()} lets running handlers finish before interrupting them. */
   @JsonProperty public Duration shutdownGrace = Duration.ofSeconds(30);
 
@@ -150,6 +161,7 @@ public class WorkerSettings implements ValidatedSettings {
         logLinesPerAttempt >= 0 && logLinesPerAttempt <= 100_000,
         "worker.logLinesPerAttempt must be 0 to 100000");
     requireUpToASecond(errors, claimAhead, "worker.claimAhead");
+    requireUpToASecond(errors, claimWriteAfter, "worker.claimWriteAfter");
     requireUpToASecond(errors, claimGather, "worker.claimGather");
     errors.require(
         shutdownGrace != null && !shutdownGrace.isNegative(), "worker.shutdownGrace must be >= 0");

@@ -3,6 +3,7 @@ package io.punctual.worker.heartbeat;
 import io.punctual.model.Job;
 import io.punctual.store.JobTransitions;
 import io.punctual.store.JobTransitions.Attempt;
+import io.punctual.worker.claim.UnwrittenClaims;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.run.JobMdc;
 import io.punctual.worker.run.RunningAttempt;
@@ -30,6 +31,7 @@ public final class Heartbeater {
   private final JobTransitions transitions;
   private final RunningAttempts running;
   private final LeaseKeeper leases;
+  private final UnwrittenClaims unwritten;
   private final WorkerSettings settings;
 
   public Heartbeater(
@@ -37,16 +39,32 @@ public final class Heartbeater {
       RunningAttempts running,
       LeaseKeeper leases,
       WorkerSettings settings) {
+    this(transitions, running, leases, new UnwrittenClaims(), settings);
+  }
+
+  /**
+   * {@code unwritten}: the attempts whose claims are not written yet, left out (their rows are
+   * still PENDING; their claims are written within {@code worker.claimWriteAfter}, see {@link
+   * ClaimWriter}).
+   */
+  public Heartbeater(
+      JobTransitions transitions,
+      RunningAttempts running,
+      LeaseKeeper leases,
+      UnwrittenClaims unwritten,
+      WorkerSettings settings) {
     this.transitions = transitions;
     this.running = running;
     this.leases = leases;
+    this.unwritten = unwritten;
     this.settings = settings;
   }
 
   /** One beat; returns how many attempts it stopped. Throws when PostgreSQL did not answer. */
   public int runOnce() {
     List<RunningAttempt> snapshot = running.snapshot();
-    Set<Attempt> attempts = leases.attempts();
+    Set<Attempt> attempts = new HashSet<>(leases.attempts());
+    attempts.removeIf(a -> unwritten.isUnwritten(a.jobId()));
     if (attempts.isEmpty()) {
       return 0;
     }
@@ -54,7 +72,10 @@ public final class Heartbeater {
     int stopped = 0;
     for (RunningAttempt a : snapshot) {
       // An attempt that ended meanwhile may already be recorded; only stop ones still running.
-      if (!current.contains(a.job().id()) && running.contains(a) && a.stop(StopReason.CANCELLED)) {
+      if (attempts.contains(a.attempt())
+          && !current.contains(a.job().id())
+          && running.contains(a)
+          && a.stop(StopReason.CANCELLED)) {
         stopped++;
         Job job = a.job();
         try (JobMdc mdc = JobMdc.of(job, settings.workerId)) {

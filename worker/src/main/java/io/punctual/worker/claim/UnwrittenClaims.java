@@ -1,0 +1,170 @@
+package io.punctual.worker.claim;
+
+import io.punctual.model.Job;
+import io.punctual.store.JobTransitions.UnwrittenClaim;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The attempts this worker holds whose claims it read but has not written ({@code
+ * worker.claimWriteAfter}): their job rows are still PENDING with the attempt before. Each is in
+ * one of three states, and only one writer ever writes its row: the claim writer takes those that
+ * outlived the window ({@link #takeDue}) and writes their claims; the completion batch takes those
+ * whose attempt ended ({@link #takeForFinish}) and writes claim and end together. A completion
+ * waits for a claim write in progress, so the finish knows which guard its row needs.
+ *
+ * <p>It also gathers the jobs to take out of the worker's held-claims set in Redis ({@link
+ * #drainLetGo}): those whose claim was written, whose end was recorded, or whose claim was given
+ * up.
+ */
+public final class UnwrittenClaims {
+  private enum State {
+    UNWRITTEN,
+    WRITING,
+    FINISHING
+  }
+
+  private static final class Entry {
+    final Job job;
+    final long claimedNanos;
+    final AtomicReference<State> state = new AtomicReference<>(State.UNWRITTEN);
+
+    Entry(Job job, long claimedNanos) {
+      this.job = job;
+      this.claimedNanos = claimedNanos;
+    }
+  }
+
+  private final Map<UUID, Entry> byJob = new ConcurrentHashMap<>();
+  private final ConcurrentLinkedQueue<UUID> letGo = new ConcurrentLinkedQueue<>();
+
+  /** Holds the claims of {@code jobs}, read now (each job as the claim would have made it). */
+  public void add(Collection<Job> jobs) {
+    long now = System.nanoTime();
+    for (Job job : jobs) {
+      byJob.put(job.id(), new Entry(job, now));
+    }
+  }
+
+  /** Jobs of a claim that did not become attempts here: out of the held-claims set. */
+  public void gaveUp(Collection<UUID> ids) {
+    letGo.addAll(ids);
+  }
+
+  /** Whether the claim of job {@code jobId}'s attempt here is not written (yet). */
+  public boolean isUnwritten(UUID jobId) {
+    return byJob.containsKey(jobId);
+  }
+
+  /** How many claims are held unwritten. */
+  public int size() {
+    return byJob.size();
+  }
+
+  /**
+   * The unwritten claims held at least {@code minAgeNanos}, now marked as being written: no
+   * completion takes them until {@link #written}, {@link #refused} or {@link #notWritten}.
+   */
+  public List<UnwrittenClaim> takeDue(long minAgeNanos) {
+    long now = System.nanoTime();
+    List<UnwrittenClaim> due = new ArrayList<>();
+    for (Entry e : byJob.values()) {
+      if (now - e.claimedNanos >= minAgeNanos
+          && e.state.compareAndSet(State.UNWRITTEN, State.WRITING)) {
+        due.add(new UnwrittenClaim(e.job.id(), e.job.attempt(), e.job.startedAt()));
+      }
+    }
+    return due;
+  }
+
+  /** Claims written: ordinary attempts from now on. */
+  public void written(Collection<UUID> ids) {
+    for (UUID id : ids) {
+      byJob.remove(id);
+      letGo.add(id);
+    }
+  }
+
+  /**
+   * Claims whose write was refused (the job was cancelled, or the attempt rescued): no longer this
+   * worker's; returns the jobs, for their handlers to be stopped.
+   */
+  public List<Job> refused(Collection<UUID> ids) {
+    List<Job> jobs = new ArrayList<>();
+    for (UUID id : ids) {
+      Entry e = byJob.remove(id);
+      if (e != null) {
+        jobs.add(e.job);
+      }
+      letGo.add(id);
+    }
+    return jobs;
+  }
+
+  /** Claims whose write failed: unwritten still, written at a later pass. */
+  public void notWritten(Collection<UUID> ids) {
+    for (UUID id : ids) {
+      Entry e = byJob.get(id);
+      if (e != null) {
+        e.state.compareAndSet(State.WRITING, State.UNWRITTEN);
+      }
+    }
+  }
+
+  /**
+   * Of the jobs {@code ids} whose attempts ended, those whose claims are still unwritten, now
+   * reserved for their end's write (the claim writer leaves them alone); waits for a claim write in
+   * progress. An attempt already reserved by an earlier try of the same batch stays reserved.
+   */
+  public Set<UUID> takeForFinish(Collection<UUID> ids) {
+    Set<UUID> unwritten = new HashSet<>();
+    for (UUID id : ids) {
+      while (true) {
+        Entry e = byJob.get(id);
+        if (e == null) {
+          break;
+        }
+        State s = e.state.get();
+        if (s == State.FINISHING
+            || (s == State.UNWRITTEN && e.state.compareAndSet(State.UNWRITTEN, State.FINISHING))) {
+          unwritten.add(id);
+          break;
+        }
+        if (s == State.WRITING) {
+          LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+      }
+    }
+    return unwritten;
+  }
+
+  /** The ends of {@code ids} were written or refused: their claims are no longer held. */
+  public void finished(Collection<UUID> ids) {
+    for (UUID id : ids) {
+      Entry e = byJob.get(id);
+      if (e != null && e.state.get() == State.FINISHING) {
+        byJob.remove(id, e);
+        letGo.add(id);
+      }
+    }
+  }
+
+  /** The jobs to take out of the held-claims set since the last call. */
+  public List<UUID> drainLetGo() {
+    List<UUID> out = new ArrayList<>();
+    for (UUID id; (id = letGo.poll()) != null; ) {
+      out.add(id);
+    }
+    return out;
+  }
+}
