@@ -48,6 +48,12 @@ public class WorkerProperties {
   private Duration claimAhead = DEFAULTS.claimAhead;
 
   /**
+   * How long an attempt runs before its claim is written, 0 to 1 s ({@code worker.claimWriteAfter};
+   * 0: at once).
+   */
+  private Duration claimWriteAfter = DEFAULTS.claimWriteAfter;
+
+  /**
    * How long a worker that is behind may wait to claim a whole batch, 0 to 1 s ({@code
    * worker.claimGather}).
    */
@@ -167,6 +173,14 @@ public class WorkerProperties {
     this.claimAhead = claimAhead;
   }
 
+  public Duration getClaimWriteAfter() {
+    return claimWriteAfter;
+  }
+
+  public void setClaimWriteAfter(Duration claimWriteAfter) {
+    this.claimWriteAfter = claimWriteAfter;
+  }
+
   public Duration getClaimGather() {
     return claimGather;
   }
@@ -262,6 +276,7 @@ public class WorkerProperties {
     s.shutdownGrace = shutdownGrace;
     s.claimBatchSize = claimBatchSize;
     s.claimsInFlight = claimsInFlight;
+    s.claimWriteAfter = claimWriteAfter;
     s.claimAhead = claimAhead;
     s.claimGather = claimGather;
     s.leaseTtl = leaseTtl;

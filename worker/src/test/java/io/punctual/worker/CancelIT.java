@@ -129,7 +129,7 @@ class CancelIT {
     Thread.sleep(300);
     assertThat(stubborn.interrupted).isFalse();
     assertThat(worker.running()).isEqualTo(1);
-    assertThat(harness.find(job).status()).isEqualTo(JobState.RUNNING);
+    harness.awaitState(job, JobState.RUNNING); // its claim written after worker.claimWriteAfter
     stubborn.release.countDown();
     harness.awaitState(job, JobState.SUCCEEDED);
   }

@@ -17,7 +17,8 @@ import java.time.Duration;
  * A real worker in a process of its own, for {@link KilledWorkerChainIT} to kill with SIGKILL: its
  * {@code step} handler prints {@code started <job id>} and then hangs, so the process dies in the
  * middle of it (no graceful shutdown, no completion, no lease release). Arguments: PostgreSQL URL,
- * user, password, Redis URL, Redis key prefix, worker id.
+ * user, password, Redis URL, Redis key prefix, worker id; optionally its lease TTL and its
+ * claimWriteAfter (ISO-8601 durations).
  */
 public final class DoomedWorkerMain {
   private DoomedWorkerMain() {}
@@ -35,7 +36,10 @@ public final class DoomedWorkerMain {
     WorkerSettings settings = new WorkerSettings();
     settings.workerId = args[5];
     settings.heartbeatInterval = Duration.ofMillis(200);
-    settings.leaseTtl = Duration.ofSeconds(2);
+    settings.leaseTtl = args.length > 6 ? Duration.parse(args[6]) : Duration.ofSeconds(2);
+    if (args.length > 7) {
+      settings.claimWriteAfter = Duration.parse(args[7]);
+    }
     settings.maxIdleWait = Duration.ofMillis(500);
     JobHandler hangs =
         new JobHandler() {

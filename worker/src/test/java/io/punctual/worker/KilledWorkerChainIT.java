@@ -83,7 +83,13 @@ class KilledWorkerChainIT {
     return stores.queries().executions(job.namespace(), job.id());
   }
 
+  /** A doomed worker whose claims are written at once (PT0S) and whose leases last 2 s. */
   private Process startDoomedWorker(String workerId, Path log) throws IOException {
+    return startDoomedWorker(workerId, log, Duration.ofSeconds(2), Duration.ZERO);
+  }
+
+  private Process startDoomedWorker(
+      String workerId, Path log, Duration leaseTtl, Duration claimWriteAfter) throws IOException {
     String classPath =
         System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     List<String> command = new ArrayList<>();
@@ -102,7 +108,9 @@ class KilledWorkerChainIT {
             postgres.password,
             redis.url,
             redis.keyPrefix,
-            workerId));
+            workerId,
+            leaseTtl.toString(),
+            claimWriteAfter.toString()));
     return new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())
@@ -239,6 +247,20 @@ class KilledWorkerChainIT {
 
   @Test
   void aKilledWorkersAttemptRunsAgainWithinSecondsThroughTheDeathWatch() throws Exception {
+    killedWorkersAttemptRunsAgainWithinSeconds(Duration.ofSeconds(2), Duration.ZERO);
+  }
+
+  /**
+   * Killed with its claim read but not written (worker.claimWriteAfter): its row is PENDING and its
+   * lease would hold it for 30 s; the death watch finds it in the worker's held claims.
+   */
+  @Test
+  void aKilledWorkersUnwrittenClaimRunsAgainWithinSecondsRecordedLost() throws Exception {
+    killedWorkersAttemptRunsAgainWithinSeconds(Duration.ofSeconds(30), Duration.ofSeconds(1));
+  }
+
+  private void killedWorkersAttemptRunsAgainWithinSeconds(
+      Duration leaseTtl, Duration claimWriteAfter) throws Exception {
     stores.partitions().ensureAhead();
     Job job =
         stores
@@ -252,11 +274,14 @@ class KilledWorkerChainIT {
     String doomedId = "doomed-" + UUID.randomUUID().toString().substring(0, 8);
     Path log =
         Files.createDirectories(Path.of("target", "doomed-workers")).resolve(doomedId + ".log");
-    doomed = startDoomedWorker(doomedId, log);
+    doomed = startDoomedWorker(doomedId, log, leaseTtl, claimWriteAfter);
     await()
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(50))
         .until(() -> read(log).contains("started " + job.id()));
+    assertThat(find(job).status())
+        .as("the claim is written at once, or not within the window")
+        .isEqualTo(claimWriteAfter.isZero() ? JobState.RUNNING : JobState.PENDING);
 
     CopyOnWriteArrayList<Instant> started = new CopyOnWriteArrayList<>();
     JobHandler step =

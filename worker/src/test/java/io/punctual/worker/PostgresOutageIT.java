@@ -150,6 +150,7 @@ class PostgresOutageIT {
     startWorker();
     Job job = harness.submit(aJob().type(GatedHandler.TYPE).maxAttempts(3).build());
     assertThat(handler.started.await(10, TimeUnit.SECONDS)).isTrue();
+    harness.awaitState(job, JobState.RUNNING); // its claim written (worker.claimWriteAfter)
 
     proxy.refuse();
     handler.release.countDown();
@@ -167,6 +168,7 @@ class PostgresOutageIT {
     startWorker();
     Job job = harness.submit(aJob().type(GatedHandler.TYPE).maxAttempts(3).build());
     assertThat(handler.started.await(10, TimeUnit.SECONDS)).isTrue();
+    harness.awaitState(job, JobState.RUNNING); // its claim written (worker.claimWriteAfter)
 
     // Bytes stop flowing: the heartbeat's statement hangs (no error, no timeout) for the outage.
     proxy.stall();

@@ -111,7 +111,17 @@ class UnknownCommitIT {
   }
 
   private Worker startWorker(JobHandler handler, int concurrency, int claimBatch) {
+    return startWorker(handler, concurrency, claimBatch, new WorkerSettings().claimWriteAfter);
+  }
+
+  /**
+   * {@code claimWriteAfter}: PT0S writes every claim at once (a claim's commit is then what the
+   * fault hits); the default reads plain claims, and the results' commits write them.
+   */
+  private Worker startWorker(
+      JobHandler handler, int concurrency, int claimBatch, Duration claimWriteAfter) {
     WorkerSettings ws = WorkerHarness.settings();
+    ws.claimWriteAfter = claimWriteAfter;
     ws.concurrency = concurrency;
     ws.claimBatchSize = claimBatch;
     ws.leaseTtl = Duration.ofSeconds(3);
@@ -241,7 +251,7 @@ class UnknownCommitIT {
   void aClaimCommittedWhileTheWorkerWasToldItFailedIsHandedBackAndRunsAtOnce() throws Exception {
     startReaper();
     List<Job> jobs = submit(6, Instant.now().plusSeconds(4));
-    startWorker(quick(5), 8, 8);
+    startWorker(quick(5), 8, 8, Duration.ZERO);
     // In Redis (the promoter's first pass) before any commit has to wait for the standby.
     await()
         .atMost(Duration.ofSeconds(3))
