@@ -3,6 +3,7 @@ package io.punctual.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -25,11 +26,26 @@ class JobStateTest {
   }
 
   @Test
-  void pendingMayOnlyBeClaimedOrCancelled() {
+  void pendingMayBeClaimedCancelledOrEndedThroughAClaimNeverWritten() {
     assertThat(JobState.PENDING.canMoveTo(JobState.RUNNING)).isTrue();
     assertThat(JobState.PENDING.canMoveTo(JobState.CANCELLED)).isTrue();
-    assertThat(JobState.PENDING.canMoveTo(JobState.SUCCEEDED)).isFalse();
-    assertThat(JobState.PENDING.canMoveTo(JobState.FAILED)).isFalse();
+    // Only the ends of an attempt whose claim was read but not written (worker.claimWriteAfter)
+    // move a PENDING row straight to an end: SUCCEED_UNWRITTEN, RETRY_UNWRITTEN, FAIL_UNWRITTEN.
+    List<JobState.Transition> fromPendingToAnEnd = new ArrayList<>();
+    for (JobState.Transition t : JobState.Transition.values()) {
+      if (t.from() == JobState.PENDING
+          && t.to() != JobState.RUNNING
+          && t.to() != JobState.CANCELLED) {
+        fromPendingToAnEnd.add(t);
+      }
+    }
+    assertThat(fromPendingToAnEnd)
+        .containsExactly(
+            JobState.Transition.SUCCEED_UNWRITTEN,
+            JobState.Transition.RETRY_UNWRITTEN,
+            JobState.Transition.FAIL_UNWRITTEN);
+    assertThat(JobState.PENDING.canMoveTo(JobState.SKIPPED)).isFalse();
+    assertThat(JobState.PENDING.canMoveTo(JobState.BLOCKED)).isFalse();
   }
 
   @Test
