@@ -14,6 +14,7 @@ import io.punctual.store.limit.Limit;
 import io.punctual.store.limit.LimitStore;
 import io.punctual.store.namespace.Namespaces;
 import io.punctual.store.namespace.Quota;
+import io.punctual.store.testing.Completions;
 import io.punctual.store.testing.StoreStack;
 import io.punctual.store.testing.TestClock;
 import java.time.Instant;
@@ -208,17 +209,6 @@ class HandBackIT {
   }
 
   private Completion success(UUID id, int attempt) {
-    return new Completion(
-        id,
-        attempt,
-        JobState.SUCCEEDED,
-        null,
-        ExecutionStatus.SUCCEEDED,
-        clock.instant(),
-        5,
-        null,
-        null,
-        null,
-        List.of());
+    return Completions.success(id, attempt, clock.instant());
   }
 }

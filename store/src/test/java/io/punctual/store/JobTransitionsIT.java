@@ -12,6 +12,7 @@ import io.punctual.model.JobId;
 import io.punctual.model.JobState;
 import io.punctual.model.NewJob;
 import io.punctual.store.JobTransitions.CancelResult;
+import io.punctual.store.testing.Completions;
 import io.punctual.store.testing.StoreStack;
 import io.punctual.store.testing.TestClock;
 import java.time.Duration;
@@ -380,32 +381,10 @@ class JobTransitionsIT {
   }
 
   private Completion success(UUID id, int attempt) {
-    return new Completion(
-        id,
-        attempt,
-        JobState.SUCCEEDED,
-        null,
-        ExecutionStatus.SUCCEEDED,
-        clock.instant(),
-        5,
-        null,
-        null,
-        null,
-        List.of());
+    return Completions.success(id, attempt, clock.instant());
   }
 
   private Completion retry(UUID id, int attempt) {
-    return new Completion(
-        id,
-        attempt,
-        JobState.PENDING,
-        clock.instant(),
-        ExecutionStatus.FAILED,
-        clock.instant(),
-        5,
-        "boom",
-        "trace",
-        null,
-        List.of());
+    return Completions.retry(id, attempt, clock.instant(), clock.instant());
   }
 }

@@ -13,6 +13,7 @@ import io.punctual.store.JobTransitions.UnwrittenClaim;
 import io.punctual.store.limit.ClaimOutcome;
 import io.punctual.store.limit.Limit;
 import io.punctual.store.limit.LimitStore;
+import io.punctual.store.testing.Completions;
 import io.punctual.store.testing.StoreStack;
 import io.punctual.store.testing.TestClock;
 import java.time.Duration;
@@ -189,32 +190,10 @@ class UnwrittenClaimIT {
   }
 
   private Completion success(UUID id, int attempt) {
-    return new Completion(
-        id,
-        attempt,
-        JobState.SUCCEEDED,
-        null,
-        ExecutionStatus.SUCCEEDED,
-        clock.instant(),
-        5,
-        null,
-        null,
-        null,
-        List.of());
+    return Completions.success(id, attempt, clock.instant());
   }
 
   private Completion retry(UUID id, int attempt) {
-    return new Completion(
-        id,
-        attempt,
-        JobState.PENDING,
-        clock.instant().plusSeconds(10),
-        ExecutionStatus.FAILED,
-        clock.instant(),
-        5,
-        "boom",
-        "trace",
-        null,
-        List.of());
+    return Completions.retry(id, attempt, clock.instant(), clock.instant().plusSeconds(10));
   }
 }
