@@ -183,6 +183,31 @@ class UnwrittenClaimsIT {
   }
 
   @Test
+  void anAttemptHandedBackBeforeItsClaimIsWrittenIsRecordedAndKeepsItsAttempt() throws Exception {
+    settings.claimWriteAfter = Duration.ofSeconds(1);
+    Holding holding = new Holding();
+    handlers.register(holding);
+    Worker worker = harness.start(settings, handlers);
+    Job job = harness.submit(aJob().type("holding").maxAttempts(1).build());
+    assertThat(holding.started.await(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(harness.find(job).status()).isEqualTo(JobState.PENDING);
+
+    // As a remote worker's session hands back an attempt its worker never took.
+    assertThat(worker.stopAttempt(job.id(), io.punctual.worker.run.StopReason.SHUTDOWN)).isTrue();
+
+    await()
+        .atMost(Duration.ofSeconds(3))
+        .until(
+            () ->
+                harness.executions(job).stream()
+                    .anyMatch(e -> e.status() == ExecutionStatus.HANDED_BACK));
+    Execution handed = harness.executions(job).get(0);
+    assertThat(handed.attempt()).isEqualTo(1);
+    assertThat(handed.workerId()).isEqualTo(settings.workerId);
+    assertThat(harness.find(job).maxAttempts()).as("the handoff used up no attempt").isEqualTo(2);
+  }
+
+  @Test
   void aDeadWorkersUnwrittenClaimsAreRescuedWithinSecondsAndRecordedLost() throws Exception {
     settings.claimWriteAfter = Duration.ofSeconds(1);
     settings.leaseTtl = Duration.ofSeconds(60);

@@ -65,6 +65,11 @@ class RemoteWorkerIT {
     return http.get("/api/v1/jobs/" + jobId).json().get("status").asText();
   }
 
+  /** A claimed attempt's claim is written once it outlives worker.claimWriteAfter (250 ms). */
+  private void awaitRunning(String jobId) {
+    await().atMost(Duration.ofSeconds(3)).until(() -> status(jobId).equals("RUNNING"));
+  }
+
   private static long meter(String name) {
     return FIXTURE.app.getEnvironment().metrics().meter(name).getCount();
   }
@@ -78,6 +83,7 @@ class RemoteWorkerIT {
     String worker = register("remote.parent", 1);
     String job = submit("{\"type\":\"remote.parent\",\"priority\":\"high\"}");
     assertThat(claim(worker, 1, 10_000)).hasSize(1);
+    awaitRunning(job);
 
     // Refused whole, each bad field named, nothing recorded: the attempt is still held.
     Reply bad =
@@ -148,7 +154,7 @@ class RemoteWorkerIT {
     assertThat(a.get("type").asText()).isEqualTo("remote.echo");
     assertThat(a.get("payload").get("n").asInt()).isEqualTo(7);
     assertThat(a.get("idempotencyKey").asText()).isEqualTo("punctual:" + job);
-    assertThat(status(job)).isEqualTo("RUNNING");
+    awaitRunning(job);
 
     Reply beat =
         http.post(

@@ -231,6 +231,7 @@ public final class CompletionBatcher implements AutoCloseable {
     JobTransitions.Ended ended =
         stores.transitions().finish(completions, workerId, claimsUnwritten);
     Set<UUID> accepted = new HashSet<>(ended.applied());
+    Set<UUID> handedUnwritten = writeHandedBackClaims(handBacks, batch);
     for (HandBack.Moved m : stores.transitions().handBack(handBacks, workerId)) {
       accepted.add(m.entry().id());
     }
@@ -240,6 +241,7 @@ public final class CompletionBatcher implements AutoCloseable {
     // Written or refused: from now on nothing renews these leases.
     pending.removeAll(batch);
     unwritten.finished(claimsUnwritten);
+    unwritten.finished(handedUnwritten);
     releaseLeases(batch);
     afterLimits(batch, accepted);
     enqueueRetries(batch, accepted, ended.released());
@@ -322,6 +324,31 @@ public final class CompletionBatcher implements AutoCloseable {
         log.warn("enqueueing retries failed, retrying worker={}: {}", workerId, e.toString());
       }
     }
+  }
+
+  /**
+   * A hand-back is a move of a RUNNING attempt: the attempts handed back with their claims still
+   * unwritten (a worker stopping, or a remote worker's attempt it never took) have them written
+   * first, so that they are handed back and recorded like any other. Returns those jobs.
+   */
+  private Set<UUID> writeHandedBackClaims(List<HandBack> handBacks, List<FinishedAttempt> batch) {
+    if (handBacks.isEmpty()) {
+      return Set.of();
+    }
+    Set<UUID> ids = unwritten.takeForFinish(handBacks.stream().map(HandBack::jobId).toList());
+    if (ids.isEmpty()) {
+      return ids;
+    }
+    List<JobTransitions.UnwrittenClaim> claims = new ArrayList<>();
+    for (FinishedAttempt f : batch) {
+      if (ids.contains(f.job().id())) {
+        claims.add(
+            new JobTransitions.UnwrittenClaim(
+                f.job().id(), f.job().attempt(), f.job().startedAt()));
+      }
+    }
+    stores.transitions().writeClaims(claims, workerId);
+    return ids;
   }
 
   private static List<UUID> idsOf(List<FinishedAttempt> batch) {
