@@ -282,9 +282,18 @@ public final class Worker implements AutoCloseable {
     long beat = settings.heartbeatInterval.toNanos();
     every(heartbeats, this::beat, beat, beat);
     every(leaseRenewals, this::renewLeases, beat, beat);
-    if (settings.claimWriteAfter.isPositive()) {
+    if (settings.defersClaims()) {
       long writes = Math.max(settings.claimWriteAfter.toNanos() / 2, 1_000_000L);
       every(claimWrites, this::writeClaims, writes, writes);
+    } else if (settings.claimWriteAfter.isPositive()) {
+      log.info(
+          "claims written at once: worker.leaseTtl {} minus worker.heartbeatInterval {} does not"
+              + " outlast worker.livenessTtl {} plus {} worker={}",
+          settings.leaseTtl,
+          settings.heartbeatInterval,
+          settings.livenessTtl,
+          WorkerSettings.DEATH_SEEN_ALLOWANCE,
+          settings.workerId);
     }
     every(promoting, this::promote, 0, stores.queueSettings().promoterInterval.toNanos());
     every(depthReading, queueDepths::runOnce, 0, QueueDepths.INTERVAL.toNanos());

@@ -39,8 +39,14 @@ import org.junit.jupiter.api.Test;
  */
 class UnwrittenClaimsIT {
   private final WorkerHarness harness = new WorkerHarness();
-  private final WorkerSettings settings = WorkerHarness.settings();
+  private final WorkerSettings settings = longLeases(WorkerHarness.settings());
   private final JobHandlers handlers = harness.builtIns(settings);
+
+  /** Leases that outlive a death's detection: claims are held unwritten only then. */
+  private static WorkerSettings longLeases(WorkerSettings s) {
+    s.leaseTtl = Duration.ofSeconds(30);
+    return s;
+  }
 
   @AfterEach
   void close() {
@@ -166,7 +172,7 @@ class UnwrittenClaimsIT {
   @Test
   void aCancelWithoutNoticeStopsTheAttemptWhenItsClaimsWriteIsRefused() throws Exception {
     settings.claimWriteAfter = Duration.ofMillis(300);
-    settings.heartbeatInterval = Duration.ofSeconds(30);
+    settings.heartbeatInterval = Duration.ofSeconds(10);
     settings.leaseTtl = Duration.ofSeconds(60);
     Holding holding = new Holding();
     handlers.register(holding);

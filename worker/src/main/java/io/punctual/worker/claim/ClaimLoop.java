@@ -118,9 +118,7 @@ public final class ClaimLoop implements Runnable {
             stores.queries(), transitions, handlerSlots.heldHere(), settings.workerId);
     this.inFlight = new Semaphore(settings.claimsInFlight);
     boolean readOnly =
-        settings.claimWriteAfter.isPositive()
-            && handlerSlots.unwritten() != null
-            && stores.held() != null;
+        settings.defersClaims() && handlerSlots.unwritten() != null && stores.held() != null;
     this.unwritten = readOnly ? handlerSlots.unwritten() : null;
     this.held = readOnly ? stores.held() : null;
   }

@@ -186,6 +186,25 @@ public class WorkerSettings implements ValidatedSettings {
         name + " must be between PT0S and PT1S");
   }
 
+  /**
+   * How much longer than {@code livenessTtl} a dead worker's lease must last for its claims to be
+   * held unwritten: the death watch's pass ({@code reaper.deathCheckInterval}, 1 s by default) and
+   * a margin.
+   */
+  public static final Duration DEATH_SEEN_ALLOWANCE = Duration.ofSeconds(2);
+
+  /**
+   * Whether plain claims are read and written late ({@code claimWriteAfter} positive): only while a
+   * dead worker's lease outlives the time its death takes to be seen ({@code leaseTtl -
+   * heartbeatInterval > livenessTtl + 2 s}; 20 s against 7 s by default), so that the death watch,
+   * not another worker, finds its unwritten attempts and records them LOST. With shorter leases
+   * every claim is written at once.
+   */
+  public boolean defersClaims() {
+    return claimWriteAfter.isPositive()
+        && leaseTtl.minus(heartbeatInterval).compareTo(livenessTtl.plus(DEATH_SEEN_ALLOWANCE)) > 0;
+  }
+
   /** {@code <hostname>-<pid>-<6 random hex digits>}. */
   public static String defaultWorkerId() {
     String host = System.getenv("HOSTNAME");

@@ -178,4 +178,20 @@ class WorkerSettingsTest {
     beat.heartbeatInterval = Duration.ofMinutes(1);
     assertThatThrownBy(beat::validate).hasMessageContaining("worker.heartbeatInterval");
   }
+
+  @Test
+  void claimsAreHeldUnwrittenOnlyWhileADeadWorkersLeaseOutlivesTheTimeItsDeathTakesToBeSeen() {
+    WorkerSettings s = new WorkerSettings();
+    assertThat(s.defersClaims()).as("defaults: 30 s - 10 s against 5 s + 2 s").isTrue();
+    s.claimWriteAfter = java.time.Duration.ZERO;
+    assertThat(s.defersClaims()).as("PT0S: written at once").isFalse();
+    s.claimWriteAfter = java.time.Duration.ofMillis(250);
+    s.leaseTtl = java.time.Duration.ofSeconds(2);
+    s.heartbeatInterval = java.time.Duration.ofMillis(500);
+    assertThat(s.defersClaims()).as("a 2 s lease expires before a death is seen").isFalse();
+    s.livenessTtl = java.time.Duration.ofMillis(800);
+    s.livenessInterval = java.time.Duration.ofMillis(200);
+    s.leaseTtl = java.time.Duration.ofSeconds(4);
+    assertThat(s.defersClaims()).isTrue();
+  }
 }
