@@ -148,6 +148,18 @@ public final class UnwrittenClaims {
     return unwritten;
   }
 
+  /**
+   * The attempt of job {@code jobId} ended: its claim is no longer written by the claim writer (its
+   * end's batch writes claim and end together, however long the batch waits). A claim being written
+   * now stays so; the end's batch waits for it ({@link #takeForFinish}).
+   */
+  public void ended(UUID jobId) {
+    Entry e = byJob.get(jobId);
+    if (e != null) {
+      e.state.compareAndSet(State.UNWRITTEN, State.FINISHING);
+    }
+  }
+
   /** The ends of {@code ids} were written or refused: their claims are no longer held. */
   public void finished(Collection<UUID> ids) {
     for (UUID id : ids) {

@@ -107,6 +107,7 @@ public final class CompletionBatcher implements AutoCloseable {
     if (attempt.outcome() instanceof Outcome.Failed failed && failed.retryAfter() != null) {
       stores.limits().retryAfter(attempt.job(), failed.retryAfter());
     }
+    unwritten.ended(attempt.job().id());
     pending.add(attempt);
     queue.add(attempt);
   }
