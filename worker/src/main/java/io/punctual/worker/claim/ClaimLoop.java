@@ -47,6 +47,10 @@ import org.slf4j.MDC;
  * behind on jobs already due, up to {@code claimGather} for a whole claim's worth of free slots.
  * Store errors are logged and the loop goes on after a short backoff; a confirmation that failed is
  * read back first, and what it committed all the same is handed back ({@link UnconfirmedClaims}).
+ *
+ * <p>While {@code WorkerSettings#defersClaims()}, a plain namespace's claim is read, not written:
+ * its jobs enter the worker's held-claims set in Redis before their leases are taken, and {@link
+ * UnwrittenClaims} before they start; their claims are written later, or with their ends.
  */
 public final class ClaimLoop implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(ClaimLoop.class);
