@@ -322,6 +322,12 @@ public final class ThroughputBenchmark {
       BenchSupport.storeInBatches(
           stores, jobs, i -> BenchSupport.noop(now, List.of()), stores.queue()::enqueue);
       WorkerSettings settings = new WorkerSettings();
+      if (System.getProperty("bench.claimWriteAfter") != null) {
+        // Claims held unwritten (worker.claimWriteAfter, off by default); worker processes take
+        // -Dbench.processOpts=-Ddw.worker.claimWriteAfter=... instead.
+        settings.claimWriteAfter =
+            java.time.Duration.parse(System.getProperty("bench.claimWriteAfter"));
+      }
       if (System.getProperty("bench.concurrency") != null) {
         settings.concurrency = Integer.getInteger("bench.concurrency");
         settings.claimBatchSize = Integer.getInteger("bench.batch", settings.claimBatchSize);

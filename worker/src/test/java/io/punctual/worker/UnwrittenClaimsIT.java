@@ -45,6 +45,7 @@ class UnwrittenClaimsIT {
   /** Leases that outlive a death's detection: claims are held unwritten only then. */
   private static WorkerSettings longLeases(WorkerSettings s) {
     s.leaseTtl = Duration.ofSeconds(30);
+    s.claimWriteAfter = Duration.ofMillis(250);
     return s;
   }
 

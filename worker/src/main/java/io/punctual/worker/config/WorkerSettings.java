@@ -60,10 +60,12 @@ public class WorkerSettings implements ValidatedSettings {
    * the attempt under its Redlock lease, and an attempt that ends sooner writes its claim and its
    * end in one row version instead of two; one still running after this is written then (and shows
    * in the console as running, gets heartbeats). A cancel reaches such an attempt by its cancel
-   * notice, or when its claim's write is refused. PT0S: every claim is written at once. At most
-   * PT1S.
+   * notice, or when its claim's write is refused. PT0S (the default): every claim is written at
+   * once. At most PT1S. Off by default: after Redis loses its data (a restart without persistence,
+   * a flush) the leases that keep other workers off such attempts are gone, and a job claimed in
+   * the window before may run twice with the same attempt number (docs/architecture.md).
    */
-  @JsonProperty public Duration claimWriteAfter = Duration.ofMillis(250);
+  @JsonProperty public Duration claimWriteAfter = Duration.ZERO;
 
   /** How long {@code close()} lets running handlers finish before interrupting them. */
   @JsonProperty public Duration shutdownGrace = Duration.ofSeconds(30);
