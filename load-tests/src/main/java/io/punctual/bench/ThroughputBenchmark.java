@@ -325,8 +325,7 @@ public final class ThroughputBenchmark {
       if (System.getProperty("bench.claimWriteAfter") != null) {
         // Claims held unwritten (worker.claimWriteAfter, off by default); worker processes take
         // -Dbench.processOpts=-Ddw.worker.claimWriteAfter=... instead.
-        settings.claimWriteAfter =
-            java.time.Duration.parse(System.getProperty("bench.claimWriteAfter"));
+        settings.claimWriteAfter = Duration.parse(System.getProperty("bench.claimWriteAfter"));
       }
       if (System.getProperty("bench.concurrency") != null) {
         settings.concurrency = Integer.getInteger("bench.concurrency");

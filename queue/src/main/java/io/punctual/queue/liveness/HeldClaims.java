@@ -5,7 +5,6 @@ import io.punctual.queue.redis.RedisKeys;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -43,14 +42,12 @@ public final class HeldClaims {
     }
   }
 
-  /** Up to {@code max} of the jobs {@code workerId} holds unwritten claims of. */
+  /**
+   * Up to {@code max} of the jobs {@code workerId} holds unwritten claims of (Redis reads no more).
+   */
   public List<UUID> of(String workerId, int max) {
     List<UUID> out = new ArrayList<>();
-    Set<String> members = redis.sync().smembers(keys.heldClaims(workerId));
-    for (String m : members) {
-      if (out.size() >= max) {
-        break;
-      }
+    for (String m : redis.sync().srandmember(keys.heldClaims(workerId), max)) {
       out.add(UUID.fromString(m));
     }
     return out;

@@ -20,16 +20,4 @@ public record ClaimStores(
     JobQueries queries,
     JobTransitions transitions,
     SlotHolders limits,
-    HeldClaims held) {
-
-  /** Stores of a loop whose claims are all written at once (no held-claims set). */
-  public ClaimStores(
-      Clock clock,
-      ReadyQueue queue,
-      Redlock redlock,
-      JobQueries queries,
-      JobTransitions transitions,
-      SlotHolders limits) {
-    this(clock, queue, redlock, queries, transitions, limits, null);
-  }
-}
+    HeldClaims held) {}
