@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.punctual.common.json.Json;
 import io.punctual.model.Completion;
-import io.punctual.model.ExecutionStatus;
 import io.punctual.model.Job;
 import io.punctual.store.JobTransitions;
 import io.punctual.store.limit.ClaimOutcome.Reason;
+import io.punctual.store.testing.Completions;
 import io.punctual.store.testing.StoreStack;
 import io.punctual.store.testing.TestClock;
 import java.time.Duration;
@@ -79,18 +79,7 @@ class LimitClaimsIT {
   }
 
   private static Completion success(UUID id, int attempt, Instant at) {
-    return new Completion(
-        id,
-        attempt,
-        io.punctual.model.JobState.SUCCEEDED,
-        null,
-        ExecutionStatus.SUCCEEDED,
-        at,
-        1,
-        null,
-        null,
-        null,
-        null);
+    return Completions.success(id, attempt, at);
   }
 
   @Test

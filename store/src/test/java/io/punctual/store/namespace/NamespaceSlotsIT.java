@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.punctual.common.json.Json;
 import io.punctual.model.Completion;
-import io.punctual.model.ExecutionStatus;
 import io.punctual.model.Job;
 import io.punctual.model.JobState;
 import io.punctual.store.JobTransitions;
@@ -13,6 +12,7 @@ import io.punctual.store.limit.ClaimOutcome;
 import io.punctual.store.limit.ClaimOutcome.Reason;
 import io.punctual.store.limit.Limit;
 import io.punctual.store.limit.LimitStore;
+import io.punctual.store.testing.Completions;
 import io.punctual.store.testing.StoreStack;
 import io.punctual.store.testing.TestClock;
 import java.time.Duration;
@@ -92,18 +92,7 @@ class NamespaceSlotsIT {
   }
 
   private static Completion success(Job job, int attempt, Instant at) {
-    return new Completion(
-        job.id(),
-        attempt,
-        JobState.SUCCEEDED,
-        null,
-        ExecutionStatus.SUCCEEDED,
-        at,
-        1,
-        null,
-        null,
-        null,
-        null);
+    return Completions.success(job.id(), attempt, at);
   }
 
   @Test
