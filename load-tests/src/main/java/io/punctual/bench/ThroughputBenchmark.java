@@ -323,7 +323,8 @@ public final class ThroughputBenchmark {
           stores, jobs, i -> BenchSupport.noop(now, List.of()), stores.queue()::enqueue);
       WorkerSettings settings = new WorkerSettings();
       if (System.getProperty("bench.claimWriteAfter") != null) {
-        // Claims held unwritten (worker.claimWriteAfter, off by default); worker processes take
+        // worker.claimWriteAfter other than the default (PT0S: claims written at once); worker
+        // processes take
         // -Dbench.processOpts=-Ddw.worker.claimWriteAfter=... instead.
         settings.claimWriteAfter = Duration.parse(System.getProperty("bench.claimWriteAfter"));
       }

@@ -1,6 +1,8 @@
 package io.punctual.queue;
 
+import io.lettuce.core.SetArgs;
 import io.punctual.model.QueueEntry;
+import io.punctual.queue.ReadyQueue.Queued;
 import io.punctual.queue.config.QueueSettings;
 import io.punctual.queue.lease.SingleHolderLease;
 import io.punctual.queue.redis.RedisConnection;
@@ -21,6 +23,13 @@ import org.slf4j.LoggerFactory;
  * snapshot, or a failover to a replica that lagged) the stamp differs. Either way the next pass
  * rebuilds the whole near-term queue from PostgreSQL, in pages, at once, without waiting for jobs
  * to become overdue.
+ *
+ * <p>A rebuild holds back the jobs it puts back that are already due, until {@code
+ * queue.recoveryHoldBack} from its start: a live worker may be running one of them on a claim it
+ * has not written yet ({@code worker.claimWriteAfter}), and its lease went with the data; by then
+ * it has written the claim or ended the attempt, and PostgreSQL refuses the job to anyone else.
+ * After a flush a job already queued keeps its score (it was queued after the loss); after a
+ * restart or failover it is held back too (it may come from an older snapshot).
  *
  * <p>It stops {@code promoterSlack} short of the horizon: the API enqueues jobs inside the horizon
  * itself, and a job committed by a slow transaction just past the horizon's edge is still ahead of
@@ -73,15 +82,21 @@ public final class Promoter {
             "Redis is not the server of the last pass (restart or failover): rebuilding the"
                 + " near-term queue from PostgreSQL");
       }
+      startHoldBack(cursor == null ? Queued.KEEP : Queued.HOLD_BACK);
       cursor = new Cursor(runId, Instant.EPOCH, new UUID(0, 0));
     }
+    HoldBack holdBack = readHoldBack();
     int promoted = 0;
     while (true) {
       List<QueueEntry> page = pending.due(cursor.runAt, cursor.id, until, PAGE);
       if (page.isEmpty()) {
         break;
       }
-      queue.enqueue(page);
+      if (holdBack == null) {
+        queue.enqueue(page);
+      } else {
+        queue.restore(page, holdBack.until, holdBack.queued);
+      }
       promoted += page.size();
       QueueEntry last = page.get(page.size() - 1);
       cursor = new Cursor(runId, last.runAt(), last.id());
@@ -115,6 +130,43 @@ public final class Promoter {
   }
 
   private record Cursor(String runId, Instant runAt, UUID id) {}
+
+  /** A rebuild's hold-back: due jobs it puts back wait until {@code until}. */
+  private record HoldBack(Instant until, Queued queued) {}
+
+  /**
+   * Notes the hold-back of a rebuild starting now, in Redis with a TTL of the hold-back itself: a
+   * rebuild cut short (by an error, or by a failover of the promoter's lease) goes on the same way
+   * while it lasts, and after that it no longer matters.
+   */
+  private void startHoldBack(Queued queued) {
+    Duration holdBack = settings.recoveryHoldBack;
+    if (!holdBack.isPositive()) {
+      return;
+    }
+    Instant until = clock.instant().plus(holdBack);
+    redis
+        .sync()
+        .set(
+            queue.keys().promoterHoldBack(),
+            until.toEpochMilli() + "/" + queued.name(),
+            SetArgs.Builder.px(holdBack.toMillis()));
+  }
+
+  /** The hold-back of a rebuild in progress, or null. */
+  private HoldBack readHoldBack() {
+    String raw = redis.sync().get(queue.keys().promoterHoldBack());
+    if (raw == null) {
+      return null;
+    }
+    String[] parts = raw.split("/", 2);
+    try {
+      return new HoldBack(Instant.ofEpochMilli(Long.parseLong(parts[0])), Queued.valueOf(parts[1]));
+    } catch (RuntimeException e) {
+      log.warn("ignoring an unreadable promoter hold-back in Redis: {}", raw);
+      return null;
+    }
+  }
 
   /**
    * The Redis server's run_id (a new one on every start of the server); on a cluster, those of all

@@ -32,6 +32,8 @@ public final class ReadyQueue {
       LuaScript.load(ReadyQueue.class, "claim.lua", ScriptOutputType.MULTI);
   private static final LuaScript ENQUEUE =
       LuaScript.load(ReadyQueue.class, "enqueue.lua", ScriptOutputType.VALUE);
+  private static final LuaScript RESTORE =
+      LuaScript.load(ReadyQueue.class, "restore.lua", ScriptOutputType.VALUE);
 
   private final RedisConnection connection;
   private final RedisKeys keys;
@@ -80,6 +82,48 @@ public final class ReadyQueue {
               .toCompletableFuture());
     }
     return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
+  }
+
+  /** How {@link #restore} treats a member that is already queued. */
+  public enum Queued {
+    /** Keeps its score: it was queued after the data loss (a flush left nothing behind). */
+    KEEP,
+    /**
+     * Takes the held-back score when its own is earlier: it may predate the loss (a restart that
+     * reloaded an older snapshot, a replica that lagged) and belong to a job a worker runs now.
+     */
+    HOLD_BACK
+  }
+
+  /**
+   * Puts jobs back after Redis lost its data: those due before {@code notBefore} are queued at
+   * {@code notBefore}, so that a worker still running one on a claim it has not written yet writes
+   * it (or ends the attempt) before another worker can take the job.
+   */
+  public void restore(List<QueueEntry> entries, Instant notBefore, Queued queued) {
+    RedisClusterCommands<String, String> redis = connection.sync();
+    String mode = queued == Queued.KEEP ? "NX" : "GT";
+    for (var group : byShard(entries).entrySet()) {
+      ShardOf shard = group.getKey();
+      String[] args = enqueueArgs(shard.namespace(), heldBack(group.getValue(), notBefore));
+      String[] withMode = new String[args.length + 1];
+      withMode[0] = args[0];
+      withMode[1] = mode;
+      System.arraycopy(args, 1, withMode, 2, args.length - 1);
+      RESTORE.run(redis, keys.queues(shard.namespace(), shard.shard()), withMode);
+    }
+  }
+
+  /** {@code entries} with every due time before {@code notBefore} moved to it. */
+  public static List<QueueEntry> heldBack(List<QueueEntry> entries, Instant notBefore) {
+    List<QueueEntry> out = new ArrayList<>(entries.size());
+    for (QueueEntry e : entries) {
+      out.add(
+          e.runAt().isBefore(notBefore)
+              ? new QueueEntry(e.id(), e.namespace(), e.priority(), notBefore)
+              : e);
+    }
+    return out;
   }
 
   /** One shard of one namespace's queue. */

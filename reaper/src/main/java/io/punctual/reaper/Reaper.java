@@ -72,7 +72,13 @@ public final class Reaper implements AutoCloseable {
         new DeathWatch(
             stores.clock(), rescueStores(stores), stores.liveness(), rescuer, settings, metrics);
     this.reconciler =
-        new Reconciler(stores.clock(), stores.queries(), stores.redis(), stores.keys(), settings);
+        new Reconciler(
+            stores.clock(),
+            stores.queries(),
+            stores.redis(),
+            stores.keys(),
+            settings,
+            stores.queueSettings().recoveryHoldBack);
     this.slots =
         new SlotReconciler(
             stores.database().jdbi(), stores.redis(), stores.holds(), stores.limits());

@@ -10,6 +10,7 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.punctual.model.Job;
 import io.punctual.model.JobState;
 import io.punctual.model.QueueEntry;
+import io.punctual.queue.ReadyQueue;
 import io.punctual.queue.ReadyQueue.ShardOf;
 import io.punctual.queue.limit.LimitKeys;
 import io.punctual.queue.redis.LuaScript;
@@ -18,6 +19,7 @@ import io.punctual.queue.redis.RedisKeys;
 import io.punctual.queue.redis.RedisKeys.QueueKey;
 import io.punctual.store.JobQueries;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,9 +42,15 @@ import org.slf4j.LoggerFactory;
  *       was re-added meanwhile with another score.
  * </ul>
  *
- * Both directions work shard by shard of a sharded queue (each script call on one shard's slot; the
- * scan of queue keys visits every master of a cluster). Both are idempotent, so several reapers may
- * run them at once. Jobs due more recently are left alone: they may be between a commit and its
+ * A job it adds that is already due is queued {@code queue.recoveryHoldBack} from now, not at its
+ * due time: it may be missing because Redis lost its data, and a live worker may be running it on a
+ * claim it has not written yet ({@code worker.claimWriteAfter}) whose lease went with the data. By
+ * then that worker has written the claim or ended the attempt, and PostgreSQL refuses the job to
+ * anyone else. (The job is already {@code reconcileAfter} late; this adds little.)
+ *
+ * <p>Both directions work shard by shard of a sharded queue (each script call on one shard's slot;
+ * the scan of queue keys visits every master of a cluster). Both are idempotent, so several reapers
+ * may run them at once. Jobs due more recently are left alone: they may be between a commit and its
  * enqueue, or being claimed, right now.
  */
 public final class Reconciler {
@@ -58,26 +66,34 @@ public final class Reconciler {
   private final RedisConnection redis;
   private final RedisKeys keys;
   private final ReaperSettings settings;
+  private final Duration holdBack;
 
+  /**
+   * @param holdBack how long after a pass the jobs it puts back that are due may be taken ({@code
+   *     queue.recoveryHoldBack})
+   */
   public Reconciler(
       Clock clock,
       JobQueries queries,
       RedisConnection redis,
       RedisKeys keys,
-      ReaperSettings settings) {
+      ReaperSettings settings,
+      Duration holdBack) {
     this.clock = clock;
     this.queries = queries;
     this.redis = redis;
     this.keys = keys;
     this.settings = settings;
+    this.holdBack = holdBack;
   }
 
   /** What one pass repaired. */
   public record Repairs(int enqueued, int removed) {}
 
   public Repairs runOnce() {
-    Instant dueBefore = clock.instant().minus(settings.reconcileAfter);
-    int enqueued = enqueueMissing(dueBefore);
+    Instant now = clock.instant();
+    Instant dueBefore = now.minus(settings.reconcileAfter);
+    int enqueued = enqueueMissing(dueBefore, now.plus(holdBack));
     int removed = removeStale(dueBefore);
     if (enqueued > 0 || removed > 0) {
       log.warn(
@@ -90,7 +106,7 @@ public final class Reconciler {
   }
 
   /** PostgreSQL to Redis: every PENDING job due before {@code dueBefore} is in its queue. */
-  private int enqueueMissing(Instant dueBefore) {
+  private int enqueueMissing(Instant dueBefore, Instant notBefore) {
     RedisClusterCommands<String, String> commands = redis.sync();
     Instant afterRunAt = Instant.EPOCH;
     UUID afterId = new UUID(0, 0);
@@ -114,7 +130,7 @@ public final class Reconciler {
         String[] queues = keys.queues(shard.namespace(), shard.shard());
         // The limits' index of the jobs held in this shard is on the shard's slot.
         String heldIndex = new LimitKeys(keys).where(shard.namespace(), shard.shard());
-        List<QueueEntry> entries = group.getValue();
+        List<QueueEntry> entries = ReadyQueue.heldBack(group.getValue(), notBefore);
         if (entries.isEmpty()) {
           continue;
         }
@@ -130,6 +146,7 @@ public final class Reconciler {
         Long n = RECONCILE.run(commands, scriptKeys, args.toArray(String[]::new));
         added += n.intValue();
       }
+      // The page's own due times, not the held-back ones, carry the scan on.
       QueueEntry last = page.get(page.size() - 1);
       afterRunAt = last.runAt();
       afterId = last.id();

@@ -4,6 +4,7 @@ import static io.punctual.store.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.punctual.embedded.EmbeddedRedisServer;
+import io.punctual.model.Job;
 import io.punctual.model.NewJob;
 import io.punctual.model.Priority;
 import io.punctual.queue.Promoter;
@@ -17,6 +18,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** Redis loses its data; the promoter notices and rebuilds the near-term queue at once. */
@@ -115,6 +117,108 @@ class QueueRebuildIT {
 
       assertThat(queued(f.stores)).isEqualTo(100);
       assertThat(promoter.rebuilds()).isEqualTo(2);
+    }
+  }
+
+  private static Double score(Stores stores, Job job) {
+    return stores
+        .redis()
+        .sync()
+        .zscore(stores.keys().queue("default", job.priority()), job.id().toString());
+  }
+
+  private static double ms(Instant t) {
+    return (double) t.toEpochMilli();
+  }
+
+  @Test
+  void afterAFlushDueJobsPutBackWaitTheHoldBackAndJobsQueuedSinceKeepTheirTime() {
+    try (ReaperFixture f = new ReaperFixture()) {
+      Instant due = f.clock.instant().minusSeconds(5);
+      // A worker had taken this one from the queue and runs it on a claim not written yet.
+      Job running = f.store(List.of(aJob().runAt(due).build())).get(0);
+      Job future = f.store(List.of(aJob().runAt(f.clock.instant().plusSeconds(60)).build())).get(0);
+      Promoter promoter = promoter(f.stores, f.clock);
+      promoter.runOnce();
+      f.stores.queue().remove("default", running.priority(), running.id());
+
+      flush(f.stores);
+      // Submitted after the flush: queued by the API at its due time.
+      Job submitted = f.submit(List.of(aJob().runAt(due).build())).get(0);
+      promoter.runOnce();
+
+      Instant heldUntil = f.clock.instant().plus(f.stores.queueSettings().recoveryHoldBack);
+      assertThat(score(f.stores, running)).isEqualTo(ms(heldUntil));
+      assertThat(score(f.stores, submitted)).isEqualTo(ms(due));
+      assertThat(score(f.stores, future)).isEqualTo(ms(future.runAt()));
+      assertThat(promoter.rebuilds()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void afterARestartThatKeptOldEntriesDueOnesAreHeldBackToo() {
+    try (ReaperFixture f = new ReaperFixture()) {
+      Instant due = f.clock.instant().minusSeconds(5);
+      Job job = f.submit(List.of(aJob().runAt(due).build())).get(0);
+      Promoter promoter = promoter(f.stores, f.clock);
+      promoter.runOnce();
+      assertThat(score(f.stores, job)).isEqualTo(ms(due));
+      // The server restarted and reloaded a snapshot from before a worker took the job: its entry
+      // is back, its lease is not.
+      String cursorKey = f.stores.keys().promoterCursor();
+      String cursor = f.stores.redis().sync().get(cursorKey);
+      f.stores
+          .redis()
+          .sync()
+          .set(cursorKey, "another-server" + cursor.substring(cursor.indexOf('/')));
+
+      promoter.runOnce();
+
+      Instant heldUntil = f.clock.instant().plus(f.stores.queueSettings().recoveryHoldBack);
+      assertThat(score(f.stores, job)).isEqualTo(ms(heldUntil));
+    }
+  }
+
+  @Test
+  void aRebuildCutShortGoesOnHoldingBackAndThePassesAfterTheHoldBackDoNot() {
+    try (ReaperFixture f = new ReaperFixture()) {
+      Promoter promoter = promoter(f.stores, f.clock);
+      promoter.runOnce();
+      flush(f.stores);
+      promoter.runOnce(); // the rebuild, with nothing to put back
+      // Stored meanwhile, missing from the queue, due: as the rest of a rebuild cut short.
+      Job late = f.store(List.of(aJob().runAt(f.clock.instant().minusSeconds(1)).build())).get(0);
+      String cursorKey = f.stores.keys().promoterCursor();
+      String cursor = f.stores.redis().sync().get(cursorKey);
+      f.stores
+          .redis()
+          .sync()
+          .set(cursorKey, cursor.substring(0, cursor.indexOf('/')) + "/0/" + new UUID(0, 0));
+
+      promoter.runOnce();
+
+      assertThat(score(f.stores, late))
+          .as("held back by the rebuild's note")
+          .isEqualTo(ms(f.clock.instant().plus(f.stores.queueSettings().recoveryHoldBack)));
+      assertThat(promoter.rebuilds()).isEqualTo(2);
+
+      // Once the note has expired, passes enqueue at the due time again.
+      f.stores.redis().sync().del(f.stores.keys().promoterHoldBack());
+      f.stores.queue().remove("default", late.priority(), late.id());
+      f.stores
+          .redis()
+          .sync()
+          .set(cursorKey, cursor.substring(0, cursor.indexOf('/')) + "/0/" + new UUID(0, 0));
+      promoter.runOnce();
+      assertThat(score(f.stores, late)).isEqualTo(ms(late.runAt()));
+    }
+  }
+
+  /** FLUSHALL, limited to this test's keys (other tests may share the server). */
+  private static void flush(Stores stores) {
+    List<String> keys = stores.redis().sync().keys(stores.keys().prefix() + ":*");
+    if (!keys.isEmpty()) {
+      stores.redis().sync().del(keys.toArray(String[]::new));
     }
   }
 

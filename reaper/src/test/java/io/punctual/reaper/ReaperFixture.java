@@ -44,7 +44,12 @@ final class ReaperFixture implements AutoCloseable {
 
   Reconciler reconciler() {
     return new Reconciler(
-        stores.clock(), stores.queries(), stores.redis(), stores.keys(), settings);
+        stores.clock(),
+        stores.queries(),
+        stores.redis(),
+        stores.keys(),
+        settings,
+        stores.queueSettings().recoveryHoldBack);
   }
 
   PartitionJanitor janitor() {

@@ -56,6 +56,9 @@ final class PropertiesCheck {
     WorkerSettings settings = properties.getWorker().toSettings(properties.getNamespace());
     SettingsErrors errors = new SettingsErrors();
     settings.validate(errors);
+    settings
+        .holdBackProblem(properties.getQueue().getRecoveryHoldBack(), "queue.recoveryHoldBack")
+        .ifPresent(errors::add);
     throwIfAny(errors.messages());
     return settings;
   }

@@ -24,6 +24,12 @@ public class QueueProperties {
   private Duration promoterSlack = DEFAULTS.promoterSlack;
 
   /**
+   * How long jobs put back after Redis lost its data wait, if already due (a live worker writes the
+   * claims it held unwritten meanwhile); at least {@code 2 × worker.claim-write-after + 2 s}.
+   */
+  private Duration recoveryHoldBack = DEFAULTS.recoveryHoldBack;
+
+  /**
    * Each priority's share of claims while all have due work ({@code critical}, {@code high}, {@code
    * normal}, {@code low}); a priority left out keeps its default weight.
    */
@@ -42,6 +48,7 @@ public class QueueProperties {
     s.promoterInterval = promoterInterval;
     s.promoterSlack = promoterSlack;
     s.strictPriority = strictPriority;
+    s.recoveryHoldBack = recoveryHoldBack;
     weights.forEach(
         (name, weight) -> {
           var priority = Priority.parse(name);
@@ -79,6 +86,14 @@ public class QueueProperties {
 
   public void setPromoterSlack(Duration promoterSlack) {
     this.promoterSlack = promoterSlack;
+  }
+
+  public Duration getRecoveryHoldBack() {
+    return recoveryHoldBack;
+  }
+
+  public void setRecoveryHoldBack(Duration recoveryHoldBack) {
+    this.recoveryHoldBack = recoveryHoldBack;
   }
 
   public Map<String, Integer> getWeights() {

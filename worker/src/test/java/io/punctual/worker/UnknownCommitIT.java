@@ -115,8 +115,8 @@ class UnknownCommitIT {
   }
 
   /**
-   * {@code claimWriteAfter}: PT0S (the default) writes every claim at once, so a claim's commit is
-   * what the fault hits.
+   * {@code claimWriteAfter}: PT0S writes every claim at once (a claim's commit is then what the
+   * fault hits); the default reads plain claims, and the results' commits write them.
    */
   private Worker startWorker(
       JobHandler handler, int concurrency, int claimBatch, Duration claimWriteAfter) {

@@ -272,4 +272,51 @@ class UnwrittenClaimsIT {
     assertThat(done.attempt()).isEqualTo(2);
     assertThat(done.workerId()).isEqualTo(other.workerId);
   }
+
+  @Test
+  void aRedisDataLossHandsNoLiveWorkersUnwrittenAttemptToAnotherWorker() throws Exception {
+    settings.claimWriteAfter = Duration.ofSeconds(1);
+    Holding holding = new Holding();
+    handlers.register(holding);
+    harness.start(settings, handlers);
+    Job job = harness.submit(aJob().type("holding").build());
+    assertThat(holding.started.await(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(harness.find(job).status()).as("claim not written yet").isEqualTo(JobState.PENDING);
+
+    // Redis loses its data, this attempt's lease and held set with it (FLUSHALL, of this test's
+    // keys), while another worker waits for work.
+    List<String> keys = harness.stores.redis().sync().keys(harness.stores.keys().prefix() + ":*");
+    harness.stores.redis().sync().del(keys.toArray(String[]::new));
+    Instant lost = Instant.now();
+    WorkerSettings other = WorkerHarness.settings();
+    Holding second = new Holding();
+    second.release.countDown();
+    harness.startSeparate(other, harness.builtIns(other).register(second), new MetricRegistry());
+
+    // The workers' promoters rebuild the queue from PostgreSQL: the job is put back, held back.
+    String queue = harness.stores.keys().queue("default", job.priority());
+    Double score =
+        await()
+            .atMost(Duration.ofSeconds(3))
+            .until(
+                () -> harness.stores.redis().sync().zscore(queue, job.id().toString()),
+                s -> s != null);
+    assertThat(Instant.ofEpochMilli(score.longValue()))
+        .isAfterOrEqualTo(lost.plus(harness.queueSettings.recoveryHoldBack));
+    // Its worker writes the claim meanwhile; then a worker takes the entry and leaves the job.
+    harness.awaitState(job, JobState.RUNNING, Duration.ofSeconds(3));
+    await()
+        .atMost(Duration.ofSeconds(6))
+        .until(() -> harness.stores.redis().sync().zscore(queue, job.id().toString()) == null);
+    assertThat(second.started.getCount()).as("the other worker never ran it").isEqualTo(1);
+
+    holding.release.countDown();
+    Job done = harness.awaitState(job, JobState.SUCCEEDED);
+    assertThat(done.attempt()).isEqualTo(1);
+    assertThat(done.workerId()).isEqualTo(settings.workerId);
+    assertThat(harness.executions(job))
+        .singleElement()
+        .satisfies(e -> assertThat(e.workerId()).isEqualTo(settings.workerId));
+    assertThat(second.started.getCount()).isEqualTo(1);
+  }
 }

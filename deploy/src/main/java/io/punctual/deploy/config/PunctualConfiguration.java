@@ -96,6 +96,7 @@ public class PunctualConfiguration extends Configuration {
     errors.require(dataDir != null && !dataDir.isBlank(), "dataDir is required");
     rescueAfterOutlastsTheWorkers(errors);
     restartDelayOutlastsTheLease(errors);
+    holdBackOutlastsUnwrittenClaims(errors);
     if (api != null && planner != null && planner.schedules != null) {
       try {
         DeclaredSchedules.parse(planner, api, Clock.systemUTC().instant());
@@ -163,6 +164,15 @@ public class PunctualConfiguration extends Configuration {
               + ") must be at least worker.leaseTtl ("
               + lease
               + ") (or PT0S for none), or a restarted lock node could grant a lease it forgot");
+    }
+  }
+
+  /** See {@link io.punctual.worker.config.WorkerSettings#holdBackProblem}. */
+  private void holdBackOutlastsUnwrittenClaims(SettingsErrors errors) {
+    if (queue != null && worker != null) {
+      worker
+          .holdBackProblem(queue.recoveryHoldBack, "queue.recoveryHoldBack")
+          .ifPresent(errors::add);
     }
   }
 

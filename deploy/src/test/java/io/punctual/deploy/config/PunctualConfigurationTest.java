@@ -143,6 +143,29 @@ class PunctualConfigurationTest {
   }
 
   @Test
+  void aRecoveryHoldBackShorterThanTheClaimsWrittenLateNeedIsRefused() throws Exception {
+    assertThatThrownBy(
+            load("queue: {recoveryHoldBack: PT2S}\nworker: {claimWriteAfter: PT0.5S}\n")::validate)
+        .isInstanceOfSatisfying(
+            InvalidSettingsException.class,
+            e ->
+                assertThat(e.errors())
+                    .containsExactly(
+                        "queue.recoveryHoldBack (PT2S) must be at least 2 × worker.claimWriteAfter"
+                            + " + 2 s (PT3S), or after Redis loses its data a job a live worker"
+                            + " runs on a claim not yet written could go to a second worker"));
+    assertThatCode(
+            load("queue: {recoveryHoldBack: PT3S}\nworker: {claimWriteAfter: PT0.5S}\n")::validate)
+        .doesNotThrowAnyException();
+    assertThatCode(
+            load("queue: {recoveryHoldBack: PT0S}\nworker: {claimWriteAfter: PT0S}\n")::validate)
+        .as("no worker defers its claims")
+        .doesNotThrowAnyException();
+    assertThatThrownBy(load("queue: {recoveryHoldBack: -PT1S}\n")::validate)
+        .hasMessageContaining("queue.recoveryHoldBack must be >= 0");
+  }
+
+  @Test
   void redisClusterSeedsAreAListOrOneCommaSeparatedString() throws Exception {
     PunctualConfiguration list =
         load(

@@ -73,13 +73,13 @@ class FaultInjectionE2E {
         connectionTimeout: PT2S
       worker:
         heartbeatInterval: PT0.5S
-        leaseTtl: PT2S
+        leaseTtl: PT8S
         shutdownGrace: PT5S
         maxIdleWait: PT1S
         concurrency: 64
       reaper:
         interval: PT0.5S
-        rescueAfter: PT3S
+        rescueAfter: PT9S
         reconcileAfter: PT2S
       """;
 

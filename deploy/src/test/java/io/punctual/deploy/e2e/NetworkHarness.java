@@ -35,13 +35,13 @@ final class NetworkHarness implements AutoCloseable {
         connectionTimeout: PT2S
       worker:
         heartbeatInterval: PT0.5S
-        leaseTtl: PT2S
+        leaseTtl: PT8S
         shutdownGrace: PT5S
         maxIdleWait: PT1S
         concurrency: 16
       reaper:
         interval: PT0.5S
-        rescueAfter: PT3S
+        rescueAfter: PT9S
         reconcileAfter: PT2S
       """;
 

@@ -34,6 +34,14 @@ public class QueueSettings implements ValidatedSettings {
   /** Strict mode: always drain higher priorities first (lower ones may starve). */
   @JsonProperty public boolean strictPriority = false;
 
+  /**
+   * After Redis lost its data (a flush, a restart, a failover), jobs put back from PostgreSQL that
+   * are already due wait this long before a worker may take them: a live worker may be running them
+   * on a claim it has not written yet ({@code worker.claimWriteAfter}), and writes it within this
+   * time. At least {@code 2 × worker.claimWriteAfter + 2 s}; zero when no worker defers its claims.
+   */
+  @JsonProperty public Duration recoveryHoldBack = Duration.ofSeconds(3);
+
   public int weightOf(Priority priority) {
     Integer w = weights.get(priority);
     return w == null ? 1 : Math.max(1, w);
@@ -46,6 +54,9 @@ public class QueueSettings implements ValidatedSettings {
     errors.positive(promoterInterval, "queue.promoterInterval");
     errors.require(
         promoterSlack != null && !promoterSlack.isNegative(), "queue.promoterSlack must be >= 0");
+    errors.require(
+        recoveryHoldBack != null && !recoveryHoldBack.isNegative(),
+        "queue.recoveryHoldBack must be >= 0");
     if (horizon != null && promoterSlack != null) {
       errors.require(
           horizon.compareTo(promoterSlack) > 0,

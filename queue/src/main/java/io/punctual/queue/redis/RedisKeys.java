@@ -187,6 +187,15 @@ public final class RedisKeys {
     return prefix + ":promoter:cursor";
   }
 
+  /**
+   * Set by a rebuild of the queue for as long as its jobs are held back ({@code queue.
+   * recoveryHoldBack}): {@code <until ms>/<NX|GT>}, so that a rebuild cut short goes on the same
+   * way.
+   */
+  public String promoterHoldBack() {
+    return prefix + ":promoter:holdback";
+  }
+
   /** Lease that lets one promoter work at a time. */
   public String promoterLease() {
     return prefix + ":promoter:lease";

@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -60,12 +61,13 @@ public class WorkerSettings implements ValidatedSettings {
    * the attempt under its Redlock lease, and an attempt that ends sooner writes its claim and its
    * end in one row version instead of two; one still running after this is written then (and shows
    * in the console as running, gets heartbeats). A cancel reaches such an attempt by its cancel
-   * notice, or when its claim's write is refused. PT0S (the default): every claim is written at
-   * once. At most PT1S. Off by default: after Redis loses its data (a restart without persistence,
-   * a flush) the leases that keep other workers off such attempts are gone, and a job claimed in
-   * the window before may run twice with the same attempt number (docs/architecture.md).
+   * notice, or when its claim's write is refused. PT0S: every claim is written at once. At most
+   * PT1S. After Redis loses its data (a restart without persistence, a flush, a failover) the
+   * leases that keep other workers off such attempts are gone; the jobs put back from PostgreSQL
+   * then wait {@code queue.recoveryHoldBack} (at least twice this plus 2 s), by when a live worker
+   * has written its claims (docs/architecture.md).
    */
-  @JsonProperty public Duration claimWriteAfter = Duration.ZERO;
+  @JsonProperty public Duration claimWriteAfter = Duration.ofMillis(250);
 
   /** How long {@code close()} lets running handlers finish before interrupting them. */
   @JsonProperty public Duration shutdownGrace = Duration.ofSeconds(30);
@@ -205,6 +207,31 @@ public class WorkerSettings implements ValidatedSettings {
   public boolean defersClaims() {
     return claimWriteAfter.isPositive()
         && leaseTtl.minus(heartbeatInterval).compareTo(livenessTtl.plus(DEATH_SEEN_ALLOWANCE)) > 0;
+  }
+
+  /**
+   * After a Redis data loss, jobs put back wait {@code queue.recoveryHoldBack}: a live worker must
+   * have written the claims it held unwritten by then. It writes them between {@code
+   * claimWriteAfter} and 1.5 times that; the rest covers a commit and a pause.
+   *
+   * @return why {@code holdBack} is too short for these settings, or empty
+   */
+  public Optional<String> holdBackProblem(Duration holdBack, String holdBackName) {
+    if (holdBack == null || claimWriteAfter == null || !claimWriteAfter.isPositive()) {
+      return Optional.empty();
+    }
+    Duration least = claimWriteAfter.multipliedBy(2).plusSeconds(2);
+    if (holdBack.compareTo(least) >= 0) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        holdBackName
+            + " ("
+            + holdBack
+            + ") must be at least 2 × worker.claimWriteAfter + 2 s ("
+            + least
+            + "), or after Redis loses its data a job a live worker runs on a claim not yet"
+            + " written could go to a second worker");
   }
 
   /** {@code <hostname>-<pid>-<6 random hex digits>}. */

@@ -182,9 +182,10 @@ class WorkerSettingsTest {
   @Test
   void claimsAreHeldUnwrittenOnlyWhileADeadWorkersLeaseOutlivesTheTimeItsDeathTakesToBeSeen() {
     WorkerSettings s = new WorkerSettings();
-    assertThat(s.defersClaims()).as("off by default (PT0S: written at once)").isFalse();
+    assertThat(s.defersClaims()).as("defaults: 30 s - 10 s against 5 s + 2 s").isTrue();
+    s.claimWriteAfter = java.time.Duration.ZERO;
+    assertThat(s.defersClaims()).as("PT0S: written at once").isFalse();
     s.claimWriteAfter = java.time.Duration.ofMillis(250);
-    assertThat(s.defersClaims()).as("default leases: 30 s - 10 s against 5 s + 2 s").isTrue();
     s.leaseTtl = java.time.Duration.ofSeconds(2);
     s.heartbeatInterval = java.time.Duration.ofMillis(500);
     assertThat(s.defersClaims()).as("a 2 s lease expires before a death is seen").isFalse();
@@ -192,5 +193,24 @@ class WorkerSettingsTest {
     s.livenessInterval = java.time.Duration.ofMillis(200);
     s.leaseTtl = java.time.Duration.ofSeconds(4);
     assertThat(s.defersClaims()).isTrue();
+  }
+
+  @Test
+  void theRecoveryHoldBackMustOutlastTheWritingOfHeldClaims() {
+    WorkerSettings s = new WorkerSettings();
+    assertThat(s.holdBackProblem(java.time.Duration.ofSeconds(3), "queue.recoveryHoldBack"))
+        .as("defaults: 3 s against 2 × 250 ms + 2 s")
+        .isEmpty();
+    assertThat(s.holdBackProblem(java.time.Duration.ofMillis(2400), "queue.recoveryHoldBack"))
+        .hasValueSatisfying(
+            m ->
+                assertThat(m)
+                    .startsWith(
+                        "queue.recoveryHoldBack (PT2.4S) must be at least 2 ×"
+                            + " worker.claimWriteAfter + 2 s (PT2.5S)"));
+    s.claimWriteAfter = java.time.Duration.ZERO;
+    assertThat(s.holdBackProblem(java.time.Duration.ZERO, "queue.recoveryHoldBack"))
+        .as("no claim held unwritten: nothing to wait for")
+        .isEmpty();
   }
 }
