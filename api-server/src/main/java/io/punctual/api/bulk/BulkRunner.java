@@ -254,7 +254,7 @@ public final class BulkRunner implements Managed {
       return;
     }
     actions.afterRetry(acted.afterCommit().retried());
-    acted.afterCommit().cancelled().forEach(actions::afterCancel);
+    actions.afterCancels(acted.afterCommit().cancelled());
   }
 
   @Override

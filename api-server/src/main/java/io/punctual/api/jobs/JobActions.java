@@ -8,6 +8,7 @@ import io.punctual.store.JobQueries;
 import io.punctual.store.JobTransitions;
 import io.punctual.store.JobTransitions.CancelResult;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -85,18 +86,33 @@ public final class JobActions {
 
   /** The Redis side of a committed cancel (done in a caller's transaction). */
   public void afterCancel(CancelResult.Cancelled c) {
-    if (c.previous() == JobState.PENDING) {
-      queue.remove(c.job().namespace(), c.job().priority(), c.job().id());
-      // A worker may hold its next attempt with the claim not written yet (its row still PENDING,
-      // worker.claimWriteAfter): the notice stops that attempt now, not when its write is refused.
+    afterCancels(List.of(c));
+  }
+
+  /**
+   * The Redis side of committed cancels, for a batch at once: one removal per queue, one notice
+   * message, one enqueue of the jobs they released.
+   */
+  public void afterCancels(List<CancelResult.Cancelled> cancels) {
+    List<QueueEntry> dequeued = new ArrayList<>();
+    List<CancelNotice> notices = new ArrayList<>();
+    List<QueueEntry> freed = new ArrayList<>();
+    for (CancelResult.Cancelled c : cancels) {
       Job job = c.job();
-      queue.announceCancels(
-          List.of(new CancelNotice(job.id(), job.attempt() + 1, job.updatedAt())));
-    } else if (c.previous() == JobState.RUNNING) {
-      Job job = c.job();
-      Instant at = job.finishedAt() == null ? job.updatedAt() : job.finishedAt();
-      queue.announceCancels(List.of(new CancelNotice(job.id(), job.attempt(), at)));
+      if (c.previous() == JobState.PENDING) {
+        dequeued.add(QueueEntry.of(job));
+        // A worker may hold its next attempt with the claim not written yet (its row still
+        // PENDING, worker.claimWriteAfter): the notice stops that attempt now, not when its write
+        // is refused.
+        notices.add(new CancelNotice(job.id(), job.attempt() + 1, job.updatedAt()));
+      } else if (c.previous() == JobState.RUNNING) {
+        Instant at = job.finishedAt() == null ? job.updatedAt() : job.finishedAt();
+        notices.add(new CancelNotice(job.id(), job.attempt(), at));
+      }
+      freed.addAll(c.released());
     }
-    released.enqueueReleased(c.released());
+    queue.removeAll(dequeued);
+    queue.announceCancels(notices);
+    released.enqueueReleased(freed);
   }
 }

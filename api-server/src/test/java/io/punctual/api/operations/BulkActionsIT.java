@@ -9,6 +9,7 @@ import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport;
 import io.punctual.api.support.HttpSupport.Reply;
 import io.punctual.model.JobState;
+import io.punctual.queue.CancelNotice;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -94,6 +95,45 @@ class BulkActionsIT {
     assertThat(second.get("count").asInt()).isEqualTo(4);
     assertThat(second.get("done").asInt()).isZero();
     assertThat(second.get("failed").asInt()).isEqualTo(4);
+  }
+
+  @Test
+  void aBulkCancelOfPendingJobsSendsOneNoticeMessagePerBatch() throws Exception {
+    // A worker may hold a PENDING job's next attempt with its claim not written yet
+    // (worker.claimWriteAfter): each cancelled job gets a notice for that attempt, a batch's in one
+    // message.
+    HttpSupport http = FIXTURE.http().namespace("bulk-notice");
+    List<String> pending = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      pending.add(jobs.submit(http, "{\"type\":\"noop\",\"tags\":[\"notice\"]}"));
+    }
+    List<List<CancelNotice>> messages = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (var connection = FIXTURE.stack.redisClient.connectPubSub()) {
+      connection.addListener(
+          new io.lettuce.core.pubsub.RedisPubSubAdapter<>() {
+            @Override
+            public void message(String channel, String message) {
+              messages.add(CancelNotice.decode(message));
+            }
+          });
+      connection.sync().subscribe(FIXTURE.stack.keys.cancelChannel());
+
+      Reply started = http.post("/api/v1/jobs/bulk", body("cancel", "{\"tag\":\"notice\"}", false));
+      JsonNode end = awaitEnd(http, started.json().get("id").asText());
+      assertThat(end.get("done").asInt()).isEqualTo(4);
+
+      await().atMost(Duration.ofSeconds(3)).until(() -> messages.size() >= 2);
+      assertThat(messages).hasSize(2).allSatisfy(m -> assertThat(m).hasSize(2));
+      assertThat(messages.stream().flatMap(List::stream))
+          .extracting(n -> n.jobId().toString())
+          .containsExactlyInAnyOrderElementsOf(pending);
+      assertThat(messages.stream().flatMap(List::stream))
+          .allSatisfy(
+              n -> assertThat(n.attempt()).as("the attempt a worker would hold").isEqualTo(1));
+      for (io.punctual.model.Priority p : io.punctual.model.Priority.values()) {
+        assertThat(FIXTURE.stack.queue.size("bulk-notice", p)).as("taken out of Redis").isZero();
+      }
+    }
   }
 
   @Test
