@@ -40,7 +40,11 @@ test("a TS worker process killed (SIGKILL) mid-job: its attempt is rescued (LOST
   const job = await client.submit({ type: "hold", maxAttempts: 3 });
   const [, jobId, attempt, pid] = await victim.waitFor(/^started (\S+) (\d+) (\d+)/);
   assert.deepEqual([jobId, attempt, pid], [job.id, "1", String(victim.child.pid)]);
-  assert.equal((await client.get(job.id)).status, "RUNNING");
+  // The claim is written once the attempt outlives worker.claimWriteAfter (250 ms).
+  await eventually(async () => (await client.get(job.id)).status === "RUNNING", {
+    timeoutMs: 3_000,
+    what: "the attempt's claim written",
+  });
 
   victim.kill("SIGKILL");
   const { signal } = await victim.exited;
