@@ -32,8 +32,6 @@ public final class ReadyQueue {
       LuaScript.load(ReadyQueue.class, "claim.lua", ScriptOutputType.MULTI);
   private static final LuaScript ENQUEUE =
       LuaScript.load(ReadyQueue.class, "enqueue.lua", ScriptOutputType.VALUE);
-  private static final LuaScript RESTORE =
-      LuaScript.load(ReadyQueue.class, "restore.lua", ScriptOutputType.VALUE);
 
   private final RedisConnection connection;
   private final RedisKeys keys;
@@ -60,7 +58,7 @@ public final class ReadyQueue {
       ENQUEUE.run(
           redis,
           keys.queues(shard.namespace(), shard.shard()),
-          enqueueArgs(shard.namespace(), group.getValue()));
+          enqueueArgs(shard.namespace(), group.getValue(), "LT"));
     }
   }
 
@@ -78,7 +76,7 @@ public final class ReadyQueue {
               .runAsync(
                   redis,
                   keys.queues(shard.namespace(), shard.shard()),
-                  enqueueArgs(shard.namespace(), group.getValue()))
+                  enqueueArgs(shard.namespace(), group.getValue(), "LT"))
               .toCompletableFuture());
     }
     return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
@@ -105,12 +103,10 @@ public final class ReadyQueue {
     String mode = queued == Queued.KEEP ? "NX" : "GT";
     for (var group : byShard(entries).entrySet()) {
       ShardOf shard = group.getKey();
-      String[] args = enqueueArgs(shard.namespace(), heldBack(group.getValue(), notBefore));
-      String[] withMode = new String[args.length + 1];
-      withMode[0] = args[0];
-      withMode[1] = mode;
-      System.arraycopy(args, 1, withMode, 2, args.length - 1);
-      RESTORE.run(redis, keys.queues(shard.namespace(), shard.shard()), withMode);
+      ENQUEUE.run(
+          redis,
+          keys.queues(shard.namespace(), shard.shard()),
+          enqueueArgs(shard.namespace(), heldBack(group.getValue(), notBefore), mode));
     }
   }
 
@@ -140,10 +136,12 @@ public final class ReadyQueue {
     return byShard;
   }
 
-  private String[] enqueueArgs(String namespace, List<QueueEntry> entries) {
-    String[] args = new String[1 + entries.size() * 3];
+  /** enqueue.lua's arguments; {@code mode}: what a member already queued keeps (see the script). */
+  private String[] enqueueArgs(String namespace, List<QueueEntry> entries, String mode) {
+    String[] args = new String[2 + entries.size() * 3];
     args[0] = keys.wakeChannel(namespace);
-    int i = 1;
+    args[1] = mode;
+    int i = 2;
     for (QueueEntry e : entries) {
       args[i++] = Integer.toString(e.priority().rank() + 1);
       args[i++] = Long.toString(e.runAt().toEpochMilli());

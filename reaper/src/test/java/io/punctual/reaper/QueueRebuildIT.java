@@ -103,12 +103,7 @@ class QueueRebuildIT {
       f.submit(jobsWithin(f.clock, 100));
       Promoter promoter = promoter(f.stores, f.clock);
       promoter.runOnce();
-      String cursorKey = f.stores.keys().promoterCursor();
-      String cursor = f.stores.redis().sync().get(cursorKey);
-      f.stores
-          .redis()
-          .sync()
-          .set(cursorKey, "another-server" + cursor.substring(cursor.indexOf('/')));
+      stampCursorWithAnotherServer(f.stores);
       for (Priority p : Priority.values()) {
         f.stores.redis().sync().del(f.stores.keys().queue("default", p));
       }
@@ -165,12 +160,7 @@ class QueueRebuildIT {
       assertThat(score(f.stores, job)).isEqualTo(ms(due));
       // The server restarted and reloaded a snapshot from before a worker took the job: its entry
       // is back, its lease is not.
-      String cursorKey = f.stores.keys().promoterCursor();
-      String cursor = f.stores.redis().sync().get(cursorKey);
-      f.stores
-          .redis()
-          .sync()
-          .set(cursorKey, "another-server" + cursor.substring(cursor.indexOf('/')));
+      stampCursorWithAnotherServer(f.stores);
 
       promoter.runOnce();
 
@@ -212,6 +202,13 @@ class QueueRebuildIT {
       promoter.runOnce();
       assertThat(score(f.stores, late)).isEqualTo(ms(late.runAt()));
     }
+  }
+
+  /** As if the cursor had been written by another Redis server (a restart, a failover). */
+  private static void stampCursorWithAnotherServer(Stores stores) {
+    String cursorKey = stores.keys().promoterCursor();
+    String cursor = stores.redis().sync().get(cursorKey);
+    stores.redis().sync().set(cursorKey, "another-server" + cursor.substring(cursor.indexOf('/')));
   }
 
   /** FLUSHALL, limited to this test's keys (other tests may share the server). */

@@ -32,6 +32,24 @@ class PropertiesCheckTest {
   }
 
   @Test
+  void aRecoveryHoldBackShorterThanTheClaimsWrittenLateNeedIsNamed() {
+    PunctualProperties properties = new PunctualProperties();
+    assertThat(PropertiesCheck.worker(properties).claimWriteAfter)
+        .isEqualTo(Duration.ofMillis(250));
+    properties.getWorker().setClaimWriteAfter(Duration.ofSeconds(1));
+
+    assertThatThrownBy(() -> PropertiesCheck.worker(properties))
+        .isInstanceOf(InvalidSettingsException.class)
+        .hasMessageContaining(
+            "punctual.queue.recovery-hold-back (PT3S) must be at least 2 ×"
+                + " punctual.worker.claim-write-after + 2 s (PT4S)");
+    properties.getQueue().setRecoveryHoldBack(Duration.ofSeconds(4));
+    assertThat(PropertiesCheck.worker(properties).claimWriteAfter).isEqualTo(Duration.ofSeconds(1));
+    assertThat(PropertiesCheck.stores(properties).queue().recoveryHoldBack)
+        .isEqualTo(Duration.ofSeconds(4));
+  }
+
+  @Test
   void theOutboxNeedsAnHttpApiAndNamesEachWrongRelaySetting() {
     OutboxProperties outbox = new OutboxProperties();
     assertThatThrownBy(() -> PropertiesCheck.outbox(outbox))
