@@ -267,6 +267,8 @@ class RemoteWorkerIT {
     String worker = register("remote.silent", 1);
     String job = submit("{\"type\":\"remote.silent\",\"maxAttempts\":2}");
     assertThat(claim(worker, 1, 10_000)).hasSize(1);
+    // Its claim is written once the attempt outlives worker.claimWriteAfter.
+    await().atMost(Duration.ofSeconds(3)).until(() -> status(job).equals("RUNNING"));
 
     // It sends nothing for longer than api.remoteWorkers.leaseTtl: abandoned within a second.
     long abandoned = meter("punctual.api.remoteWorkers.abandoned");
