@@ -323,9 +323,8 @@ public final class ThroughputBenchmark {
           stores, jobs, i -> BenchSupport.noop(now, List.of()), stores.queue()::enqueue);
       WorkerSettings settings = new WorkerSettings();
       if (System.getProperty("bench.claimWriteAfter") != null) {
-        // worker.claimWriteAfter other than the default (PT0S: claims written at once); worker
-        // processes take
-        // -Dbench.processOpts=-Ddw.worker.claimWriteAfter=... instead.
+        // worker.claimWriteAfter other than the default (PT0S: claims written at once, as before
+        // 2026-11-30); worker processes take -Dbench.processOpts=-Ddw.worker.claimWriteAfter=...
         settings.claimWriteAfter = Duration.parse(System.getProperty("bench.claimWriteAfter"));
       }
       if (System.getProperty("bench.concurrency") != null) {

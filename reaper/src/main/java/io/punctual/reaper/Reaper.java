@@ -71,14 +71,7 @@ public final class Reaper implements AutoCloseable {
     this.deathWatch =
         new DeathWatch(
             stores.clock(), rescueStores(stores), stores.liveness(), rescuer, settings, metrics);
-    this.reconciler =
-        new Reconciler(
-            stores.clock(),
-            stores.queries(),
-            stores.redis(),
-            stores.keys(),
-            settings,
-            stores.queueSettings().recoveryHoldBack);
+    this.reconciler = reconciler(stores, settings);
     this.slots =
         new SlotReconciler(
             stores.database().jdbi(), stores.redis(), stores.holds(), stores.limits());
@@ -104,6 +97,17 @@ public final class Reaper implements AutoCloseable {
     this.promoted = metrics.meter("punctual.reaper.promoted");
     this.partitionsDropped = metrics.meter("punctual.reaper.partitionsDropped");
     metrics.gauge("punctual.reaper.queueRebuilds", () -> (Gauge<Long>) promoter::rebuilds);
+  }
+
+  /** The reconciler over a process's stores, holding back what it puts back as they say. */
+  static Reconciler reconciler(Stores stores, ReaperSettings settings) {
+    return new Reconciler(
+        stores.clock(),
+        stores.queries(),
+        stores.redis(),
+        stores.keys(),
+        settings,
+        stores.queueSettings().recoveryHoldBack);
   }
 
   /** What a rescue reads and changes, of a process's stores. */

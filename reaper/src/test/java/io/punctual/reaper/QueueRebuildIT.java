@@ -11,6 +11,7 @@ import io.punctual.queue.Promoter;
 import io.punctual.queue.Stores;
 import io.punctual.queue.config.QueueSettings;
 import io.punctual.queue.config.RedisSettings;
+import io.punctual.queue.testing.TestStack;
 import io.punctual.store.testing.TestClock;
 import io.punctual.store.testing.TestStores;
 import java.time.Duration;
@@ -52,9 +53,7 @@ class QueueRebuildIT {
       promoter.runOnce();
       assertThat(queued(f.stores)).isEqualTo(2_500);
 
-      // FLUSHALL, limited to this test's keys (other tests may share the server)
-      List<String> keys = f.stores.redis().sync().keys(f.stores.keys().prefix() + ":*");
-      f.stores.redis().sync().del(keys.toArray(String[]::new));
+      flush(f.stores);
       assertThat(queued(f.stores)).isZero();
       promoter.runOnce();
 
@@ -213,10 +212,7 @@ class QueueRebuildIT {
 
   /** FLUSHALL, limited to this test's keys (other tests may share the server). */
   private static void flush(Stores stores) {
-    List<String> keys = stores.redis().sync().keys(stores.keys().prefix() + ":*");
-    if (!keys.isEmpty()) {
-      stores.redis().sync().del(keys.toArray(String[]::new));
-    }
+    TestStack.deleteOwnRedisKeys(stores.redis(), stores.keys());
   }
 
   private static Promoter promoter(Stores stores, TestClock clock) {

@@ -43,13 +43,7 @@ final class ReaperFixture implements AutoCloseable {
   }
 
   Reconciler reconciler() {
-    return new Reconciler(
-        stores.clock(),
-        stores.queries(),
-        stores.redis(),
-        stores.keys(),
-        settings,
-        stores.queueSettings().recoveryHoldBack);
+    return Reaper.reconciler(stores, settings);
   }
 
   PartitionJanitor janitor() {

@@ -56,9 +56,7 @@ final class PropertiesCheck {
     WorkerSettings settings = properties.getWorker().toSettings(properties.getNamespace());
     SettingsErrors errors = new SettingsErrors();
     settings.validate(errors);
-    settings
-        .holdBackProblem(properties.getQueue().getRecoveryHoldBack(), "queue.recoveryHoldBack")
-        .ifPresent(errors::add);
+    settings.holdBackProblem(properties.getQueue().getRecoveryHoldBack()).ifPresent(errors::add);
     throwIfAny(errors.messages());
     return settings;
   }

@@ -13,6 +13,7 @@ import io.punctual.model.ExecutionStatus;
 import io.punctual.model.Job;
 import io.punctual.model.JobState;
 import io.punctual.queue.CancelNotice;
+import io.punctual.queue.testing.TestStack;
 import io.punctual.reaper.DeathWatch;
 import io.punctual.reaper.Reaper;
 import io.punctual.reaper.ReaperSettings;
@@ -80,6 +81,20 @@ class UnwrittenClaimsIT {
     }
   }
 
+  /**
+   * Starts this test's worker (claims written after 1 s) and one {@code holding} attempt on it,
+   * running with its claim not written yet.
+   */
+  private Job holdUnwritten(Holding holding) throws InterruptedException {
+    settings.claimWriteAfter = Duration.ofSeconds(1);
+    handlers.register(holding);
+    harness.start(settings, handlers);
+    Job job = harness.submit(aJob().type("holding").build());
+    assertThat(holding.started.await(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(harness.find(job).status()).as("claim not written yet").isEqualTo(JobState.PENDING);
+    return job;
+  }
+
   private List<String> heldSet() {
     return List.copyOf(
         harness
@@ -142,13 +157,8 @@ class UnwrittenClaimsIT {
 
   @Test
   void aCancelNoticeStopsAnAttemptWhoseClaimIsNotWritten() throws Exception {
-    settings.claimWriteAfter = Duration.ofSeconds(1);
     Holding holding = new Holding();
-    handlers.register(holding);
-    harness.start(settings, handlers);
-    Job job = harness.submit(aJob().type("holding").build());
-    assertThat(holding.started.await(5, TimeUnit.SECONDS)).isTrue();
-    assertThat(harness.find(job).status()).as("claim not written yet").isEqualTo(JobState.PENDING);
+    Job job = holdUnwritten(holding);
 
     CancelResult.Cancelled c =
         (CancelResult.Cancelled) harness.stores.transitions().cancel("default", job.id());
@@ -275,18 +285,12 @@ class UnwrittenClaimsIT {
 
   @Test
   void aRedisDataLossHandsNoLiveWorkersUnwrittenAttemptToAnotherWorker() throws Exception {
-    settings.claimWriteAfter = Duration.ofSeconds(1);
     Holding holding = new Holding();
-    handlers.register(holding);
-    harness.start(settings, handlers);
-    Job job = harness.submit(aJob().type("holding").build());
-    assertThat(holding.started.await(5, TimeUnit.SECONDS)).isTrue();
-    assertThat(harness.find(job).status()).as("claim not written yet").isEqualTo(JobState.PENDING);
+    Job job = holdUnwritten(holding);
 
     // Redis loses its data, this attempt's lease and held set with it (FLUSHALL, of this test's
     // keys), while another worker waits for work.
-    List<String> keys = harness.stores.redis().sync().keys(harness.stores.keys().prefix() + ":*");
-    harness.stores.redis().sync().del(keys.toArray(String[]::new));
+    TestStack.deleteOwnRedisKeys(harness.stores.redis(), harness.stores.keys());
     Instant lost = Instant.now();
     WorkerSettings other = WorkerHarness.settings();
     Holding second = new Holding();

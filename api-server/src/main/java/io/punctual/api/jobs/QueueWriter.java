@@ -1,6 +1,5 @@
 package io.punctual.api.jobs;
 
-import io.punctual.model.Priority;
 import io.punctual.model.QueueEntry;
 import io.punctual.queue.CancelNotice;
 import io.punctual.queue.ReadyQueue;
@@ -54,11 +53,6 @@ public final class QueueWriter {
         "announce cancel",
         notices.size(),
         notices.get(0).jobId());
-  }
-
-  /** Takes a cancelled job out of its queue; returns false (and logs) on failure. */
-  public boolean remove(String namespace, Priority priority, UUID id) {
-    return run(() -> queue.removeAsync(namespace, priority, id), "remove", 1, id);
   }
 
   /** Takes jobs out of their queues (e.g. a cancelled workflow's steps); false on failure. */

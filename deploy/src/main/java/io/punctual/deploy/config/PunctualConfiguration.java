@@ -170,9 +170,7 @@ public class PunctualConfiguration extends Configuration {
   /** See {@link io.punctual.worker.config.WorkerSettings#holdBackProblem}. */
   private void holdBackOutlastsUnwrittenClaims(SettingsErrors errors) {
     if (queue != null && worker != null) {
-      worker
-          .holdBackProblem(queue.recoveryHoldBack, "queue.recoveryHoldBack")
-          .ifPresent(errors::add);
+      worker.holdBackProblem(queue.recoveryHoldBack).ifPresent(errors::add);
     }
   }
 

@@ -189,8 +189,8 @@ public final class RedisKeys {
 
   /**
    * Set by a rebuild of the queue for as long as its jobs are held back ({@code queue.
-   * recoveryHoldBack}): {@code <until ms>/<NX|GT>}, so that a rebuild cut short goes on the same
-   * way.
+   * recoveryHoldBack}): {@code <until ms>/<KEEP|HOLD_BACK>} (a {@code ReadyQueue.Queued}), so that
+   * a rebuild cut short goes on the same way.
    */
   public String promoterHoldBack() {
     return prefix + ":promoter:holdback";

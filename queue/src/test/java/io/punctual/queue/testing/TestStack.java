@@ -67,6 +67,11 @@ public final class TestStack implements AutoCloseable {
    * (the Redis may be shared with other tests, or be a server the tests did not start).
    */
   public long deleteOwnRedisKeys() {
+    return deleteOwnRedisKeys(redis, keys);
+  }
+
+  /** {@link #deleteOwnRedisKeys()} for any test's connection and key prefix. */
+  public static long deleteOwnRedisKeys(RedisConnection redis, RedisKeys keys) {
     long deleted = 0;
     ScanArgs match = ScanArgs.Builder.matches(keys.prefix() + ":*").limit(1_000);
     KeyScanCursor<String> cursor = redis.sync().scan(match);

@@ -214,9 +214,10 @@ public class WorkerSettings implements ValidatedSettings {
    * have written the claims it held unwritten by then. It writes them between {@code
    * claimWriteAfter} and 1.5 times that; the rest covers a commit and a pause.
    *
+   * @param holdBack {@code queue.recoveryHoldBack}
    * @return why {@code holdBack} is too short for these settings, or empty
    */
-  public Optional<String> holdBackProblem(Duration holdBack, String holdBackName) {
+  public Optional<String> holdBackProblem(Duration holdBack) {
     if (holdBack == null || claimWriteAfter == null || !claimWriteAfter.isPositive()) {
       return Optional.empty();
     }
@@ -225,8 +226,7 @@ public class WorkerSettings implements ValidatedSettings {
       return Optional.empty();
     }
     return Optional.of(
-        holdBackName
-            + " ("
+        "queue.recoveryHoldBack ("
             + holdBack
             + ") must be at least 2 × worker.claimWriteAfter + 2 s ("
             + least

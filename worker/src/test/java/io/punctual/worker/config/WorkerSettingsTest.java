@@ -198,10 +198,10 @@ class WorkerSettingsTest {
   @Test
   void theRecoveryHoldBackMustOutlastTheWritingOfHeldClaims() {
     WorkerSettings s = new WorkerSettings();
-    assertThat(s.holdBackProblem(java.time.Duration.ofSeconds(3), "queue.recoveryHoldBack"))
+    assertThat(s.holdBackProblem(java.time.Duration.ofSeconds(3)))
         .as("defaults: 3 s against 2 × 250 ms + 2 s")
         .isEmpty();
-    assertThat(s.holdBackProblem(java.time.Duration.ofMillis(2400), "queue.recoveryHoldBack"))
+    assertThat(s.holdBackProblem(java.time.Duration.ofMillis(2400)))
         .hasValueSatisfying(
             m ->
                 assertThat(m)
@@ -209,7 +209,7 @@ class WorkerSettingsTest {
                         "queue.recoveryHoldBack (PT2.4S) must be at least 2 ×"
                             + " worker.claimWriteAfter + 2 s (PT2.5S)"));
     s.claimWriteAfter = java.time.Duration.ZERO;
-    assertThat(s.holdBackProblem(java.time.Duration.ZERO, "queue.recoveryHoldBack"))
+    assertThat(s.holdBackProblem(java.time.Duration.ZERO))
         .as("no claim held unwritten: nothing to wait for")
         .isEmpty();
   }
