@@ -127,6 +127,11 @@ public final class ReadyQueue {
 
   /** Entries grouped by the shard of their namespace's queue they go to. */
   public Map<ShardOf, List<QueueEntry>> byShard(List<QueueEntry> entries) {
+    return byShard(keys, entries);
+  }
+
+  /** {@link #byShard(List)} under {@code keys}, for a caller without a queue of its own. */
+  public static Map<ShardOf, List<QueueEntry>> byShard(RedisKeys keys, List<QueueEntry> entries) {
     Map<ShardOf, List<QueueEntry>> byShard = new LinkedHashMap<>();
     for (QueueEntry e : entries) {
       byShard
@@ -262,15 +267,6 @@ public final class ReadyQueue {
   /** Removes a job from its queue (after a cancel). */
   public void remove(String namespace, Priority priority, UUID id) {
     connection.sync().zrem(keys.queue(namespace, priority, id), id.toString());
-  }
-
-  /** {@link #remove} without waiting; completes when Redis has answered. */
-  public CompletableFuture<Void> removeAsync(String namespace, Priority priority, UUID id) {
-    return connection
-        .async()
-        .zrem(keys.queue(namespace, priority, id), id.toString())
-        .toCompletableFuture()
-        .thenApply(removed -> null);
   }
 
   /**

@@ -178,7 +178,7 @@ class ReadyQueueIT {
     assertThat(queue.size("default", Priority.HIGH)).isEqualTo(2);
     assertThat(queue.size("tenant-a", Priority.LOW)).isEqualTo(1);
 
-    queue.removeAsync("default", Priority.HIGH, a.get(0).id()).get(5, TimeUnit.SECONDS);
+    queue.removeAllAsync(List.of(a.get(0))).get(5, TimeUnit.SECONDS);
     assertThat(queue.size("default", Priority.HIGH)).isEqualTo(1);
 
     queue.removeAllAsync(List.of(a.get(1), other)).get(5, TimeUnit.SECONDS);

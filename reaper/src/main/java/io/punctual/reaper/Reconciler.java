@@ -23,7 +23,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -118,14 +117,7 @@ public final class Reconciler {
         break;
       }
       seen += page.size();
-      Map<ShardOf, List<QueueEntry>> byShard = new LinkedHashMap<>();
-      for (QueueEntry e : page) {
-        byShard
-            .computeIfAbsent(
-                new ShardOf(e.namespace(), keys.shardOf(e.id())), n -> new ArrayList<>())
-            .add(e);
-      }
-      for (var group : byShard.entrySet()) {
+      for (var group : ReadyQueue.byShard(keys, page).entrySet()) {
         ShardOf shard = group.getKey();
         String[] queues = keys.queues(shard.namespace(), shard.shard());
         // The limits' index of the jobs held in this shard is on the shard's slot.
