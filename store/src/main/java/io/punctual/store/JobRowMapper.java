@@ -25,39 +25,134 @@ import org.jdbi.v3.core.statement.StatementContext;
 public final class JobRowMapper implements RowMapper<Job> {
   static final JobRowMapper INSTANCE = new JobRowMapper();
 
+  /** Maps one row, finding its columns by name (see {@link #specialize} for a whole result). */
   @Override
   public Job map(ResultSet rs, StatementContext ctx) throws SQLException {
-    long timeoutMs = rs.getLong("timeout_ms");
-    Duration timeout = rs.wasNull() ? null : Duration.ofMillis(timeoutMs);
-    return new Job(
-        rs.getObject("id", UUID.class),
-        rs.getString("namespace"),
-        rs.getString("type"),
-        Json.readTree(rs.getString("payload")),
-        Priority.ofRank(rs.getShort("priority")),
-        JobState.valueOf(rs.getString("status")),
-        timestamptz(rs, "run_at"),
-        rs.getInt("attempt"),
-        rs.getInt("max_attempts"),
-        backoff(rs.getString("backoff")),
-        timeout,
-        rs.getString("idempotency_key"),
-        tags(rs.getArray("tags")),
-        Json.readTree(rs.getString("callback")),
-        Json.readTree(rs.getString("result")),
-        rs.getString("last_error"),
-        rs.getString("worker_id"),
-        timestamptz(rs, "heartbeat_at"),
-        timestamptz(rs, "started_at"),
-        timestamptz(rs, "finished_at"),
-        timestamptz(rs, "created_at"),
-        timestamptz(rs, "updated_at"),
-        rs.getObject("parent_id", UUID.class),
-        rs.getObject("schedule_id", UUID.class),
-        rs.getObject("workflow_id", UUID.class),
-        runCondition(rs.getString("run_condition")),
-        timestamptz(rs, "occurrence_at"),
-        rs.getString("traceparent"));
+    return new Columns(rs).job(rs);
+  }
+
+  /**
+   * A mapper for every row of {@code rs}: its columns are looked up by name once, not once per
+   * column of each row (Jdbi specializes a row mapper per result set).
+   */
+  @Override
+  public RowMapper<Job> specialize(ResultSet rs, StatementContext ctx) throws SQLException {
+    Columns columns = new Columns(rs);
+    return (row, c) -> columns.job(row);
+  }
+
+  /**
+   * Maps the rows of one result set inside a caller's own row mapper (which reads other columns
+   * too), finding the columns once for the result set it sees first.
+   */
+  static final class PerResult {
+    private ResultSet seen;
+    private Columns columns;
+
+    Job map(ResultSet rs) throws SQLException {
+      if (rs != seen) {
+        columns = new Columns(rs);
+        seen = rs;
+      }
+      return columns.job(rs);
+    }
+  }
+
+  /** The positions of a {@code jobs} row's columns in one result set. */
+  private static final class Columns {
+    private final int id;
+    private final int namespace;
+    private final int type;
+    private final int payload;
+    private final int priority;
+    private final int status;
+    private final int runAt;
+    private final int attempt;
+    private final int maxAttempts;
+    private final int backoff;
+    private final int timeoutMs;
+    private final int idempotencyKey;
+    private final int tags;
+    private final int callback;
+    private final int result;
+    private final int lastError;
+    private final int workerId;
+    private final int heartbeatAt;
+    private final int startedAt;
+    private final int finishedAt;
+    private final int createdAt;
+    private final int updatedAt;
+    private final int parentId;
+    private final int scheduleId;
+    private final int workflowId;
+    private final int runCondition;
+    private final int occurrenceAt;
+    private final int traceparent;
+
+    Columns(ResultSet rs) throws SQLException {
+      id = rs.findColumn("id");
+      namespace = rs.findColumn("namespace");
+      type = rs.findColumn("type");
+      payload = rs.findColumn("payload");
+      priority = rs.findColumn("priority");
+      status = rs.findColumn("status");
+      runAt = rs.findColumn("run_at");
+      attempt = rs.findColumn("attempt");
+      maxAttempts = rs.findColumn("max_attempts");
+      backoff = rs.findColumn("backoff");
+      timeoutMs = rs.findColumn("timeout_ms");
+      idempotencyKey = rs.findColumn("idempotency_key");
+      tags = rs.findColumn("tags");
+      callback = rs.findColumn("callback");
+      result = rs.findColumn("result");
+      lastError = rs.findColumn("last_error");
+      workerId = rs.findColumn("worker_id");
+      heartbeatAt = rs.findColumn("heartbeat_at");
+      startedAt = rs.findColumn("started_at");
+      finishedAt = rs.findColumn("finished_at");
+      createdAt = rs.findColumn("created_at");
+      updatedAt = rs.findColumn("updated_at");
+      parentId = rs.findColumn("parent_id");
+      scheduleId = rs.findColumn("schedule_id");
+      workflowId = rs.findColumn("workflow_id");
+      runCondition = rs.findColumn("run_condition");
+      occurrenceAt = rs.findColumn("occurrence_at");
+      traceparent = rs.findColumn("traceparent");
+    }
+
+    Job job(ResultSet rs) throws SQLException {
+      long timeout = rs.getLong(timeoutMs);
+      Duration jobTimeout = rs.wasNull() ? null : Duration.ofMillis(timeout);
+      return new Job(
+          rs.getObject(id, UUID.class),
+          rs.getString(namespace),
+          rs.getString(type),
+          Json.readTree(rs.getString(payload)),
+          Priority.ofRank(rs.getShort(priority)),
+          JobState.valueOf(rs.getString(status)),
+          timestamptz(rs, runAt),
+          rs.getInt(attempt),
+          rs.getInt(maxAttempts),
+          backoff(rs.getString(backoff)),
+          jobTimeout,
+          rs.getString(idempotencyKey),
+          tags(rs.getArray(tags)),
+          Json.readTree(rs.getString(callback)),
+          Json.readTree(rs.getString(result)),
+          rs.getString(lastError),
+          rs.getString(workerId),
+          timestamptz(rs, heartbeatAt),
+          timestamptz(rs, startedAt),
+          timestamptz(rs, finishedAt),
+          timestamptz(rs, createdAt),
+          timestamptz(rs, updatedAt),
+          rs.getObject(parentId, UUID.class),
+          rs.getObject(scheduleId, UUID.class),
+          rs.getObject(workflowId, UUID.class),
+          runCondition(rs.getString(runCondition)),
+          timestamptz(rs, occurrenceAt),
+          rs.getString(traceparent));
+    }
   }
 
   /**
@@ -103,6 +198,10 @@ public final class JobRowMapper implements RowMapper<Job> {
    * mapping its rows).
    */
   private static Instant timestamptz(ResultSet rs, String column) throws SQLException {
+    return timestamptz(rs, rs.findColumn(column));
+  }
+
+  private static Instant timestamptz(ResultSet rs, int column) throws SQLException {
     OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
     return t == null ? null : t.toInstant();
   }

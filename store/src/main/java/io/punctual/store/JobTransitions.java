@@ -159,6 +159,7 @@ public final class JobTransitions {
                 .mapTo(String.class)
                 .one();
           }
+          JobRowMapper.PerResult rows = new JobRowMapper.PerResult();
           return h.createQuery(sql("claim"))
               .bind("ids", ids.toArray(UUID[]::new))
               .bindMap(UnnestColumns.scheduledBounds(ids))
@@ -168,7 +169,7 @@ public final class JobTransitions {
               .bind("cappedNamespace", cappedNamespace)
               .map(
                   (rs, ctx) -> {
-                    Job job = JobRowMapper.INSTANCE.map(rs, ctx);
+                    Job job = rows.map(rs);
                     String verdict = rs.getString("verdict");
                     String key = rs.getString("limit_key");
                     int concurrency = rs.getInt("limit_concurrency");
@@ -210,6 +211,7 @@ public final class JobTransitions {
       List<Job> claimed,
       boolean readOnly) {
     boolean[] judge = {false};
+    JobRowMapper.PerResult rows = new JobRowMapper.PerResult();
     h.createQuery(sql(readOnly ? "peekPlain" : "claimPlain"))
         .bind("ids", ids.toArray(UUID[]::new))
         .bindMap(UnnestColumns.scheduledBounds(ids))
@@ -220,7 +222,7 @@ public final class JobTransitions {
             (rs, ctx) -> {
               String verdict = rs.getString("verdict");
               if (verdict.equals("CLAIMED")) {
-                Job row = JobRowMapper.INSTANCE.map(rs, ctx);
+                Job row = rows.map(rs);
                 claimed.add(readOnly ? asClaimed(row, workerId, now) : row);
               } else {
                 judge[0] = true;

@@ -49,6 +49,18 @@ class JsonTest {
     }
   }
 
+  @Test
+  void anEmptyObjectIsReadAsItsOwnNewObjectEachTime() {
+    JsonNode first = Json.readTree("{}");
+    JsonNode second = Json.readTree("{}");
+
+    assertThat(first).isEqualTo(new ObjectMapper().createObjectNode()).isNotSameAs(second);
+    ((com.fasterxml.jackson.databind.node.ObjectNode) first).put("changed", true);
+    assertThat(second.isEmpty()).isTrue();
+    assertThat(Json.readTree(null)).isNull();
+    assertThat(Json.readTree(" {} ")).isEqualTo(second);
+  }
+
   /** The recycler a parser would get on a fresh virtual thread, given back when done. */
   private static BufferRecycler inNewVirtualThread(JsonFactory factory) throws Exception {
     AtomicReference<BufferRecycler> got = new AtomicReference<>();
