@@ -21,7 +21,7 @@ import java.util.function.Function;
  * come back in order, one future per key.
  */
 public final class PipelinedCommands {
-  private static final StringCodec CODEC = StringCodec.UTF8;
+  private static final StringCodec CODEC = Utf8Codec.INSTANCE;
 
   private PipelinedCommands() {}
 

@@ -90,9 +90,9 @@ public final class RedisConnector implements AutoCloseable {
   /** A new connection (standalone, or to the whole cluster: routed by slot, reads from masters). */
   public RedisConnection connect() {
     if (cluster == null) {
-      return RedisConnection.of(standalone.connect());
+      return RedisConnection.of(standalone.connect(Utf8Codec.INSTANCE));
     }
-    StatefulRedisClusterConnection<String, String> connection = cluster.connect();
+    StatefulRedisClusterConnection<String, String> connection = cluster.connect(Utf8Codec.INSTANCE);
     connection.setReadFrom(ReadFrom.UPSTREAM);
     return RedisConnection.of(connection);
   }
@@ -102,7 +102,9 @@ public final class RedisConnector implements AutoCloseable {
    * the queue scripts send) reaches every node of the cluster, so one subscription hears all.
    */
   public StatefulRedisPubSubConnection<String, String> connectPubSub() {
-    return cluster == null ? standalone.connectPubSub() : cluster.connectPubSub();
+    return cluster == null
+        ? standalone.connectPubSub(Utf8Codec.INSTANCE)
+        : cluster.connectPubSub(Utf8Codec.INSTANCE);
   }
 
   /** The standalone client; an exception on a cluster. */
