@@ -113,10 +113,11 @@ class ConsoleE2E {
 
   @Test
   void aRunningJobsPageShowsItsProgressAndLogLinesAsTheyArrive() {
-    // The built-in sleep handler in 8 steps of 0.75 s: progress and a log line after each.
-    String id = stack.submit("{\"type\":\"sleep\",\"payload\":{\"ms\":6000,\"steps\":8}}");
-    await().atMost(Duration.ofSeconds(30)).until(() -> stack.status(id), "RUNNING"::equals);
+    // Signed in before the job starts: on a busy machine a sign-in alone took longer than the job.
     browser.signIn(stack.base, stack.adminKey);
+    // The built-in sleep handler in 8 steps of 1.125 s: progress and a log line after each.
+    String id = stack.submit("{\"type\":\"sleep\",\"payload\":{\"ms\":9000,\"steps\":8}}");
+    await().atMost(Duration.ofSeconds(30)).until(() -> stack.status(id), "RUNNING"::equals);
     browser.open(stack.base + "/ui/#/jobs/" + id);
     browser.find("#job-status[data-status=RUNNING]");
     // Seen while it runs, without reloading the page: the bar moves and lines are added.
