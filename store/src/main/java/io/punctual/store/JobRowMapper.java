@@ -43,7 +43,7 @@ public final class JobRowMapper implements RowMapper<Job> {
 
   /**
    * Maps the rows of one result set inside a caller's own row mapper (which reads other columns
-   * too), finding the columns once for the result set it sees first.
+   * too), finding the columns once per result set.
    */
   static final class PerResult {
     private ResultSet seen;

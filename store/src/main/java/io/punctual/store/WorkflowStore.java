@@ -251,10 +251,11 @@ public final class WorkflowStore {
       return head;
     }
     record Row(String ref, Job job) {}
+    JobRowMapper.PerResult jobs = new JobRowMapper.PerResult();
     List<Row> rows =
         h.createQuery(sql("steps"))
             .bind("id", id)
-            .map((rs, ctx) -> new Row(rs.getString("ref"), JobRowMapper.INSTANCE.map(rs, ctx)))
+            .map((rs, ctx) -> new Row(rs.getString("ref"), jobs.map(rs)))
             .list();
     Map<UUID, List<Upstream>> dependsOn =
         JobQueries.dependsOn(h, namespace, rows.stream().map(r -> r.job().id()).toList());
