@@ -1,6 +1,8 @@
 package io.punctual.model;
 
+import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -128,11 +130,25 @@ public enum JobState {
 
   /** Whether any named transition leads from this state to {@code target}. */
   public boolean canMoveTo(JobState target) {
-    for (Transition t : Transition.values()) {
-      if (t.from == this && t.to == target) {
-        return true;
+    return Moves.TARGETS.get(this).contains(target);
+  }
+
+  /**
+   * Each state's targets, built once from the transitions: {@link Completion} asks on every
+   * attempt's end, and {@code Transition.values()} copies its array on each call.
+   */
+  private static final class Moves {
+    private static final Map<JobState, Set<JobState>> TARGETS = targets();
+
+    private static Map<JobState, Set<JobState>> targets() {
+      Map<JobState, Set<JobState>> targets = new EnumMap<>(JobState.class);
+      for (JobState s : JobState.values()) {
+        targets.put(s, EnumSet.noneOf(JobState.class));
       }
+      for (Transition t : Transition.values()) {
+        targets.get(t.from).add(t.to);
+      }
+      return targets;
     }
-    return false;
   }
 }

@@ -10,6 +10,19 @@ import org.junit.jupiter.api.Test;
 class JobStateTest {
 
   @Test
+  void aStateCanMoveToExactlyTheTargetsOfItsNamedTransitions() {
+    for (JobState from : JobState.values()) {
+      for (JobState to : JobState.values()) {
+        boolean named = false;
+        for (JobState.Transition t : JobState.Transition.values()) {
+          named |= t.from() == from && t.to() == to;
+        }
+        assertThat(from.canMoveTo(to)).as("%s -> %s", from, to).isEqualTo(named);
+      }
+    }
+  }
+
+  @Test
   void finalStatesHaveNoWayOutButAnOperatorsRerun() {
     for (JobState terminal :
         new JobState[] {
