@@ -386,26 +386,15 @@ public final class JobTransitions {
    */
   static Set<UUID> succeedRetryOrFail(
       Handle h, List<Completion> completions, String workerId, Instant now, Set<UUID> unwritten) {
+    Set<FinishStatement.Group> groups = FinishStatement.groupsOf(completions, unwritten);
+    UnnestColumns<Completion> columns = UnnestColumns.of(completions).jobKeys(Completion::jobId);
+    for (FinishStatement.Group g : FinishStatement.Group.values()) {
+      if (groups.contains(g)) {
+        columns.idsWhere(g.idsParameter, Completion::jobId, c -> g.has(c, unwritten));
+      }
+    }
     return new HashSet<>(
-        UnnestColumns.of(completions)
-            .jobKeys(Completion::jobId)
-            .idsWhere(
-                "succeedIds", Completion::jobId, c -> ends(c, JobState.SUCCEEDED, unwritten, false))
-            .idsWhere(
-                "retryIds", Completion::jobId, c -> ends(c, JobState.PENDING, unwritten, false))
-            .idsWhere("failIds", Completion::jobId, c -> ends(c, JobState.FAILED, unwritten, false))
-            .idsWhere(
-                "succeedUnwrittenIds",
-                Completion::jobId,
-                c -> ends(c, JobState.SUCCEEDED, unwritten, true))
-            .idsWhere(
-                "retryUnwrittenIds",
-                Completion::jobId,
-                c -> ends(c, JobState.PENDING, unwritten, true))
-            .idsWhere(
-                "failUnwrittenIds",
-                Completion::jobId,
-                c -> ends(c, JobState.FAILED, unwritten, true))
+        columns
             .ints("attempts", Completion::attempt)
             .millis("nextRunAtMs", Completion::nextRunAt)
             .texts("execStatuses", c -> c.executionStatus().name())
@@ -414,17 +403,11 @@ public final class JobTransitions {
             .texts("errors", Completion::error)
             .texts("stackTraces", Completion::stackTrace)
             .texts("results", c -> c.result() == null ? null : Json.write(c.result()))
-            .bind(h.createQuery(sql("succeedRetryOrFail")))
+            .bind(h.createQuery(FinishStatement.sql(groups)))
             .bind("workerId", workerId)
             .bind("now", now)
             .mapTo(UUID.class)
             .list());
-  }
-
-  /** Whether {@code c} moves its job to {@code state}, through its unwritten claim or not. */
-  private static boolean ends(
-      Completion c, JobState state, Set<UUID> unwritten, boolean throughUnwritten) {
-    return c.nextState() == state && unwritten.contains(c.jobId()) == throughUnwritten;
   }
 
   // --- CANCEL_BLOCKED, CANCEL_PENDING, CANCEL_RUNNING

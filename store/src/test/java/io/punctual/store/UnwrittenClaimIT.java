@@ -189,8 +189,94 @@ class UnwrittenClaimIT {
     assertThat(stored(job.id()).status()).isEqualTo(JobState.RUNNING);
   }
 
+  @Test
+  void oneBatchEndsAttemptsOfEveryGroupTogetherEachByItsOwnGuard() {
+    List<Job> written = List.of(pending(3), pending(3), pending(3));
+    List<Job> unwritten = List.of(pending(3), pending(3), pending(3));
+    Job cancelled = pending(3);
+    for (Job j : written) {
+      assertThat(transitions.claimJudged("default", List.of(j.id()), "w1", null, false).unwritten())
+          .isFalse();
+    }
+    unwritten.forEach(j -> read(j, "w1"));
+    transitions.claim(List.of(cancelled.id()), "w1");
+    assertThat(transitions.cancel("default", cancelled.id()))
+        .isInstanceOf(CancelResult.Cancelled.class);
+    clock.advance(Duration.ofMillis(40));
+
+    List<Completion> batch =
+        List.of(
+            success(written.get(0).id(), 1),
+            retry(written.get(1).id(), 1),
+            failure(written.get(2).id(), 1),
+            success(unwritten.get(0).id(), 1),
+            retry(unwritten.get(1).id(), 1),
+            failure(unwritten.get(2).id(), 1),
+            new Completion(
+                cancelled.id(),
+                1,
+                JobState.CANCELLED,
+                null,
+                ExecutionStatus.CANCELLED,
+                clock.instant(),
+                5,
+                "cancelled",
+                null,
+                null,
+                List.of()));
+    Set<UUID> unwrittenIds =
+        Set.of(unwritten.get(0).id(), unwritten.get(1).id(), unwritten.get(2).id());
+
+    JobTransitions.Ended ended = transitions.finish(batch, "w1", unwrittenIds);
+
+    assertThat(ended.applied())
+        .containsExactlyInAnyOrderElementsOf(
+            List.of(
+                written.get(0).id(),
+                written.get(1).id(),
+                written.get(2).id(),
+                unwritten.get(0).id(),
+                unwritten.get(1).id(),
+                unwritten.get(2).id()));
+    for (List<Job> jobs : List.of(written, unwritten)) {
+      assertThat(jobs)
+          .extracting(j -> stored(j.id()).status() + " " + stored(j.id()).attempt())
+          .containsExactly("SUCCEEDED 1", "PENDING 1", "FAILED 1");
+    }
+    assertThat(stored(cancelled.id()).status()).isEqualTo(JobState.CANCELLED);
+    assertThat(queries.executions("default", cancelled.id()))
+        .extracting(e -> e.attempt() + " " + e.status())
+        .containsExactly("1 CANCELLED");
+    assertThat(queries.executions("default", unwritten.get(2).id()))
+        .extracting(e -> e.attempt() + " " + e.status() + " " + e.workerId())
+        .containsExactly("1 FAILED w1");
+
+    // Each group again, alone: every guard refuses a second end.
+    for (Completion c : batch) {
+      Set<UUID> through = unwrittenIds.contains(c.jobId()) ? Set.of(c.jobId()) : Set.of();
+      assertThat(transitions.finish(List.of(c), "w1", through).applied())
+          .as(c.toString())
+          .isEmpty();
+    }
+  }
+
   private Completion success(UUID id, int attempt) {
     return Completions.success(id, attempt, clock.instant());
+  }
+
+  private Completion failure(UUID id, int attempt) {
+    return new Completion(
+        id,
+        attempt,
+        JobState.FAILED,
+        null,
+        ExecutionStatus.FAILED,
+        clock.instant(),
+        5,
+        "boom",
+        "trace",
+        null,
+        List.of());
   }
 
   private Completion retry(UUID id, int attempt) {
