@@ -3,9 +3,9 @@
 -- finishRetried.sql, finishFailed.sql, and finishSucceededUnwritten.sql,
 -- finishRetriedUnwritten.sql, finishFailedUnwritten.sql for attempts whose claims were never
 -- written), put in as CTEs at "updates", their ids UNION ALL'ed at "applied". A group the batch does
--- not have is left out, not run with an empty array: planning and starting each UPDATE over the
--- partitioned jobs cost about 0.3 ms and 0.4 ms of PostgreSQL's time per statement, a batch
--- usually has one group, and six were always there before (docs/performance-log.md).
+-- not have is left out, not run with an empty array: a batch usually has one group, and planning
+-- the other five over the partitioned jobs cost PostgreSQL about a third of this statement's
+-- planning (docs/performance-log.md, the ninth machine).
 --
 -- A job row changes only while it is still RUNNING with the same attempt number (fencing), or, for
 -- a claim never written, still PENDING with the attempt before it. Every attempt gets its execution
