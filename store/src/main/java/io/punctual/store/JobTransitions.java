@@ -388,10 +388,8 @@ public final class JobTransitions {
       Handle h, List<Completion> completions, String workerId, Instant now, Set<UUID> unwritten) {
     Set<FinishStatement.Group> groups = FinishStatement.groupsOf(completions, unwritten);
     UnnestColumns<Completion> columns = UnnestColumns.of(completions).jobKeys(Completion::jobId);
-    for (FinishStatement.Group g : FinishStatement.Group.values()) {
-      if (groups.contains(g)) {
-        columns.idsWhere(g.idsParameter, Completion::jobId, c -> g.has(c, unwritten));
-      }
+    for (FinishStatement.Group g : groups) {
+      columns.idsWhere(g.idsParameter, Completion::jobId, c -> g.has(c, unwritten));
     }
     return new HashSet<>(
         columns
