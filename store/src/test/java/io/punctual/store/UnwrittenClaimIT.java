@@ -168,6 +168,46 @@ class UnwrittenClaimIT {
         .isEmpty();
     assertThat(stored(job.id()).workerId()).isEqualTo("w2");
     assertThat(stored(job.id()).status()).isEqualTo(JobState.RUNNING);
+    assertThat(queries.executions("default", job.id()))
+        .as("attempt 1's row is left to w2, which runs it")
+        .extracting(e -> e.attempt() + " " + e.status() + " " + e.workerId())
+        .containsExactly("1 RUNNING w2");
+
+    assertThat(transitions.finish(List.of(success(job.id(), 1)), "w2").applied())
+        .containsExactly(job.id());
+    assertThat(queries.executions("default", job.id()))
+        .extracting(e -> e.attempt() + " " + e.status() + " " + e.workerId())
+        .containsExactly("1 SUCCEEDED w2");
+  }
+
+  /**
+   * Two workers holding one attempt unwritten (the first one's lease lapsed while it was paused,
+   * before a death watch saw it): the one that writes first owns the attempt, and the job row and
+   * the attempt's row agree on it, whichever ends first.
+   */
+  @Test
+  void ofTwoWorkersHoldingOneAttemptUnwrittenTheFirstWriteOwnsItAndItsRow() {
+    Job job = pending(3);
+    read(job, "w1");
+    assertThat(read(job, "w2").claimed()).as("the row says nothing of w1's claim").hasSize(1);
+    UnwrittenClaim late = new UnwrittenClaim(job.id(), 1, clock.instant());
+    assertThat(transitions.writeClaims(List.of(late), "w1")).containsExactly(job.id());
+
+    assertThat(transitions.finish(List.of(success(job.id(), 1)), "w2", Set.of(job.id())).applied())
+        .as("w2's end, through the claim w1 wrote first")
+        .isEmpty();
+    assertThat(queries.executions("default", job.id()))
+        .extracting(e -> e.attempt() + " " + e.status() + " " + e.workerId())
+        .containsExactly("1 RUNNING w1");
+    assertThat(transitions.finish(List.of(success(job.id(), 1)), "w1").applied())
+        .containsExactly(job.id());
+
+    Job after = stored(job.id());
+    assertThat(after.status() + " " + after.attempt() + " " + after.workerId())
+        .isEqualTo("SUCCEEDED 1 w1");
+    assertThat(queries.executions("default", job.id()))
+        .extracting(e -> e.attempt() + " " + e.status() + " " + e.workerId())
+        .containsExactly("1 SUCCEEDED w1");
   }
 
   @Test

@@ -358,6 +358,20 @@ class FaultInjectionE2E {
         o.duplicatesExplained());
     report.put("workflow steps with a lost attempt", (int) lostSteps);
     report.put("workflow steps started before what they wait for ended", (int) startedEarly);
+    if (o.staleResults() > 0) {
+      // What to look at when it fails: the first such jobs' rows and every attempt's row.
+      report.put(
+          "stale results, the first 10 jobs (job row | its attempts' rows)",
+          table(
+              "SELECT j.id, j.attempt, j.worker_id, j.started_at, j.finished_at, e.attempt,"
+                  + " e.status, e.worker_id, e.started_at, e.finished_at FROM jobs j"
+                  + " JOIN job_executions e ON e.job_id = j.id AND e.job_scheduled_at = j.scheduled_at"
+                  + " WHERE j.id IN (SELECT j2.id FROM jobs j2 WHERE j2.status = 'SUCCEEDED'"
+                  + " AND NOT EXISTS (SELECT 1 FROM job_executions x WHERE x.job_id = j2.id"
+                  + " AND x.job_scheduled_at = j2.scheduled_at AND x.attempt = j2.attempt"
+                  + " AND x.status = 'SUCCEEDED' AND x.worker_id = j2.worker_id)"
+                  + " ORDER BY j2.id LIMIT 10) ORDER BY j.id, e.attempt"));
+    }
 
     assertThat(o.missing()).as("jobs lost").isZero();
     assertThat(o.notFinal()).as("jobs not in a final state").isZero();

@@ -41,7 +41,11 @@ WITH v AS (
       AND EXISTS (SELECT 1 FROM namespace_slots)
       AND v.id IN (SELECT id FROM applied)
 ), recorded AS (
-    -- j is the row as it was before this statement (all parts share one snapshot).
+    -- j is the row as it was before this statement (all parts share one snapshot). A refused
+    -- attempt whose number another worker's running attempt holds on the job row leaves that
+    -- number's row to it: two holders of one number come only from an unwritten claim whose
+    -- lease lapsed before a death watch saw its worker (docs/architecture.md, the claim written
+    -- late), and the row must say who ran the attempt the job row ends with.
     INSERT INTO job_executions (job_id, job_scheduled_at, attempt, namespace, worker_id, status,
                                 started_at, finished_at, duration_ms, error, stack_trace, result)
     SELECT v.id, j.scheduled_at, v.attempt, j.namespace,
@@ -51,6 +55,8 @@ WITH v AS (
     FROM v
     JOIN jobs j ON j.id = ANY(:ids) AND j.id = v.id AND j.scheduled_at = punctual_ms(v.ms)
                AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
+    WHERE NOT (j.status = 'RUNNING' AND j.attempt = v.attempt
+               AND j.worker_id IS DISTINCT FROM COALESCE(CAST(:workerId AS text), j.worker_id))
     ON CONFLICT (job_id, job_scheduled_at, attempt) DO NOTHING
 )
 SELECT id FROM applied
