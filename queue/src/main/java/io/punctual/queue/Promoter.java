@@ -1,10 +1,12 @@
 package io.punctual.queue;
 
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.punctual.model.QueueEntry;
 import io.punctual.queue.ReadyQueue.Queued;
 import io.punctual.queue.config.QueueSettings;
 import io.punctual.queue.lease.SingleHolderLease;
+import io.punctual.queue.redis.LuaScript;
 import io.punctual.queue.redis.RedisConnection;
 import java.time.Clock;
 import java.time.Duration;
@@ -38,6 +40,8 @@ import org.slf4j.LoggerFactory;
 public final class Promoter {
   private static final Logger log = LoggerFactory.getLogger(Promoter.class);
   private static final int PAGE = 1_000;
+  private static final LuaScript MOVE_CURSOR =
+      LuaScript.load(Promoter.class, "moveCursor.lua", ScriptOutputType.INTEGER);
 
   private final PendingJobs pending;
   private final ReadyQueue queue;
@@ -70,7 +74,8 @@ public final class Promoter {
     }
     Instant until = clock.instant().plus(settings.horizon).minus(settings.promoterSlack);
     String runId = serverRunId();
-    Cursor cursor = readCursor();
+    String seen = redis.sync().get(queue.keys().promoterCursor());
+    Cursor cursor = parse(seen);
     if (cursor == null || !cursor.runId.equals(runId)) {
       rebuilds.incrementAndGet();
       if (cursor == null) {
@@ -100,7 +105,10 @@ public final class Promoter {
       promoted += page.size();
       QueueEntry last = page.get(page.size() - 1);
       cursor = new Cursor(runId, last.runAt(), last.id());
-      writeCursor(cursor);
+      seen = moveCursor(seen, cursor);
+      if (seen == null) {
+        return promoted;
+      }
       if (page.size() < PAGE) {
         break;
       }
@@ -112,7 +120,9 @@ public final class Promoter {
     // enqueued.
     if (cursor.runAt.isBefore(until)) {
       cursor = new Cursor(runId, until, new UUID(-1L, -1L));
-      writeCursor(cursor);
+      if (moveCursor(seen, cursor) == null) {
+        return promoted;
+      }
     }
     if (promoted > 0) {
       log.debug("promoted {} jobs into Redis (up to {})", promoted, until);
@@ -177,8 +187,7 @@ public final class Promoter {
   }
 
   /** {@code <run_id>/<run_at ms>/<id>}, or null when absent (or written by an older version). */
-  private Cursor readCursor() {
-    String raw = redis.sync().get(queue.keys().promoterCursor());
+  private static Cursor parse(String raw) {
     if (raw == null) {
       return null;
     }
@@ -190,11 +199,26 @@ public final class Promoter {
         parts[0], Instant.ofEpochMilli(Long.parseLong(parts[1])), UUID.fromString(parts[2]));
   }
 
-  private void writeCursor(Cursor cursor) {
-    redis
-        .sync()
-        .set(
-            queue.keys().promoterCursor(),
-            cursor.runId + "/" + cursor.runAt.toEpochMilli() + "/" + cursor.id);
+  /**
+   * Moves the cursor from {@code seen} (what this pass read or last wrote; null: none) to {@code
+   * cursor}, only if it is still {@code seen} (moveCursor.lua); returns what it wrote, or null when
+   * the cursor changed under this pass. A pass that began before Redis lost its data would
+   * otherwise write its cursor back after the loss, and the next pass would take the queue for
+   * complete and rebuild nothing (seen in FaultInjectionE2E on a loaded machine). The next pass
+   * reads the cursor again and rebuilds if it is gone.
+   */
+  private String moveCursor(String seen, Cursor cursor) {
+    String value = cursor.runId + "/" + cursor.runAt.toEpochMilli() + "/" + cursor.id;
+    Long moved =
+        MOVE_CURSOR.run(
+            redis.sync(),
+            new String[] {queue.keys().promoterCursor()},
+            seen == null ? "" : seen,
+            value);
+    if (moved == null || moved == 0) {
+      log.debug("the promoter's cursor changed under this pass; the next pass reads it again");
+      return null;
+    }
+    return value;
   }
 }

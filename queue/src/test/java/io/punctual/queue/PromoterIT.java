@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -96,6 +97,38 @@ class PromoterIT {
     } finally {
       stack.redis.sync().del(someoneElses);
     }
+  }
+
+  @Test
+  void aPassUnderWayWhenRedisLosesItsDataLeavesTheLossForTheNextPassToRebuild() {
+    for (int i = 0; i < 1_500; i++) {
+      submit(clock.instant().plusMillis(i), Priority.NORMAL);
+    }
+    AtomicBoolean loseDuringRead = new AtomicBoolean();
+    Promoter promoter =
+        new Promoter(
+            (afterRunAt, afterId, until, limit) -> {
+              if (loseDuringRead.getAndSet(false)) {
+                stack.deleteOwnRedisKeys(); // as a FLUSHALL between the cursor's read and write
+              }
+              return stack.queries.pendingDue(afterRunAt, afterId, until, limit);
+            },
+            stack.queue,
+            stack.redis,
+            stack.queueSettings,
+            clock,
+            "p1");
+    assertThat(promoter.runOnce()).isEqualTo(1_500);
+    assertThat(promoter.rebuilds()).as("the first start").isEqualTo(1);
+
+    clock.advance(Duration.ofSeconds(1));
+    loseDuringRead.set(true);
+    promoter.runOnce();
+    assertThat(stack.queue.size("default", Priority.NORMAL)).isZero();
+
+    assertThat(promoter.runOnce()).as("the next pass").isEqualTo(1_500);
+    assertThat(promoter.rebuilds()).isEqualTo(2);
+    assertThat(stack.queue.size("default", Priority.NORMAL)).isEqualTo(1_500);
   }
 
   private Job submit(Instant runAt, Priority priority) {
