@@ -16,6 +16,7 @@ import io.punctual.worker.claim.HandlerSlots;
 import io.punctual.worker.claim.NamespaceCaps;
 import io.punctual.worker.claim.NamespaceShares;
 import io.punctual.worker.claim.UnwrittenClaims;
+import io.punctual.worker.claim.UnwrittenLeases;
 import io.punctual.worker.claim.Waiter;
 import io.punctual.worker.complete.CompletionBatcher;
 import io.punctual.worker.complete.CompletionStores;
@@ -188,7 +189,13 @@ public final class Worker implements AutoCloseable {
     this.heartbeater =
         new Heartbeater(stores.transitions(), running, leaseKeeper, unwritten, settings);
     this.claimWriter =
-        new ClaimWriter(stores.transitions(), unwritten, stores.heldClaims(), running, settings);
+        new ClaimWriter(
+            stores.transitions(),
+            unwritten,
+            new UnwrittenLeases(unwritten, stores.redlock(), settings.workerId, settings.leaseTtl),
+            stores.heldClaims(),
+            running,
+            settings);
     this.beacon = new LivenessBeacon(stores.liveness(), settings, this.metrics);
     this.cancels = new CancelListener(running, stores.clock(), settings, this.metrics);
     this.promoter = stores.promoter(settings.workerId);

@@ -384,6 +384,8 @@ public final class ClaimLoop implements Runnable {
       ids.add(c.id());
     }
     Set<UUID> leased;
+    // When the leases were asked for: an unwritten claim's lease is known to last from then.
+    long leaseNanos = unwritten != null ? unwritten.nanoTime() : 0;
     try {
       if (held != null) {
         // Before the leases: a death watch that finds this worker dead with a lease taken finds
@@ -435,7 +437,7 @@ public final class ClaimLoop implements Runnable {
       confirmed.add(job.id());
     }
     if (outcome.unwritten()) {
-      unwritten.add(jobs); // before they start: their ends must know
+      unwritten.add(jobs, leaseNanos); // before they start: their ends must know
       gaveUp(ids.stream().filter(id -> !confirmed.contains(id)).toList());
     } else {
       gaveUp(ids);

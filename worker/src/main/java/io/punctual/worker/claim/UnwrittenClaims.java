@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 /**
  * The attempts this worker holds whose claims it read but has not written ({@code
@@ -25,7 +26,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>It also gathers the jobs to take out of the worker's held-claims set in Redis ({@link
  * #drainLetGo}): those whose claim was written, whose end was recorded, or whose claim was given
- * up.
+ * up. And it knows when each claim's lease was last known to be this worker's ({@link
+ * #leaseUnsure}, for {@link UnwrittenLeases}).
  */
 public final class UnwrittenClaims {
   private enum State {
@@ -37,22 +39,68 @@ public final class UnwrittenClaims {
   private static final class Entry {
     final Job job;
     final long claimedNanos;
+    volatile long leaseNanos;
     final AtomicReference<State> state = new AtomicReference<>(State.UNWRITTEN);
 
-    Entry(Job job, long claimedNanos) {
+    Entry(Job job, long claimedNanos, long leaseNanos) {
       this.job = job;
       this.claimedNanos = claimedNanos;
+      this.leaseNanos = leaseNanos;
     }
   }
 
   private final Map<UUID, Entry> byJob = new ConcurrentHashMap<>();
   private final ConcurrentLinkedQueue<UUID> letGo = new ConcurrentLinkedQueue<>();
+  private final LongSupplier nanoTime;
 
-  /** Holds the claims of {@code jobs}, read now (each job as the claim would have made it). */
-  public void add(Collection<Job> jobs) {
-    long now = System.nanoTime();
+  public UnwrittenClaims() {
+    this(System::nanoTime);
+  }
+
+  /** {@code nanoTime}: the monotonic clock the claims' ages are read on (a test's own). */
+  public UnwrittenClaims(LongSupplier nanoTime) {
+    this.nanoTime = nanoTime;
+  }
+
+  /** The clock the claims' ages are read on. */
+  public long nanoTime() {
+    return nanoTime.getAsLong();
+  }
+
+  /**
+   * Holds the claims of {@code jobs}, read now (each job as the claim would have made it), whose
+   * leases were asked for at {@code leasedNanos} (on {@link #nanoTime()}).
+   */
+  public void add(Collection<Job> jobs, long leasedNanos) {
+    long now = nanoTime();
     for (Job job : jobs) {
-      byJob.put(job.id(), new Entry(job, now));
+      byJob.put(job.id(), new Entry(job, now, leasedNanos));
+    }
+  }
+
+  /**
+   * Of {@code ids}, the jobs whose claims are held unwritten here and whose leases were last known
+   * to be this worker's more than {@code maxAgeNanos} ago.
+   */
+  public List<UUID> leaseUnsure(Collection<UUID> ids, long maxAgeNanos) {
+    long now = nanoTime();
+    List<UUID> unsure = new ArrayList<>();
+    for (UUID id : ids) {
+      Entry e = byJob.get(id);
+      if (e != null && now - e.leaseNanos > maxAgeNanos) {
+        unsure.add(id);
+      }
+    }
+    return unsure;
+  }
+
+  /** The leases of {@code ids} were this worker's when asked at {@code sinceNanos}. */
+  public void leaseConfirmed(Collection<UUID> ids, long sinceNanos) {
+    for (UUID id : ids) {
+      Entry e = byJob.get(id);
+      if (e != null) {
+        e.leaseNanos = sinceNanos;
+      }
     }
   }
 
@@ -76,7 +124,7 @@ public final class UnwrittenClaims {
    * completion takes them until {@link #written}, {@link #refused} or {@link #notWritten}.
    */
   public List<UnwrittenClaim> takeDue(long minAgeNanos) {
-    long now = System.nanoTime();
+    long now = nanoTime();
     List<UnwrittenClaim> due = new ArrayList<>();
     for (Entry e : byJob.values()) {
       if (now - e.claimedNanos >= minAgeNanos

@@ -8,6 +8,7 @@ import io.punctual.model.QueueEntry;
 import io.punctual.store.HandBack;
 import io.punctual.store.JobTransitions;
 import io.punctual.worker.claim.UnwrittenClaims;
+import io.punctual.worker.claim.UnwrittenLeases;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.metrics.WorkerMetrics;
 import io.punctual.worker.run.FinishedAttempt;
@@ -64,6 +65,7 @@ public final class CompletionBatcher implements AutoCloseable {
   private final LinkedBlockingQueue<FinishedAttempt> queue = new LinkedBlockingQueue<>();
   private final PendingResults pending = new PendingResults();
   private final UnwrittenClaims unwritten;
+  private final UnwrittenLeases unwrittenLeases;
   private final Written written;
   private final Thread thread;
   private volatile boolean closing;
@@ -84,6 +86,8 @@ public final class CompletionBatcher implements AutoCloseable {
       WorkerMetrics metrics,
       UnwrittenClaims unwritten) {
     this.unwritten = unwritten;
+    this.unwrittenLeases =
+        new UnwrittenLeases(unwritten, stores.redlock(), settings.workerId, settings.leaseTtl);
     this.stores = stores;
     this.clock = clock;
     this.metrics = metrics;
@@ -229,6 +233,13 @@ public final class CompletionBatcher implements AutoCloseable {
     }
     Set<UUID> claimsUnwritten =
         unwritten.takeForFinish(completions.stream().map(Completion::jobId).toList());
+    // An end through a claim whose lease lapsed to another worker is not written: that worker may
+    // hold the same attempt, and the job's row could not tell the two apart.
+    Set<UUID> lapsed = unwrittenLeases.lapsed(claimsUnwritten);
+    if (!lapsed.isEmpty()) {
+      completions.removeIf(c -> lapsed.contains(c.jobId()));
+      claimsUnwritten.removeAll(lapsed);
+    }
     JobTransitions.Ended ended =
         stores.transitions().finish(completions, workerId, claimsUnwritten);
     Set<UUID> accepted = new HashSet<>(ended.applied());
@@ -242,6 +253,7 @@ public final class CompletionBatcher implements AutoCloseable {
     // Written or refused: from now on nothing renews these leases.
     pending.removeAll(batch);
     unwritten.finished(claimsUnwritten);
+    unwritten.finished(lapsed);
     unwritten.finished(handedUnwritten);
     releaseLeases(batch);
     afterLimits(batch, accepted);
@@ -340,9 +352,11 @@ public final class CompletionBatcher implements AutoCloseable {
     if (ids.isEmpty()) {
       return ids;
     }
+    // Not written when lapsed: the hand-back's guard then refuses it, as for any attempt not ours.
+    Set<UUID> lapsed = unwrittenLeases.lapsed(ids);
     List<JobTransitions.UnwrittenClaim> claims = new ArrayList<>();
     for (FinishedAttempt f : batch) {
-      if (ids.contains(f.job().id())) {
+      if (ids.contains(f.job().id()) && !lapsed.contains(f.job().id())) {
         claims.add(
             new JobTransitions.UnwrittenClaim(
                 f.job().id(), f.job().attempt(), f.job().startedAt()));

@@ -5,6 +5,7 @@ import io.punctual.queue.liveness.HeldClaims;
 import io.punctual.store.JobTransitions;
 import io.punctual.store.JobTransitions.UnwrittenClaim;
 import io.punctual.worker.claim.UnwrittenClaims;
+import io.punctual.worker.claim.UnwrittenLeases;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.run.JobMdc;
 import io.punctual.worker.run.RunningAttempt;
@@ -21,15 +22,17 @@ import org.slf4j.LoggerFactory;
  * Writes the claims of attempts that outlived {@code worker.claimWriteAfter} (PENDING -> RUNNING
  * with the attempt the worker holds: {@code JobTransitions.writeClaims}), in one statement per
  * pass, and stops the handlers whose write is refused (the job was cancelled, or a reaper rescued
- * the attempt). Then takes the claims no longer held unwritten out of the worker's held-claims set
- * in Redis. A write that fails is tried again at the next pass: writing a claim twice is harmless
- * (the second finds it written by this worker).
+ * the attempt). A claim whose lease lapsed to another worker ({@link UnwrittenLeases}) is not
+ * written, and its handler is stopped too. Then takes the claims no longer held unwritten out of
+ * the worker's held-claims set in Redis. A write that fails is tried again at the next pass:
+ * writing a claim twice is harmless (the second finds it written by this worker).
  */
 public final class ClaimWriter {
   private static final Logger log = LoggerFactory.getLogger(ClaimWriter.class);
 
   private final JobTransitions transitions;
   private final UnwrittenClaims claims;
+  private final UnwrittenLeases leases;
   private final HeldClaims held;
   private final RunningAttempts running;
   private final WorkerSettings settings;
@@ -37,11 +40,13 @@ public final class ClaimWriter {
   public ClaimWriter(
       JobTransitions transitions,
       UnwrittenClaims claims,
+      UnwrittenLeases leases,
       HeldClaims held,
       RunningAttempts running,
       WorkerSettings settings) {
     this.transitions = transitions;
     this.claims = claims;
+    this.leases = leases;
     this.held = held;
     this.running = running;
     this.settings = settings;
@@ -65,7 +70,15 @@ public final class ClaimWriter {
       due.forEach(c -> ids.add(c.jobId()));
       Set<UUID> done;
       try {
-        done = transitions.writeClaims(due, settings.workerId);
+        Set<UUID> lapsed = leases.lapsed(ids);
+        if (!lapsed.isEmpty()) {
+          ids.removeAll(lapsed);
+          due = due.stream().filter(c -> !lapsed.contains(c.jobId())).toList();
+          for (Job job : claims.refused(lapsed)) {
+            stop(job, "its lease lapsed to another worker");
+          }
+        }
+        done = due.isEmpty() ? Set.of() : transitions.writeClaims(due, settings.workerId);
       } catch (RuntimeException e) {
         claims.notWritten(ids);
         throw e;
@@ -74,7 +87,7 @@ public final class ClaimWriter {
       claims.written(done);
       written = done.size();
       for (Job job : claims.refused(ids)) {
-        stop(job);
+        stop(job, "refused when written (cancelled or rescued)");
       }
     }
     List<UUID> letGo = claims.drainLetGo();
@@ -87,15 +100,15 @@ public final class ClaimWriter {
     return written;
   }
 
-  private void stop(Job job) {
+  private void stop(Job job, String why) {
     RunningAttempt a = running.of(job.id()).orElse(null);
     if (a == null || a.job().attempt() != job.attempt() || !a.stop(StopReason.CANCELLED)) {
       return;
     }
     try (JobMdc mdc = JobMdc.of(job, settings.workerId)) {
       log.info(
-          "claim refused when written (cancelled or rescued), interrupting job={} attempt={}"
-              + " worker={}",
+          "claim not written: {}; interrupting job={} attempt={} worker={}",
+          why,
           job.id(),
           job.attempt(),
           settings.workerId);

@@ -182,7 +182,7 @@ class WorkerSettingsTest {
   @Test
   void claimsAreHeldUnwrittenOnlyWhileADeadWorkersLeaseOutlivesTheTimeItsDeathTakesToBeSeen() {
     WorkerSettings s = new WorkerSettings();
-    assertThat(s.defersClaims()).as("defaults: 30 s - 10 s against 5 s + 2 s").isTrue();
+    assertThat(s.defersClaims()).as("defaults: 30 s - 10 s against 5 s + 5 s").isTrue();
     s.claimWriteAfter = java.time.Duration.ZERO;
     assertThat(s.defersClaims()).as("PT0S: written at once").isFalse();
     s.claimWriteAfter = java.time.Duration.ofMillis(250);
@@ -191,8 +191,8 @@ class WorkerSettingsTest {
     assertThat(s.defersClaims()).as("a 2 s lease expires before a death is seen").isFalse();
     s.livenessTtl = java.time.Duration.ofMillis(800);
     s.livenessInterval = java.time.Duration.ofMillis(200);
-    s.leaseTtl = java.time.Duration.ofSeconds(4);
-    assertThat(s.defersClaims()).isTrue();
+    s.leaseTtl = java.time.Duration.ofSeconds(7);
+    assertThat(s.defersClaims()).as("6.5 s against 0.8 s + 5 s").isTrue();
   }
 
   @Test
