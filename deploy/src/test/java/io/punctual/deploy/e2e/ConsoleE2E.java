@@ -115,8 +115,10 @@ class ConsoleE2E {
   void aRunningJobsPageShowsItsProgressAndLogLinesAsTheyArrive() {
     // Signed in before the job starts: on a busy machine a sign-in alone took longer than the job.
     browser.signIn(stack.base, stack.adminKey);
-    // The built-in sleep handler in 8 steps of 1.125 s: progress and a log line after each.
-    String id = stack.submit("{\"type\":\"sleep\",\"payload\":{\"ms\":9000,\"steps\":8}}");
+    // The built-in sleep handler in 8 steps of 2 s: progress and a log line after each. (With
+    // steps of 1.125 s the test once timed out waiting for the page on a loaded machine; the job
+    // may have ended before the page showed it running.)
+    String id = stack.submit("{\"type\":\"sleep\",\"payload\":{\"ms\":16000,\"steps\":8}}");
     await().atMost(Duration.ofSeconds(30)).until(() -> stack.status(id), "RUNNING"::equals);
     browser.open(stack.base + "/ui/#/jobs/" + id);
     browser.find("#job-status[data-status=RUNNING]");
