@@ -175,6 +175,22 @@ public final class Redlock {
             .counted());
   }
 
+  /**
+   * Extends the leases this holder owns and takes those nobody holds (expired, released, or lost
+   * with Redis's data); returns the ids held now. A lease another holder has stays theirs.
+   */
+  public Set<UUID> renewOrAcquire(Collection<UUID> ids, String holder, Duration ttl) {
+    Set<UUID> held = new HashSet<>(renew(ids, holder, ttl));
+    List<UUID> gone = new ArrayList<>();
+    for (UUID id : ids) {
+      if (!held.contains(id)) {
+        gone.add(id);
+      }
+    }
+    held.addAll(acquire(gone, holder, ttl));
+    return held;
+  }
+
   /** Releases leases this holder owns, on every node (best effort). */
   public void release(Collection<UUID> ids, String holder) {
     if (ids.isEmpty()) {

@@ -110,6 +110,18 @@ class RedlockIT {
   }
 
   @Test
+  void renewOrAcquireKeepsItsOwnTakesTheFreeAndLeavesAnothersAlone() {
+    UUID free = UUID.randomUUID();
+    redlock.acquire(List.of(a), "w1", Duration.ofSeconds(10));
+    redlock.acquire(List.of(b), "w2", Duration.ofSeconds(10));
+
+    assertThat(redlock.renewOrAcquire(List.of(a, b, free), "w1", Duration.ofSeconds(10)))
+        .containsExactlyInAnyOrder(a, free);
+    assertThat(redlock.renew(List.of(b), "w2", Duration.ofSeconds(10))).containsExactly(b);
+    assertThat(redlock.renew(List.of(free), "w1", Duration.ofSeconds(10))).containsExactly(free);
+  }
+
+  @Test
   void aMinorityOfNodesDownDoesNotStopLeasing() {
     servers.get(2).close();
 

@@ -2,7 +2,6 @@ package io.punctual.worker.claim;
 
 import io.punctual.queue.lease.Redlock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -49,14 +48,7 @@ public final class UnwrittenLeases {
       return Set.of();
     }
     long asked = claims.nanoTime();
-    Set<UUID> held = new HashSet<>(redlock.renew(unsure, workerId, leaseTtl));
-    List<UUID> gone = new ArrayList<>();
-    for (UUID id : unsure) {
-      if (!held.contains(id)) {
-        gone.add(id);
-      }
-    }
-    held.addAll(redlock.acquire(gone, workerId, leaseTtl));
+    Set<UUID> held = redlock.renewOrAcquire(unsure, workerId, leaseTtl);
     claims.leaseConfirmed(held, asked);
     Set<UUID> lapsed = new HashSet<>(unsure);
     lapsed.removeAll(held);

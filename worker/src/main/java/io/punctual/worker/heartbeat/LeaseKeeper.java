@@ -91,19 +91,12 @@ public final class LeaseKeeper {
     if (current.isEmpty()) {
       return;
     }
-    Set<UUID> held = redlock.renew(current, settings.workerId, settings.leaseTtl);
+    Set<UUID> held = redlock.renewOrAcquire(current, settings.workerId, settings.leaseTtl);
     Set<UUID> lost = new HashSet<>(current);
     lost.removeAll(held);
-    if (lost.isEmpty()) {
-      return;
-    }
-    Set<UUID> regained = redlock.acquire(lost, settings.workerId, settings.leaseTtl);
-    if (regained.size() < lost.size()) {
-      onLost.accept(lost.size() - regained.size());
-      log.warn(
-          "{} running attempts lost their lease worker={}",
-          lost.size() - regained.size(),
-          settings.workerId);
+    if (!lost.isEmpty()) {
+      onLost.accept(lost.size());
+      log.warn("{} running attempts lost their lease worker={}", lost.size(), settings.workerId);
     }
   }
 }
