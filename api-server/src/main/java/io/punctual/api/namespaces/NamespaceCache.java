@@ -56,6 +56,19 @@ public final class NamespaceCache implements Managed {
     void admitted(int jobs) {
       admittedSince.addAndGet(jobs);
     }
+
+    /**
+     * This entry as a refresh replaces it: {@code ns} and {@code pending} as read, plus the jobs
+     * admitted here since {@code admittedAtCount} (this entry's admissions just before the count):
+     * those the count may not have seen. Before, they were dropped, and a batch admitted while a
+     * refresh read the namespace did not count against maxPending until the next refresh
+     * (NamespaceQuotaIT saw a second batch admitted over the quota). One admitted before the count
+     * and committed after it is still missed; one admitted after the count began and committed
+     * before it is counted twice, until the next refresh.
+     */
+    Entry refreshed(Namespace ns, long pending, long admittedAtCount, long change) {
+      return new Entry(ns, pending, admittedSince.get() - admittedAtCount, change);
+    }
   }
 
   private final Namespaces store;
@@ -130,15 +143,30 @@ public final class NamespaceCache implements Managed {
     long before = changes.get();
     try {
       Map<String, Entry> read = new HashMap<>();
+      Map<String, Long> admittedAtCount = new HashMap<>();
       for (Namespace ns : store.all()) {
         Long max = ns.quota().maxPending();
+        Entry known = entries.get(ns.name());
+        admittedAtCount.put(ns.name(), known == null ? 0 : known.admittedSince.get());
         long pending = max == null ? 0 : store.countPending(ns.name(), max + 1);
         read.put(ns.name(), new Entry(ns, pending, 0, before));
       }
-      // A namespace this server changed while the rows were read keeps its newer state.
+      // A namespace this server changed while the rows were read keeps its newer state; one it
+      // admitted jobs to meanwhile keeps those admissions.
       read.forEach(
           (name, fresh) ->
-              entries.compute(name, (n, old) -> old != null && old.change > before ? old : fresh));
+              entries.compute(
+                  name,
+                  (n, old) -> {
+                    if (old == null) {
+                      return fresh;
+                    }
+                    if (old.change > before) {
+                      return old;
+                    }
+                    return old.refreshed(
+                        fresh.namespace, fresh.pendingAtRead, admittedAtCount.get(name), before);
+                  }));
       readAt = clock.instant();
     } catch (RuntimeException e) {
       log.warn("could not read namespaces; keeping what was read before: {}", e.toString());
