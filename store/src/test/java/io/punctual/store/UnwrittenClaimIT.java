@@ -210,6 +210,42 @@ class UnwrittenClaimIT {
         .containsExactly("1 SUCCEEDED w1");
   }
 
+  /**
+   * An unwritten attempt stopped before its claim was written (its end refused, the row still
+   * PENDING with the attempt before) leaves no row for its number: the next claim takes that
+   * number, and its end's row is the one recorded.
+   */
+  @Test
+  void anUnwrittenAttemptStoppedLeavesItsNumberAndItsRowToTheNextClaim() {
+    Job job = pending(3);
+    read(job, "w1");
+    Completion stopped =
+        new Completion(
+            job.id(),
+            1,
+            JobState.CANCELLED,
+            null,
+            ExecutionStatus.CANCELLED,
+            clock.instant(),
+            5,
+            "stopped",
+            null,
+            null,
+            List.of());
+
+    assertThat(transitions.finish(List.of(stopped), "w1").applied()).isEmpty();
+    assertThat(transitions.finish(List.of(stopped), "w1", Set.of(job.id())).applied()).isEmpty();
+    assertThat(queries.executions("default", job.id())).isEmpty();
+
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(read(job, "w1").claimed().get(0).attempt()).isEqualTo(1);
+    assertThat(transitions.finish(List.of(success(job.id(), 1)), "w1", Set.of(job.id())).applied())
+        .containsExactly(job.id());
+    assertThat(queries.executions("default", job.id()))
+        .extracting(e -> e.attempt() + " " + e.status() + " " + e.workerId())
+        .containsExactly("1 SUCCEEDED w1");
+  }
+
   @Test
   void aNamespaceWithALimitIsJudgedAndWrittenAsBefore() {
     new LimitStore(stack.database.jdbi(), clock)

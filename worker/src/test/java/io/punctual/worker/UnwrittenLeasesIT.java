@@ -98,7 +98,7 @@ class UnwrittenLeasesIT {
     Job row = harness.find(job);
     assertThat(row.status()).isEqualTo(JobState.PENDING);
     assertThat(row.attempt()).isZero();
-    assertThat(claims.isUnwritten(job.id())).as("given up").isFalse();
+    assertThat(claims.isUnwritten(job.id(), held.attempt())).as("given up").isFalse();
     assertThat(redlock.heldAmong(List.of(job.id()))).as("the other worker's lease").hasSize(1);
   }
 

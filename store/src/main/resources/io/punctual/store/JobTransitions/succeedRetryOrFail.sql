@@ -45,7 +45,10 @@ WITH v AS (
     -- attempt whose number another worker's running attempt holds on the job row leaves that
     -- number's row to it: two holders of one number come only from an unwritten claim whose
     -- lease lapsed before a death watch saw its worker (docs/architecture.md, the claim written
-    -- late), and the row must say who ran the attempt the job row ends with.
+    -- late), and the row must say who ran the attempt the job row ends with. Nor does an end
+    -- refused while the job row is still PENDING with the attempt before (an unwritten claim's
+    -- attempt stopped, or refused): that number was never taken on the job row, and the next
+    -- claim takes it, whose row it is.
     INSERT INTO job_executions (job_id, job_scheduled_at, attempt, namespace, worker_id, status,
                                 started_at, finished_at, duration_ms, error, stack_trace, result)
     SELECT v.id, j.scheduled_at, v.attempt, j.namespace,
@@ -57,6 +60,8 @@ WITH v AS (
                AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
     WHERE NOT (j.status = 'RUNNING' AND j.attempt = v.attempt
                AND j.worker_id IS DISTINCT FROM COALESCE(CAST(:workerId AS text), j.worker_id))
+      AND NOT (j.status = 'PENDING' AND j.attempt = v.attempt - 1
+               AND v.id NOT IN (SELECT id FROM applied))
     ON CONFLICT (job_id, job_scheduled_at, attempt) DO NOTHING
 )
 SELECT id FROM applied

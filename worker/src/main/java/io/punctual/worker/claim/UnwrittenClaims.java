@@ -1,6 +1,7 @@
 package io.punctual.worker.claim;
 
 import io.punctual.model.Job;
+import io.punctual.store.JobTransitions.Attempt;
 import io.punctual.store.JobTransitions.UnwrittenClaim;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -109,9 +110,14 @@ public final class UnwrittenClaims {
     letGo.addAll(ids);
   }
 
-  /** Whether the claim of job {@code jobId}'s attempt here is not written (yet). */
-  public boolean isUnwritten(UUID jobId) {
-    return byJob.containsKey(jobId);
+  /**
+   * Whether the claim of job {@code jobId}'s attempt {@code attempt} here is not written (yet). By
+   * attempt, not by job alone: a worker may hold a new attempt of a job whose earlier attempt's
+   * handler is still ending here (a worker that wakes from a pause and claims a rescued job again).
+   */
+  public boolean isUnwritten(UUID jobId, int attempt) {
+    Entry e = byJob.get(jobId);
+    return e != null && e.job.attempt() == attempt;
   }
 
   /** How many claims are held unwritten. */
@@ -174,13 +180,14 @@ public final class UnwrittenClaims {
    * reserved for their end's write (the claim writer leaves them alone); waits for a claim write in
    * progress. An attempt already reserved by an earlier try of the same batch stays reserved.
    */
-  public Set<UUID> takeForFinish(Collection<UUID> ids) {
+  public Set<UUID> takeForFinish(Collection<Attempt> attempts) {
     Set<UUID> unwritten = new HashSet<>();
-    for (UUID id : ids) {
+    for (Attempt a : attempts) {
+      UUID id = a.jobId();
       while (true) {
         Entry e = byJob.get(id);
-        if (e == null) {
-          break;
+        if (e == null || e.job.attempt() != a.attempt()) {
+          break; // written, or the claim held is of another attempt of the job
         }
         State s = e.state.get();
         if (s == State.FINISHING
@@ -201,20 +208,20 @@ public final class UnwrittenClaims {
    * end's batch writes claim and end together, however long the batch waits). A claim being written
    * now stays so; the end's batch waits for it ({@link #takeForFinish}).
    */
-  public void ended(UUID jobId) {
+  public void ended(UUID jobId, int attempt) {
     Entry e = byJob.get(jobId);
-    if (e != null) {
+    if (e != null && e.job.attempt() == attempt) {
       e.state.compareAndSet(State.UNWRITTEN, State.FINISHING);
     }
   }
 
-  /** The ends of {@code ids} were written or refused: their claims are no longer held. */
-  public void finished(Collection<UUID> ids) {
-    for (UUID id : ids) {
-      Entry e = byJob.get(id);
-      if (e != null && e.state.get() == State.FINISHING) {
-        byJob.remove(id, e);
-        letGo.add(id);
+  /** The ends of {@code attempts} were written or refused: their claims are no longer held. */
+  public void finished(Collection<Attempt> attempts) {
+    for (Attempt a : attempts) {
+      Entry e = byJob.get(a.jobId());
+      if (e != null && e.job.attempt() == a.attempt() && e.state.get() == State.FINISHING) {
+        byJob.remove(a.jobId(), e);
+        letGo.add(a.jobId());
       }
     }
   }

@@ -111,7 +111,7 @@ public final class CompletionBatcher implements AutoCloseable {
     if (attempt.outcome() instanceof Outcome.Failed failed && failed.retryAfter() != null) {
       stores.limits().retryAfter(attempt.job(), failed.retryAfter());
     }
-    unwritten.ended(attempt.job().id());
+    unwritten.ended(attempt.job().id(), attempt.job().attempt());
     pending.add(attempt);
     queue.add(attempt);
   }
@@ -188,7 +188,7 @@ public final class CompletionBatcher implements AutoCloseable {
               workerId,
               e);
           pending.removeAll(batch);
-          unwritten.finished(idsOf(batch));
+          unwritten.finished(attemptsOf(batch));
           return;
         }
         log.warn(
@@ -232,7 +232,10 @@ public final class CompletionBatcher implements AutoCloseable {
       }
     }
     Set<UUID> claimsUnwritten =
-        unwritten.takeForFinish(completions.stream().map(Completion::jobId).toList());
+        unwritten.takeForFinish(
+            completions.stream()
+                .map(c -> new JobTransitions.Attempt(c.jobId(), c.attempt()))
+                .toList());
     // An end through a claim whose lease lapsed to another worker is not written: that worker may
     // hold the same attempt, and the job's row could not tell the two apart.
     Set<UUID> lapsed = unwrittenLeases.lapsed(claimsUnwritten);
@@ -243,7 +246,7 @@ public final class CompletionBatcher implements AutoCloseable {
     JobTransitions.Ended ended =
         stores.transitions().finish(completions, workerId, claimsUnwritten);
     Set<UUID> accepted = new HashSet<>(ended.applied());
-    Set<UUID> handedUnwritten = writeHandedBackClaims(handBacks, batch);
+    writeHandedBackClaims(handBacks, batch);
     for (HandBack.Moved m : stores.transitions().handBack(handBacks, workerId)) {
       accepted.add(m.entry().id());
     }
@@ -252,9 +255,7 @@ public final class CompletionBatcher implements AutoCloseable {
     }
     // Written or refused: from now on nothing renews these leases.
     pending.removeAll(batch);
-    unwritten.finished(claimsUnwritten);
-    unwritten.finished(lapsed);
-    unwritten.finished(handedUnwritten);
+    unwritten.finished(attemptsOf(batch)); // those taken above, lapsed or not, and handed back
     releaseLeases(batch);
     afterLimits(batch, accepted);
     enqueueRetries(batch, accepted, ended.released());
@@ -342,15 +343,19 @@ public final class CompletionBatcher implements AutoCloseable {
   /**
    * A hand-back is a move of a RUNNING attempt: the attempts handed back with their claims still
    * unwritten (a worker stopping, or a remote worker's attempt it never took) have them written
-   * first, so that they are handed back and recorded like any other. Returns those jobs.
+   * first, so that they are handed back and recorded like any other.
    */
-  private Set<UUID> writeHandedBackClaims(List<HandBack> handBacks, List<FinishedAttempt> batch) {
+  private void writeHandedBackClaims(List<HandBack> handBacks, List<FinishedAttempt> batch) {
     if (handBacks.isEmpty()) {
-      return Set.of();
+      return;
     }
-    Set<UUID> ids = unwritten.takeForFinish(handBacks.stream().map(HandBack::jobId).toList());
+    Set<UUID> ids =
+        unwritten.takeForFinish(
+            handBacks.stream()
+                .map(h -> new JobTransitions.Attempt(h.jobId(), h.attempt()))
+                .toList());
     if (ids.isEmpty()) {
-      return ids;
+      return;
     }
     // Not written when lapsed: the hand-back's guard then refuses it, as for any attempt not ours.
     Set<UUID> lapsed = unwrittenLeases.lapsed(ids);
@@ -363,7 +368,14 @@ public final class CompletionBatcher implements AutoCloseable {
       }
     }
     stores.transitions().writeClaims(claims, workerId);
-    return ids;
+  }
+
+  private static List<JobTransitions.Attempt> attemptsOf(List<FinishedAttempt> batch) {
+    List<JobTransitions.Attempt> attempts = new ArrayList<>(batch.size());
+    for (FinishedAttempt f : batch) {
+      attempts.add(new JobTransitions.Attempt(f.job().id(), f.job().attempt()));
+    }
+    return attempts;
   }
 
   private static List<UUID> idsOf(List<FinishedAttempt> batch) {

@@ -64,7 +64,7 @@ public final class Heartbeater {
   public int runOnce() {
     List<RunningAttempt> snapshot = running.snapshot();
     Set<Attempt> attempts = new HashSet<>(leases.attempts());
-    attempts.removeIf(a -> unwritten.isUnwritten(a.jobId()));
+    attempts.removeIf(a -> unwritten.isUnwritten(a.jobId(), a.attempt()));
     if (attempts.isEmpty()) {
       return 0;
     }
