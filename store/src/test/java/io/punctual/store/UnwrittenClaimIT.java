@@ -168,16 +168,13 @@ class UnwrittenClaimIT {
         .isEmpty();
     assertThat(stored(job.id()).workerId()).isEqualTo("w2");
     assertThat(stored(job.id()).status()).isEqualTo(JobState.RUNNING);
-    assertThat(queries.executions("default", job.id()))
+    assertThat(rows(job.id()))
         .as("attempt 1's row is left to w2, which runs it")
-        .extracting(e -> e.attempt() + " " + e.status() + " " + e.workerId())
         .containsExactly("1 RUNNING w2");
 
     assertThat(transitions.finish(List.of(success(job.id(), 1)), "w2").applied())
         .containsExactly(job.id());
-    assertThat(queries.executions("default", job.id()))
-        .extracting(e -> e.attempt() + " " + e.status() + " " + e.workerId())
-        .containsExactly("1 SUCCEEDED w2");
+    assertThat(rows(job.id())).containsExactly("1 SUCCEEDED w2");
   }
 
   /**
@@ -196,18 +193,14 @@ class UnwrittenClaimIT {
     assertThat(transitions.finish(List.of(success(job.id(), 1)), "w2", Set.of(job.id())).applied())
         .as("w2's end, through the claim w1 wrote first")
         .isEmpty();
-    assertThat(queries.executions("default", job.id()))
-        .extracting(e -> e.attempt() + " " + e.status() + " " + e.workerId())
-        .containsExactly("1 RUNNING w1");
+    assertThat(rows(job.id())).containsExactly("1 RUNNING w1");
     assertThat(transitions.finish(List.of(success(job.id(), 1)), "w1").applied())
         .containsExactly(job.id());
 
     Job after = stored(job.id());
     assertThat(after.status() + " " + after.attempt() + " " + after.workerId())
         .isEqualTo("SUCCEEDED 1 w1");
-    assertThat(queries.executions("default", job.id()))
-        .extracting(e -> e.attempt() + " " + e.status() + " " + e.workerId())
-        .containsExactly("1 SUCCEEDED w1");
+    assertThat(rows(job.id())).containsExactly("1 SUCCEEDED w1");
   }
 
   /**
@@ -219,19 +212,7 @@ class UnwrittenClaimIT {
   void anUnwrittenAttemptStoppedLeavesItsNumberAndItsRowToTheNextClaim() {
     Job job = pending(3);
     read(job, "w1");
-    Completion stopped =
-        new Completion(
-            job.id(),
-            1,
-            JobState.CANCELLED,
-            null,
-            ExecutionStatus.CANCELLED,
-            clock.instant(),
-            5,
-            "stopped",
-            null,
-            null,
-            List.of());
+    Completion stopped = cancelled(job.id(), 1, "stopped");
 
     assertThat(transitions.finish(List.of(stopped), "w1").applied()).isEmpty();
     assertThat(transitions.finish(List.of(stopped), "w1", Set.of(job.id())).applied()).isEmpty();
@@ -241,9 +222,7 @@ class UnwrittenClaimIT {
     assertThat(read(job, "w1").claimed().get(0).attempt()).isEqualTo(1);
     assertThat(transitions.finish(List.of(success(job.id(), 1)), "w1", Set.of(job.id())).applied())
         .containsExactly(job.id());
-    assertThat(queries.executions("default", job.id()))
-        .extracting(e -> e.attempt() + " " + e.status() + " " + e.workerId())
-        .containsExactly("1 SUCCEEDED w1");
+    assertThat(rows(job.id())).containsExactly("1 SUCCEEDED w1");
   }
 
   @Test
@@ -288,18 +267,7 @@ class UnwrittenClaimIT {
             success(unwritten.get(0).id(), 1),
             retry(unwritten.get(1).id(), 1),
             failure(unwritten.get(2).id(), 1),
-            new Completion(
-                cancelled.id(),
-                1,
-                JobState.CANCELLED,
-                null,
-                ExecutionStatus.CANCELLED,
-                clock.instant(),
-                5,
-                "cancelled",
-                null,
-                null,
-                List.of()));
+            cancelled(cancelled.id(), 1, "cancelled"));
     Set<UUID> unwrittenIds =
         Set.of(unwritten.get(0).id(), unwritten.get(1).id(), unwritten.get(2).id());
 
@@ -323,9 +291,7 @@ class UnwrittenClaimIT {
     assertThat(queries.executions("default", cancelled.id()))
         .extracting(e -> e.attempt() + " " + e.status())
         .containsExactly("1 CANCELLED");
-    assertThat(queries.executions("default", unwritten.get(2).id()))
-        .extracting(e -> e.attempt() + " " + e.status() + " " + e.workerId())
-        .containsExactly("1 FAILED w1");
+    assertThat(rows(unwritten.get(2).id())).containsExactly("1 FAILED w1");
 
     // Each group again, alone: every guard refuses a second end.
     for (Completion c : batch) {
@@ -338,6 +304,29 @@ class UnwrittenClaimIT {
 
   private Completion success(UUID id, int attempt) {
     return Completions.success(id, attempt, clock.instant());
+  }
+
+  /** Each recorded attempt of the job as "attempt status worker". */
+  private List<String> rows(UUID id) {
+    return queries.executions("default", id).stream()
+        .map(e -> e.attempt() + " " + e.status() + " " + e.workerId())
+        .toList();
+  }
+
+  /** An attempt stopped by its worker (a cancel reached it, or it was no longer current). */
+  private Completion cancelled(UUID id, int attempt, String why) {
+    return new Completion(
+        id,
+        attempt,
+        JobState.CANCELLED,
+        null,
+        ExecutionStatus.CANCELLED,
+        clock.instant(),
+        5,
+        why,
+        null,
+        null,
+        List.of());
   }
 
   private Completion failure(UUID id, int attempt) {

@@ -78,7 +78,7 @@ public final class ClaimWriter {
             stop(job, "its lease lapsed to another worker");
           }
         }
-        done = due.isEmpty() ? Set.of() : transitions.writeClaims(due, settings.workerId);
+        done = transitions.writeClaims(due, settings.workerId); // none: no statement
       } catch (RuntimeException e) {
         claims.notWritten(ids);
         throw e;
