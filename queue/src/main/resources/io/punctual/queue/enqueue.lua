@@ -6,6 +6,9 @@
 -- a job a worker runs now).
 -- KEYS[1..n]: the queues, highest priority first.
 -- ARGV[1]: wake channel; ARGV[2]: 'LT', 'NX' or 'GT'; then triples (queue index, score ms, member).
+-- One ZADD per queue and up to PAIRS members, not one per member: each redis.call costs about as
+-- much as adding a member.
+local PAIRS = 1000
 local earliest = nil
 for i = 1, #KEYS do
   local first = redis.call('ZRANGE', KEYS[i], 0, 0, 'WITHSCORES')
@@ -16,11 +19,25 @@ for i = 1, #KEYS do
 end
 local mode = ARGV[2]
 local soonest = nil
+local byQueue = {}
 for a = 3, #ARGV, 3 do
-  local key = KEYS[tonumber(ARGV[a])]
+  local q = tonumber(ARGV[a])
   local score = tonumber(ARGV[a + 1])
-  redis.call('ZADD', key, mode, score, ARGV[a + 2])
+  local args = byQueue[q]
+  if args == nil then
+    args = {}
+    byQueue[q] = args
+  end
+  args[#args + 1] = ARGV[a + 1]
+  args[#args + 1] = ARGV[a + 2]
+  if #args == 2 * PAIRS then
+    redis.call('ZADD', KEYS[q], mode, unpack(args))
+    byQueue[q] = {}
+  end
   if soonest == nil or score < soonest then soonest = score end
+end
+for q, args in pairs(byQueue) do
+  if #args > 0 then redis.call('ZADD', KEYS[q], mode, unpack(args)) end
 end
 if soonest ~= nil and (earliest == nil or soonest < earliest) then
   redis.call('PUBLISH', ARGV[1], string.format('%.0f', soonest))

@@ -139,6 +139,29 @@ class ReadyQueueIT {
   }
 
   @Test
+  void aBatchOfMoreMembersThanOneAddTakesIsQueuedWhole() {
+    // enqueue.lua adds up to 1,000 members per ZADD: a batch crosses that boundary in one queue,
+    // mixes a second queue in, and re-enqueues some members with a later time that must not win.
+    Instant now = clock.instant();
+    List<QueueEntry> normal = entries(Priority.NORMAL, 2_300, now);
+    List<QueueEntry> batch = new ArrayList<>(normal);
+    batch.addAll(entries(Priority.HIGH, 7, now));
+    for (QueueEntry e : normal.subList(1_990, 2_010)) {
+      batch.add(new QueueEntry(e.id(), "default", Priority.NORMAL, now.plusSeconds(60)));
+    }
+    queue.enqueue(batch);
+
+    List<Claimed> claimed = queue.claim("default", 5_000, now).claimed();
+
+    assertThat(claimed).hasSize(2_307);
+    assertThat(claimed.stream().filter(c -> c.priority() == Priority.HIGH)).hasSize(7);
+    assertThat(claimed)
+        .extracting(Claimed::id)
+        .containsAll(normal.stream().map(QueueEntry::id).toList());
+    assertThat(queue.claim("default", 10, now.plusSeconds(61)).claimed()).isEmpty();
+  }
+
+  @Test
   void enqueueAnnouncesOnlyAJobDueSoonerThanEverythingQueued() throws Exception {
     BlockingQueue<Instant> wakes = new LinkedBlockingQueue<>();
     try (WakeListener listener =
