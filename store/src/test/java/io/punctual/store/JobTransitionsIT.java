@@ -334,44 +334,71 @@ class JobTransitionsIT {
     assertThat(plan).contains("_pkey").doesNotContain("run_at_idx").doesNotContain("Seq Scan");
   }
 
-  /** The same for the plain claim of an unlimited namespace (claimPlain.sql). */
+  /**
+   * The same for the plain claim of an unlimited namespace (claimPlain.sql) and its read
+   * (peekPlain.sql), which check the namespace of each row they find: no index of {@code jobs} but
+   * its primary key, though "namespace = x AND status = 'PENDING'" would let the planner read
+   * jobs_pending_by_type (V3) and filter every pending job of the namespace (seen in a benchmark:
+   * 23 ms for a batch of 512 among 50,000 pending, against 1 ms by key).
+   */
   @Test
-  void thePlainClaimProbesThePrimaryKeyEvenWithoutStatistics() throws Exception {
+  void thePlainClaimAndItsReadProbeOnlyThePrimaryKeyEvenWithoutStatistics() throws Exception {
+    List<UUID> ids = manyPending();
+    for (String statement : List.of("claimPlain.sql", "peekPlain.sql")) {
+      String plan =
+          planWithoutStatistics(
+              statement,
+              q ->
+                  q.bind("ids", ids.subList(0, 256).toArray(UUID[]::new))
+                      .bind("minScheduled", JobId.scheduledAt(ids.get(0)))
+                      .bind("maxScheduled", JobId.scheduledAt(ids.get(ids.size() - 1)))
+                      .bind("namespace", "default")
+                      .bind("workerId", "w")
+                      .bind("now", clock.instant()));
+
+      assertThat(jobIndexes(plan))
+          .as(statement + "\n" + plan)
+          .isNotEmpty()
+          .allMatch(i -> i.endsWith("_pkey"));
+      assertThat(plan).doesNotContain("Seq Scan");
+    }
+  }
+
+  /** 5,000 jobs due within a few milliseconds, in a partition never analyzed. */
+  private List<UUID> manyPending() {
     List<NewJob> many = new java.util.ArrayList<>();
     for (int i = 0; i < 5_000; i++) {
       many.add(aJob().runAt(clock.instant().plusMillis(i % 3)).build());
     }
-    List<UUID> ids = submissions.submit(many).stream().map(s -> s.job().id()).toList();
-    List<UUID> batch = ids.subList(0, 256);
-    String claim = resource("claimPlain.sql");
+    return submissions.submit(many).stream().map(s -> s.job().id()).toList();
+  }
+
+  /** The plan of one of JobTransitions' statements, in a transaction run as byKeys runs it. */
+  private String planWithoutStatistics(
+      String statement, java.util.function.UnaryOperator<org.jdbi.v3.core.statement.Query> binds)
+      throws java.io.IOException {
+    String sql = resource(statement);
     String keyLookupsOnly = resource("keyLookupsOnly.sql");
+    return stack
+        .database
+        .jdbi()
+        .inTransaction(
+            h -> {
+              h.createQuery(keyLookupsOnly).mapTo(String.class).one();
+              List<String> lines =
+                  binds.apply(h.createQuery("EXPLAIN " + sql)).mapTo(String.class).list();
+              h.rollback();
+              return String.join("\n", lines);
+            });
+  }
 
-    String plan =
-        stack
-            .database
-            .jdbi()
-            .inTransaction(
-                h -> {
-                  h.createQuery(keyLookupsOnly).mapTo(String.class).one();
-                  List<String> lines =
-                      h.createQuery("EXPLAIN " + claim)
-                          .bind("ids", batch.toArray(UUID[]::new))
-                          .bind("minScheduled", JobId.scheduledAt(ids.get(0)))
-                          .bind("maxScheduled", JobId.scheduledAt(ids.get(ids.size() - 1)))
-                          .bind("namespace", "default")
-                          .bind("workerId", "w")
-                          .bind("now", clock.instant())
-                          .mapTo(String.class)
-                          .list();
-                  h.rollback();
-                  return String.join("\n", lines);
-                });
-
-    assertThat(plan)
-        .contains("jobs_p")
-        .contains("_pkey")
-        .doesNotContain("pending")
-        .doesNotContain("Seq Scan");
+  /** The indexes of jobs' partitions a plan reads. */
+  private static List<String> jobIndexes(String plan) {
+    return java.util.regex.Pattern.compile("jobs_p\\d+_\\w+")
+        .matcher(plan)
+        .results()
+        .map(java.util.regex.MatchResult::group)
+        .toList();
   }
 
   private static String resource(String name) throws java.io.IOException {

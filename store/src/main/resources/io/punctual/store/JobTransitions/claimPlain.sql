@@ -21,7 +21,11 @@ WITH plain AS (
         heartbeat_at = :now, updated_at = :now
     WHERE j.id = ANY(:ids)
       AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
-      AND j.namespace = CAST(:namespace AS text)
+      -- IS TRUE: the namespace is checked on each row found by key, not used to find rows. A plain
+      -- "j.namespace = ..." implies the predicate of jobs_pending_by_type (V3), and in a partition
+      -- not yet analyzed (a new day's, or one just truncated) the planner took that index and
+      -- filtered every pending job of the namespace, once per batch: O(pending) per claim.
+      AND (j.namespace = CAST(:namespace AS text)) IS TRUE
       AND j.status = 'PENDING' AND j.attempt < j.max_attempts
       AND COALESCE(j.run_at, CAST(:now AS timestamptz)) <= CAST(:now AS timestamptz) + interval '1 second'
       AND (SELECT ok FROM plain)
