@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -132,10 +133,13 @@ public final class DeathWatch {
    * Writes, in the dead worker's name, the claims it held without having written them ({@link
    * HeldClaims}): their rows are still PENDING, and once RUNNING under its id they are rescued
    * below like its other attempts (recorded LOST, their leases released). Only the jobs still
-   * PENDING whose lease the dead worker still holds: a member left behind by a step it did not
-   * finish, or a job leased by another worker since, is left alone. The guard on the attempt makes
-   * this safe against the worker itself (a pause, not a death), which would find its claim written
-   * and then rescued.
+   * PENDING whose lease the dead worker still holds, or nobody holds: a lease that lapsed before
+   * this pass (a pass late on a loaded machine, the claim taken just before the worker stopped) is
+   * taken again in its name, else another worker could take the job under the same attempt number
+   * and the dead worker's run of it would be on record nowhere. A member left behind by a step it
+   * did not finish, or a job leased by another worker since, is left alone, and a lease taken here
+   * for a claim not written is released. The guard on the attempt makes this safe against the
+   * worker itself (a pause, not a death), which would find its claim written and then rescued.
    */
   private void writeHeldClaims(Dead dead) {
     if (held == null) {
@@ -150,10 +154,11 @@ public final class DeathWatch {
     if (pending.isEmpty()) {
       return;
     }
-    // Renewed briefly in its name: the answer is which of these leases are still the dead
-    // worker's; they are released with its other attempts' once rescued.
+    // Renewed, or taken if free, briefly in its name: the answer is which of these jobs nobody
+    // else holds; their leases are released with its other attempts' once rescued.
     Set<UUID> leased =
-        redlock.renew(pending.stream().map(Job::id).toList(), dead.workerId(), HELD_LEASE_CHECK);
+        redlock.renewOrAcquire(
+            pending.stream().map(Job::id).toList(), dead.workerId(), HELD_LEASE_CHECK);
     List<UnwrittenClaim> claims = new ArrayList<>();
     for (Job j : pending) {
       if (leased.contains(j.id())) {
@@ -162,6 +167,11 @@ public final class DeathWatch {
     }
     if (!claims.isEmpty()) {
       Set<UUID> written = transitions.writeClaims(claims, dead.workerId());
+      List<UUID> notWritten =
+          claims.stream().map(UnwrittenClaim::jobId).filter(id -> !written.contains(id)).toList();
+      if (!notWritten.isEmpty()) {
+        releaseLeaseKeys(notWritten, dead.workerId());
+      }
       log.info(
           "worker {} dead with {} claims not written; {} written in its name to be rescued",
           dead.workerId(),
@@ -172,8 +182,12 @@ public final class DeathWatch {
 
   /** The dead worker's leases, so that another worker can claim the rescued jobs now. */
   private void releaseLeases(List<Job> jobs, String workerId) {
+    releaseLeaseKeys(jobs.stream().map(Job::id).toList(), workerId);
+  }
+
+  private void releaseLeaseKeys(Collection<UUID> ids, String workerId) {
     try {
-      redlock.release(jobs.stream().map(Job::id).toList(), workerId);
+      redlock.release(ids, workerId);
     } catch (RuntimeException e) {
       // They expire within worker.leaseTtl; until then the jobs wait in their queue.
       log.warn("could not release the leases of worker {}: {}", workerId, e.toString());

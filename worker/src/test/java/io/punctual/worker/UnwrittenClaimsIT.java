@@ -242,16 +242,7 @@ class UnwrittenClaimsIT {
     assertThat(heldSet()).containsExactly(job.id().toString());
     assertThat(harness.stores.redlock().isHeld(job.id())).isTrue();
 
-    ReaperSettings reaper = new ReaperSettings();
-    DeathWatch watch =
-        new DeathWatch(
-            harness.stores.clock(),
-            Reaper.rescueStores(harness.stores),
-            harness.stores.liveness(),
-            new Rescuer(
-                harness.stores.clock(), Reaper.rescueStores(harness.stores), reaper, new Random(3)),
-            reaper,
-            new MetricRegistry());
+    DeathWatch watch = deathWatch();
     await()
         .atMost(Duration.ofSeconds(5))
         .pollInterval(Duration.ofMillis(100))
@@ -281,6 +272,88 @@ class UnwrittenClaimsIT {
     Job done = harness.awaitState(job, JobState.SUCCEEDED, Duration.ofSeconds(10));
     assertThat(done.attempt()).isEqualTo(2);
     assertThat(done.workerId()).isEqualTo(other.workerId);
+  }
+
+  private DeathWatch deathWatch() {
+    ReaperSettings reaper = new ReaperSettings();
+    return new DeathWatch(
+        harness.stores.clock(),
+        Reaper.rescueStores(harness.stores),
+        harness.stores.liveness(),
+        new Rescuer(
+            harness.stores.clock(), Reaper.rescueStores(harness.stores), reaper, new Random(3)),
+        reaper,
+        new MetricRegistry());
+  }
+
+  /** This test's worker dies running one {@code holding} attempt whose claim is not written. */
+  private Job diesHoldingUnwritten(Holding holding) throws InterruptedException {
+    settings.claimWriteAfter = Duration.ofSeconds(1);
+    settings.livenessInterval = Duration.ofMillis(200);
+    settings.livenessTtl = Duration.ofMillis(600);
+    handlers.register(holding);
+    Worker doomed = harness.start(settings, handlers);
+    Job job = harness.submit(aJob().type("holding").maxAttempts(3).build());
+    assertThat(holding.started.await(5, TimeUnit.SECONDS)).isTrue();
+    doomed.abandon();
+    assertThat(harness.find(job).status()).isEqualTo(JobState.PENDING);
+    return job;
+  }
+
+  @Test
+  void aDeadWorkersUnwrittenClaimWhoseLeaseLapsedBeforeTheWatchIsStillRecordedLost()
+      throws Exception {
+    Holding holding = new Holding();
+    Job job = diesHoldingUnwritten(holding);
+    // Its lease lapses before the watch's pass (a pass late on a loaded machine); nobody took it.
+    // Left alone, the job would go to another worker under the same attempt number, and this
+    // worker's run of it would be on record nowhere.
+    harness.stores.redlock().release(List.of(job.id()), settings.workerId);
+
+    DeathWatch watch = deathWatch();
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> watch.runOnce() > 0);
+
+    assertThat(harness.executions(job))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.attempt()).isEqualTo(1);
+              assertThat(e.status()).isEqualTo(ExecutionStatus.LOST);
+              assertThat(e.workerId()).isEqualTo(settings.workerId);
+            });
+    assertThat(harness.find(job).attempt()).as("the lost attempt is used up").isEqualTo(1);
+    assertThat(harness.stores.redlock().isHeld(job.id())).as("lease released").isFalse();
+    holding.release.countDown();
+  }
+
+  @Test
+  void aDeadWorkersUnwrittenClaimLeasedByAnotherWorkerSinceIsLeftToIt() throws Exception {
+    Holding holding = new Holding();
+    Job job = diesHoldingUnwritten(holding);
+    harness.stores.redlock().release(List.of(job.id()), settings.workerId);
+    assertThat(harness.stores.redlock().acquire(List.of(job.id()), "w-other", settings.leaseTtl))
+        .containsExactly(job.id());
+
+    DeathWatch watch = deathWatch();
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              watch.runOnce();
+              return heldSet().isEmpty(); // the dead worker buried, its held set with it
+            });
+    // Having written nothing in its name.
+    assertThat(harness.find(job).status()).isEqualTo(JobState.PENDING);
+    assertThat(harness.find(job).attempt()).isZero();
+    assertThat(harness.executions(job)).isEmpty();
+    assertThat(harness.stores.redlock().renew(List.of(job.id()), "w-other", settings.leaseTtl))
+        .as("the other worker's lease")
+        .containsExactly(job.id());
+    holding.release.countDown();
   }
 
   @Test
