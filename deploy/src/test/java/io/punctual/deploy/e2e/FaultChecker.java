@@ -45,7 +45,8 @@ final class FaultChecker {
       int workersWithLostAttempt,
       int duplicates,
       int duplicatesExplained,
-      int succeededWithoutEffect) {
+      int succeededWithoutEffect,
+      List<String> unexplained) {
     Map<String, Object> asMap() {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("accepted", accepted);
@@ -114,9 +115,11 @@ final class FaultChecker {
       }
     }
     Map<UUID, List<Integer>> ran = new HashMap<>(); // the attempts whose side effect happened
+    Map<UUID, List<String>> ranWhen = new HashMap<>(); // "attempt@time" of each side effect
     for (SideEffectServer.Effect e : effects) {
       if (!onlyAccepted || accepted.contains(e.jobId())) {
         ran.computeIfAbsent(e.jobId(), k -> new ArrayList<>()).add(e.attempt());
+        ranWhen.computeIfAbsent(e.jobId(), k -> new ArrayList<>()).add(e.attempt() + "@" + e.at());
       }
     }
     int missing = 0;
@@ -168,14 +171,27 @@ final class FaultChecker {
     }
     int duplicates = 0;
     int explained = 0;
+    List<String> unexplained = new ArrayList<>(); // the first ten, for the report
     for (var e : ran.entrySet()) {
       if (e.getValue().size() > 1) {
         duplicates++;
         String[] j = jobs.get(e.getKey());
         int finalAttempt = j == null ? -1 : Integer.parseInt(j[1]);
-        if (explainedByLost(
-            e.getValue(), finalAttempt, executions.getOrDefault(e.getKey(), Map.of()))) {
+        Map<Integer, String[]> rows = executions.getOrDefault(e.getKey(), Map.of());
+        if (explainedByLost(e.getValue(), finalAttempt, rows)) {
           explained++;
+        } else if (unexplained.size() < 10) {
+          StringBuilder rowsSeen = new StringBuilder();
+          rows.forEach(
+              (a, r) -> rowsSeen.append(' ').append(a).append('=').append(String.join("/", r)));
+          unexplained.add(
+              e.getKey()
+                  + " job "
+                  + (j == null ? "missing" : String.join("/", j))
+                  + " | side effects "
+                  + ranWhen.get(e.getKey())
+                  + " | attempts' rows"
+                  + rowsSeen);
         }
       }
     }
@@ -191,7 +207,8 @@ final class FaultChecker {
         workersWithLost.size(),
         duplicates,
         explained,
-        withoutEffect);
+        withoutEffect,
+        List.copyOf(unexplained));
   }
 
   /**

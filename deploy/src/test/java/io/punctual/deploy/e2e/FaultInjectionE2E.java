@@ -363,6 +363,12 @@ class FaultInjectionE2E {
         o.duplicatesExplained());
     report.put("workflow steps with a lost attempt", (int) lostSteps);
     report.put("workflow steps started before what they wait for ended", (int) startedEarly);
+    if (!o.unexplained().isEmpty()) {
+      // job status/attempt/worker/result attempt | each side effect's attempt@time | rows
+      report.put(
+          "duplicates not explained, the first 10",
+          "\n    " + String.join("\n    ", o.unexplained()));
+    }
     if (o.staleResults() > 0) {
       // What to look at when it fails: the first such jobs' rows and every attempt's row.
       report.put(
