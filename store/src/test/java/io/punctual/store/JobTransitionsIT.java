@@ -300,36 +300,18 @@ class JobTransitionsIT {
    */
   @Test
   void claimProbesThePrimaryKeyEvenWithoutStatistics() throws Exception {
-    List<NewJob> many = new java.util.ArrayList<>();
-    for (int i = 0; i < 5_000; i++) {
-      many.add(aJob().runAt(clock.instant().plusMillis(i % 3)).build());
-    }
-    List<UUID> ids = submissions.submit(many).stream().map(s -> s.job().id()).toList();
-    List<UUID> batch = ids.subList(0, 256);
-    String claim = resource("claim.sql");
-    String keyLookupsOnly = resource("keyLookupsOnly.sql");
-
+    List<UUID> ids = manyPending();
     String plan =
-        stack
-            .database
-            .jdbi()
-            .inTransaction(
-                h -> {
-                  h.createQuery(keyLookupsOnly).mapTo(String.class).one();
-                  List<String> lines =
-                      h.createQuery("EXPLAIN " + claim)
-                          .bind("ids", batch.toArray(UUID[]::new))
-                          .bind("minScheduled", JobId.scheduledAt(ids.get(0)))
-                          .bind("maxScheduled", JobId.scheduledAt(ids.get(ids.size() - 1)))
-                          .bind("workerId", "w")
-                          .bindNull("cappedNamespace", java.sql.Types.VARCHAR)
-                          .bind("now", clock.instant())
-                          .bind("nowMs", clock.instant().toEpochMilli())
-                          .mapTo(String.class)
-                          .list();
-                  h.rollback();
-                  return String.join("\n", lines);
-                });
+        planWithoutStatistics(
+            "claim.sql",
+            q ->
+                q.bind("ids", ids.subList(0, 256).toArray(UUID[]::new))
+                    .bind("minScheduled", JobId.scheduledAt(ids.get(0)))
+                    .bind("maxScheduled", JobId.scheduledAt(ids.get(ids.size() - 1)))
+                    .bind("workerId", "w")
+                    .bindNull("cappedNamespace", java.sql.Types.VARCHAR)
+                    .bind("now", clock.instant())
+                    .bind("nowMs", clock.instant().toEpochMilli()));
 
     assertThat(plan).contains("_pkey").doesNotContain("run_at_idx").doesNotContain("Seq Scan");
   }

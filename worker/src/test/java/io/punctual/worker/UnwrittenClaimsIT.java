@@ -104,6 +104,18 @@ class UnwrittenClaimsIT {
             .smembers(harness.stores.keys().heldClaims(settings.workerId)));
   }
 
+  /** The job's one execution row: attempt 1, {@code status}, this test's worker. */
+  private void assertOnlyAttemptOne(Job job, ExecutionStatus status) {
+    assertThat(harness.executions(job))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.attempt()).isEqualTo(1);
+              assertThat(e.status()).isEqualTo(status);
+              assertThat(e.workerId()).isEqualTo(settings.workerId);
+            });
+  }
+
   @Test
   void aQuickAttemptEndsWithItsClaimAndLeavesNothingHeld() {
     harness.start(settings, handlers);
@@ -114,14 +126,7 @@ class UnwrittenClaimsIT {
     assertThat(done.attempt()).isEqualTo(1);
     assertThat(done.workerId()).isEqualTo(settings.workerId);
     assertThat(done.startedAt()).isNotNull();
-    assertThat(harness.executions(job))
-        .singleElement()
-        .satisfies(
-            e -> {
-              assertThat(e.attempt()).isEqualTo(1);
-              assertThat(e.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
-              assertThat(e.workerId()).isEqualTo(settings.workerId);
-            });
+    assertOnlyAttemptOne(job, ExecutionStatus.SUCCEEDED);
     await().atMost(Duration.ofSeconds(3)).until(() -> heldSet().isEmpty());
   }
 
@@ -252,14 +257,7 @@ class UnwrittenClaimsIT {
     Job rescued = harness.find(job);
     assertThat(rescued.status()).isEqualTo(JobState.PENDING);
     assertThat(rescued.attempt()).as("the lost attempt is used up").isEqualTo(1);
-    assertThat(harness.executions(job))
-        .singleElement()
-        .satisfies(
-            e -> {
-              assertThat(e.attempt()).isEqualTo(1);
-              assertThat(e.status()).isEqualTo(ExecutionStatus.LOST);
-              assertThat(e.workerId()).isEqualTo(settings.workerId);
-            });
+    assertOnlyAttemptOne(job, ExecutionStatus.LOST);
     assertThat(harness.stores.redlock().isHeld(job.id())).as("lease released").isFalse();
     assertThat(heldSet()).isEmpty();
 
@@ -316,14 +314,7 @@ class UnwrittenClaimsIT {
         .pollInterval(Duration.ofMillis(100))
         .until(() -> watch.runOnce() > 0);
 
-    assertThat(harness.executions(job))
-        .singleElement()
-        .satisfies(
-            e -> {
-              assertThat(e.attempt()).isEqualTo(1);
-              assertThat(e.status()).isEqualTo(ExecutionStatus.LOST);
-              assertThat(e.workerId()).isEqualTo(settings.workerId);
-            });
+    assertOnlyAttemptOne(job, ExecutionStatus.LOST);
     assertThat(harness.find(job).attempt()).as("the lost attempt is used up").isEqualTo(1);
     assertThat(harness.stores.redlock().isHeld(job.id())).as("lease released").isFalse();
     holding.release.countDown();

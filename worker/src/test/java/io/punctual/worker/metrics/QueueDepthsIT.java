@@ -7,11 +7,12 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.punctual.common.metrics.MetricLabels;
 import io.punctual.common.metrics.PrometheusExposition;
+import io.punctual.embedded.EmbeddedRedisServer;
 import io.punctual.model.Priority;
 import io.punctual.model.QueueEntry;
 import io.punctual.queue.Stores;
 import io.punctual.queue.config.QueueSettings;
-import io.punctual.queue.testing.TestRedis;
+import io.punctual.queue.config.RedisSettings;
 import io.punctual.store.testing.TestClock;
 import io.punctual.store.testing.TestStores;
 import java.time.Duration;
@@ -30,8 +31,16 @@ import org.junit.jupiter.api.Test;
 class QueueDepthsIT {
   private final TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
   private final TestStores servers = TestStores.get();
+  // A Redis server of its own: the test counts the server's ZCOUNT and ZCARD calls, which other
+  // test classes running at the same time would add to on a shared one.
+  private final EmbeddedRedisServer redis = EmbeddedRedisServer.start(null);
   private final Stores stores =
-      new Stores(servers.newDatabase(), TestRedis.newRedis(), new QueueSettings(), clock, "t");
+      new Stores(
+          servers.newDatabase(),
+          new RedisSettings(redis.url(), "t"),
+          new QueueSettings(),
+          clock,
+          "t");
   private final MetricRegistry metrics = new MetricRegistry();
   private final WorkerMetrics worker = new WorkerMetrics(metrics);
 
@@ -39,6 +48,7 @@ class QueueDepthsIT {
   void close() {
     worker.close();
     stores.close();
+    redis.close();
   }
 
   @Test
