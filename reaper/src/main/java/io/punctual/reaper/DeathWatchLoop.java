@@ -2,7 +2,6 @@ package io.punctual.reaper;
 
 import com.codahale.metrics.MetricRegistry;
 import io.punctual.common.loop.Loops;
-import io.punctual.common.random.PerThreadRandom;
 import io.punctual.queue.Stores;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -30,15 +29,7 @@ public final class DeathWatchLoop implements AutoCloseable {
   public DeathWatchLoop(Stores stores, ReaperSettings settings, MetricRegistry metrics) {
     settings.validate();
     this.settings = settings;
-    this.watch =
-        new DeathWatch(
-            stores.clock(),
-            Reaper.rescueStores(stores),
-            stores.liveness(),
-            new Rescuer(
-                stores.clock(), Reaper.rescueStores(stores), settings, PerThreadRandom.INSTANCE),
-            settings,
-            metrics);
+    this.watch = Reaper.deathWatch(stores, settings, metrics);
   }
 
   public void start() {

@@ -122,6 +122,23 @@ public final class Reaper implements AutoCloseable {
         stores.heldClaims());
   }
 
+  /**
+   * A death watch over a process's stores, with a rescuer of its own (a dead worker's attempts are
+   * rescued at once, so its random backoff is never drawn): for a process that watches deaths
+   * without the rest of a reaper ({@link DeathWatchLoop}), and for tests.
+   */
+  public static DeathWatch deathWatch(
+      Stores stores, ReaperSettings settings, MetricRegistry metrics) {
+    RescueStores rescue = rescueStores(stores);
+    return new DeathWatch(
+        stores.clock(),
+        rescue,
+        stores.liveness(),
+        new Rescuer(stores.clock(), rescue, settings, PerThreadRandom.INSTANCE),
+        settings,
+        metrics);
+  }
+
   /** What one full pass did. */
   public record Pass(
       int promoted,

@@ -305,14 +305,7 @@ class KilledWorkerChainIT {
     survivor.start();
     MetricRegistry reaperMetrics = new MetricRegistry();
     // The default rescueAfter (60 s): only the death watch can rescue it within this test's bounds.
-    DeathWatch watch =
-        new DeathWatch(
-            stores.clock(),
-            Reaper.rescueStores(stores),
-            stores.liveness(),
-            new Rescuer(stores.clock(), Reaper.rescueStores(stores), reaperSettings, new Random(7)),
-            reaperSettings,
-            reaperMetrics);
+    DeathWatch watch = Reaper.deathWatch(stores, reaperSettings, reaperMetrics);
 
     doomed.destroyForcibly();
     Instant killed = Instant.now();

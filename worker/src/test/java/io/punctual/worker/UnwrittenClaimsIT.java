@@ -17,14 +17,12 @@ import io.punctual.queue.testing.TestStack;
 import io.punctual.reaper.DeathWatch;
 import io.punctual.reaper.Reaper;
 import io.punctual.reaper.ReaperSettings;
-import io.punctual.reaper.Rescuer;
 import io.punctual.store.JobTransitions.CancelResult;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.handler.registry.JobHandlers;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -273,15 +271,7 @@ class UnwrittenClaimsIT {
   }
 
   private DeathWatch deathWatch() {
-    ReaperSettings reaper = new ReaperSettings();
-    return new DeathWatch(
-        harness.stores.clock(),
-        Reaper.rescueStores(harness.stores),
-        harness.stores.liveness(),
-        new Rescuer(
-            harness.stores.clock(), Reaper.rescueStores(harness.stores), reaper, new Random(3)),
-        reaper,
-        new MetricRegistry());
+    return Reaper.deathWatch(harness.stores, new ReaperSettings(), new MetricRegistry());
   }
 
   /** This test's worker dies running one {@code holding} attempt whose claim is not written. */

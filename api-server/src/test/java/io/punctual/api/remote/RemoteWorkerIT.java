@@ -12,9 +12,7 @@ import io.punctual.api.support.HttpSupport.Reply;
 import io.punctual.reaper.DeathWatch;
 import io.punctual.reaper.Reaper;
 import io.punctual.reaper.ReaperSettings;
-import io.punctual.reaper.Rescuer;
 import java.time.Duration;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -279,16 +277,8 @@ class RemoteWorkerIT {
     assertThat(http.post("/api/v1/workers/" + worker + "/claim", "{}").status()).isEqualTo(404);
     // The death watch (a reaper's, or any worker process's) rescues its attempt once its live-set
     // entry expires (worker.livenessTtl, on the Redis server's clock).
-    ReaperSettings reaper = new ReaperSettings();
     DeathWatch watch =
-        new DeathWatch(
-            FIXTURE.stores.clock(),
-            Reaper.rescueStores(FIXTURE.stores),
-            FIXTURE.stores.liveness(),
-            new Rescuer(
-                FIXTURE.stores.clock(), Reaper.rescueStores(FIXTURE.stores), reaper, new Random(3)),
-            reaper,
-            new MetricRegistry());
+        Reaper.deathWatch(FIXTURE.stores, new ReaperSettings(), new MetricRegistry());
     await()
         .atMost(Duration.ofSeconds(15))
         .pollInterval(Duration.ofMillis(250))
