@@ -304,13 +304,9 @@ class JobTransitionsIT {
     String plan =
         planWithoutStatistics(
             "claim.sql",
+            ids,
             q ->
-                q.bind("ids", ids.subList(0, 256).toArray(UUID[]::new))
-                    .bind("minScheduled", JobId.scheduledAt(ids.get(0)))
-                    .bind("maxScheduled", JobId.scheduledAt(ids.get(ids.size() - 1)))
-                    .bind("workerId", "w")
-                    .bindNull("cappedNamespace", java.sql.Types.VARCHAR)
-                    .bind("now", clock.instant())
+                q.bindNull("cappedNamespace", java.sql.Types.VARCHAR)
                     .bind("nowMs", clock.instant().toEpochMilli()));
 
     assertThat(plan).contains("_pkey").doesNotContain("run_at_idx").doesNotContain("Seq Scan");
@@ -327,16 +323,7 @@ class JobTransitionsIT {
   void thePlainClaimAndItsReadProbeOnlyThePrimaryKeyEvenWithoutStatistics() throws Exception {
     List<UUID> ids = manyPending();
     for (String statement : List.of("claimPlain.sql", "peekPlain.sql")) {
-      String plan =
-          planWithoutStatistics(
-              statement,
-              q ->
-                  q.bind("ids", ids.subList(0, 256).toArray(UUID[]::new))
-                      .bind("minScheduled", JobId.scheduledAt(ids.get(0)))
-                      .bind("maxScheduled", JobId.scheduledAt(ids.get(ids.size() - 1)))
-                      .bind("namespace", "default")
-                      .bind("workerId", "w")
-                      .bind("now", clock.instant()));
+      String plan = planWithoutStatistics(statement, ids, q -> q.bind("namespace", "default"));
 
       assertThat(jobIndexes(plan))
           .as(statement + "\n" + plan)
@@ -355,9 +342,14 @@ class JobTransitionsIT {
     return submissions.submit(many).stream().map(s -> s.job().id()).toList();
   }
 
-  /** The plan of one of JobTransitions' statements, in a transaction run as byKeys runs it. */
+  /**
+   * The plan of one of JobTransitions' statements over the first 256 of {@code ids} (worker "w",
+   * now; {@code binds} adds what else it takes), in a transaction run as byKeys runs it.
+   */
   private String planWithoutStatistics(
-      String statement, java.util.function.UnaryOperator<org.jdbi.v3.core.statement.Query> binds)
+      String statement,
+      List<UUID> ids,
+      java.util.function.UnaryOperator<org.jdbi.v3.core.statement.Query> binds)
       throws java.io.IOException {
     String sql = resource(statement);
     String keyLookupsOnly = resource("keyLookupsOnly.sql");
@@ -367,8 +359,14 @@ class JobTransitionsIT {
         .inTransaction(
             h -> {
               h.createQuery(keyLookupsOnly).mapTo(String.class).one();
-              List<String> lines =
-                  binds.apply(h.createQuery("EXPLAIN " + sql)).mapTo(String.class).list();
+              var query =
+                  h.createQuery("EXPLAIN " + sql)
+                      .bind("ids", ids.subList(0, 256).toArray(UUID[]::new))
+                      .bind("minScheduled", JobId.scheduledAt(ids.get(0)))
+                      .bind("maxScheduled", JobId.scheduledAt(ids.get(ids.size() - 1)))
+                      .bind("workerId", "w")
+                      .bind("now", clock.instant());
+              List<String> lines = binds.apply(query).mapTo(String.class).list();
               h.rollback();
               return String.join("\n", lines);
             });

@@ -229,17 +229,9 @@ class UnwrittenClaimsIT {
 
   @Test
   void aDeadWorkersUnwrittenClaimsAreRescuedWithinSecondsAndRecordedLost() throws Exception {
-    settings.claimWriteAfter = Duration.ofSeconds(1);
     settings.leaseTtl = Duration.ofSeconds(60);
-    settings.livenessInterval = Duration.ofMillis(200);
-    settings.livenessTtl = Duration.ofMillis(600);
     Holding holding = new Holding();
-    handlers.register(holding);
-    Worker doomed = harness.start(settings, handlers);
-    Job job = harness.submit(aJob().type("holding").maxAttempts(3).build());
-    assertThat(holding.started.await(5, TimeUnit.SECONDS)).isTrue();
-    // Dies as a killed process would: nothing more is written, its claim among them.
-    doomed.abandon();
+    Job job = diesHoldingUnwritten(holding);
     Instant died = Instant.now();
     assertThat(harness.find(job).status()).isEqualTo(JobState.PENDING);
     assertThat(heldSet()).containsExactly(job.id().toString());
@@ -274,7 +266,10 @@ class UnwrittenClaimsIT {
     return Reaper.deathWatch(harness.stores, new ReaperSettings(), new MetricRegistry());
   }
 
-  /** This test's worker dies running one {@code holding} attempt whose claim is not written. */
+  /**
+   * This test's worker dies running one {@code holding} attempt whose claim is not written (claims
+   * written after 1 s, a live-set entry of 600 ms); returns right after its death.
+   */
   private Job diesHoldingUnwritten(Holding holding) throws InterruptedException {
     settings.claimWriteAfter = Duration.ofSeconds(1);
     settings.livenessInterval = Duration.ofMillis(200);
@@ -283,8 +278,8 @@ class UnwrittenClaimsIT {
     Worker doomed = harness.start(settings, handlers);
     Job job = harness.submit(aJob().type("holding").maxAttempts(3).build());
     assertThat(holding.started.await(5, TimeUnit.SECONDS)).isTrue();
+    // Dies as a killed process would: nothing more is written, its claim among them.
     doomed.abandon();
-    assertThat(harness.find(job).status()).isEqualTo(JobState.PENDING);
     return job;
   }
 
@@ -293,6 +288,7 @@ class UnwrittenClaimsIT {
       throws Exception {
     Holding holding = new Holding();
     Job job = diesHoldingUnwritten(holding);
+    assertThat(harness.find(job).status()).isEqualTo(JobState.PENDING);
     // Its lease lapses before the watch's pass (a pass late on a loaded machine); nobody took it.
     // Left alone, the job would go to another worker under the same attempt number, and this
     // worker's run of it would be on record nowhere.
@@ -314,6 +310,7 @@ class UnwrittenClaimsIT {
   void aDeadWorkersUnwrittenClaimLeasedByAnotherWorkerSinceIsLeftToIt() throws Exception {
     Holding holding = new Holding();
     Job job = diesHoldingUnwritten(holding);
+    assertThat(harness.find(job).status()).isEqualTo(JobState.PENDING);
     harness.stores.redlock().release(List.of(job.id()), settings.workerId);
     assertThat(harness.stores.redlock().acquire(List.of(job.id()), "w-other", settings.leaseTtl))
         .containsExactly(job.id());
