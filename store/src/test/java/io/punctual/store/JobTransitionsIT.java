@@ -333,6 +333,31 @@ class JobTransitionsIT {
     }
   }
 
+  /**
+   * An operator's rerun of failed jobs, among thousands of final jobs of its namespace in a
+   * partition never analyzed, probes the primary key: its state check must not let the planner read
+   * jobs_final_by_namespace (V6) through every final job of the namespace. It does not run after
+   * keyLookupsOnly.sql (it is no worker's statement), so the plan is the planner's own.
+   */
+  @Test
+  void aRerunProbesOnlyThePrimaryKeyEvenWithoutStatistics() throws Exception {
+    List<UUID> ids = manyPending();
+    stack
+        .database
+        .jdbi()
+        .useHandle(
+            h ->
+                h.createUpdate(
+                        "UPDATE jobs SET status = 'FAILED', finished_at = now() WHERE id = ANY(:ids)")
+                    .bind("ids", ids.toArray(UUID[]::new))
+                    .execute());
+
+    String plan = plan("rerun.sql", ids, q -> q.bind("namespace", "default"), false);
+
+    assertThat(jobIndexes(plan)).as(plan).isNotEmpty().allMatch(i -> i.endsWith("_pkey"));
+    assertThat(plan).doesNotContain("Seq Scan");
+  }
+
   /** 5,000 jobs due within a few milliseconds, in a partition never analyzed. */
   private List<UUID> manyPending() {
     List<NewJob> many = new java.util.ArrayList<>();
@@ -351,6 +376,16 @@ class JobTransitionsIT {
       List<UUID> ids,
       java.util.function.UnaryOperator<org.jdbi.v3.core.statement.Query> binds)
       throws java.io.IOException {
+    return plan(statement, ids, binds, true);
+  }
+
+  /** {@link #planWithoutStatistics}, after keyLookupsOnly.sql only if {@code byKeys}. */
+  private String plan(
+      String statement,
+      List<UUID> ids,
+      java.util.function.UnaryOperator<org.jdbi.v3.core.statement.Query> binds,
+      boolean byKeys)
+      throws java.io.IOException {
     String sql = resource(statement);
     String keyLookupsOnly = resource("keyLookupsOnly.sql");
     return stack
@@ -358,7 +393,9 @@ class JobTransitionsIT {
         .jdbi()
         .inTransaction(
             h -> {
-              h.createQuery(keyLookupsOnly).mapTo(String.class).one();
+              if (byKeys) {
+                h.createQuery(keyLookupsOnly).mapTo(String.class).one();
+              }
               var query =
                   h.createQuery("EXPLAIN " + sql)
                       .bind("ids", ids.subList(0, 256).toArray(UUID[]::new))

@@ -4,7 +4,11 @@
 -- one attempt left (max_attempts raised to attempt + 1 when the budget was used up; the next claim
 -- makes it attempt + 1, so the history of attempts is kept). last_error stays until the new attempt
 -- ends; result, worker and times of the last attempt are cleared. SUCCEEDED jobs are left alone.
--- Returns the jobs moved (others had changed meanwhile, or are not of the namespace).
+-- Returns the jobs moved (others had changed meanwhile, or are not of the namespace). The state
+-- check is "IS TRUE", checked on the rows found by key: a plain "status IN (...)" proves the
+-- predicate of jobs_final_by_namespace (V6), and in a partition not yet analyzed the planner may
+-- read every final job of the namespace there through it rather than probe the keys
+-- (docs/architecture.md, "Rules the code keeps").
 UPDATE jobs j
 SET status = 'PENDING', run_at = GREATEST(CAST(:now AS timestamptz), j.scheduled_at),
     max_attempts = GREATEST(j.max_attempts, j.attempt + 1), finished_at = NULL, result = NULL,
@@ -12,5 +16,5 @@ SET status = 'PENDING', run_at = GREATEST(CAST(:now AS timestamptz), j.scheduled
 WHERE j.id = ANY(:ids)
   AND j.scheduled_at BETWEEN :minScheduled AND :maxScheduled
   AND j.namespace = :namespace
-  AND j.status IN ('FAILED', 'CANCELLED', 'SKIPPED')
+  AND (j.status IN ('FAILED', 'CANCELLED', 'SKIPPED')) IS TRUE
 RETURNING j.*
