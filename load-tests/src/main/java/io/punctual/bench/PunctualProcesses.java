@@ -122,13 +122,18 @@ final class PunctualProcesses implements AutoCloseable {
   }
 
   /**
-   * The ahead-of-time cache {@code ./punctual aot-cache} wrote for the jar, when the launcher would
-   * start the jar with it (a JDK 25+ and a cache not older than the jar; {@code
-   * -Dbench.aotCache=false} leaves it out): what the benchmark's header reports.
+   * The ahead-of-time cache {@code ./punctual aot-cache} wrote for the jar that the launcher would
+   * start {@code command} with (its worker's own for {@code worker}; a JDK 25+ and a cache not
+   * older than the jar; {@code -Dbench.aotCache=false} leaves it out): what the benchmark's header
+   * reports.
    */
-  static Optional<Path> aotCache() {
+  static Optional<Path> aotCache(String command) {
     Path jar = Path.of(System.getProperty("bench.jar", "deploy/target/punctual.jar"));
     Path cache = jar.resolveSibling("punctual.aot");
+    Path workerCache = jar.resolveSibling("punctual-worker.aot");
+    if (command.equals("worker") && Files.isRegularFile(workerCache)) {
+      cache = workerCache;
+    }
     try {
       if (Runtime.version().feature() < 25
           || !Boolean.parseBoolean(System.getProperty("bench.aotCache", "true"))
@@ -152,7 +157,7 @@ final class PunctualProcesses implements AutoCloseable {
     if (Runtime.version().feature() >= 24) {
       cmd.add("--sun-misc-unsafe-memory-access=allow");
     }
-    aotCache().ifPresent(c -> cmd.add("-XX:AOTCache=" + c)); // as the launcher starts it
+    aotCache(command).ifPresent(c -> cmd.add("-XX:AOTCache=" + c)); // as the launcher starts it
     String opts = System.getProperty("bench.processOpts", "").trim();
     if (!opts.isEmpty()) {
       cmd.addAll(List.of(opts.split("\\s+")));

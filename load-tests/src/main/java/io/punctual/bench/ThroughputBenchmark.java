@@ -105,7 +105,7 @@ public final class ThroughputBenchmark {
               ? "one in-process Worker"
               : workers
                   + " worker process(es), "
-                  + PunctualProcesses.aotCache()
+                  + PunctualProcesses.aotCache("worker")
                       .map(c -> "started with the AOT cache " + c)
                       .orElse("no AOT cache");
       System.out.printf(
@@ -222,7 +222,7 @@ public final class ThroughputBenchmark {
         out.put("jobs", jobs);
         out.put("workers", workers == 0 ? "in-process" : Integer.toString(workers));
         if (workers > 0) {
-          out.put("aotCache", PunctualProcesses.aotCache().isPresent());
+          out.put("aotCache", PunctualProcesses.aotCache("worker").isPresent());
         }
         out.put("executionsPerSecond", Math.round(best));
         out.putNull("lagMs");

@@ -12,6 +12,7 @@ import io.punctual.deploy.runtime.ServerUrls;
 import io.punctual.outbound.address.OutboundPolicy;
 import io.punctual.queue.Stores;
 import io.punctual.store.secret.SigningSecrets;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +38,9 @@ final class DevCommand extends RoleCommand {
   private EmbeddedStores embedded;
   private Stores stores;
   private Integer trainJobs;
+
+  /** Where the training run's own worker process writes its cache (null: dev runs the worker). */
+  private Path trainWorkerCache;
 
   /** The admin key requests send, or null without authentication. */
   private String apiKey;
@@ -67,6 +71,13 @@ final class DevCommand extends RoleCommand {
             "a training run (what the launcher's aot-cache runs): once up, submit N no-op jobs"
                 + " (up to 2,000 through the API, the rest stored directly), wait for them to run,"
                 + " then stop (exit status 1 if they did not all run)");
+    subparser
+        .addArgument("--train-worker-cache")
+        .metavar("FILE")
+        .help(
+            "with --train-jobs: the jobs are run by a worker process of their own, started with"
+                + " this JVM's flags, which writes its ahead-of-time cache to FILE at its exit (what"
+                + " the launcher's aot-cache gives `punctual worker`); dev then runs no worker");
   }
 
   @Override
@@ -79,6 +90,11 @@ final class DevCommand extends RoleCommand {
     if (trainJobs != null && trainJobs < 1) {
       throw new CommandExit(2, "punctual: --train-jobs must be at least 1");
     }
+    String workerCache = namespace.getString("train_worker_cache");
+    if (workerCache != null && trainJobs == null) {
+      throw new CommandExit(2, "punctual: --train-worker-cache needs --train-jobs");
+    }
+    trainWorkerCache = workerCache == null ? null : Path.of(workerCache).toAbsolutePath();
     if (DevCommand.class.getClassLoader().getResource(EMBEDDED_SERVERS) == null) {
       throw new CommandExit(2, NEEDS_DEV_DISTRIBUTION);
     }
@@ -102,7 +118,9 @@ final class DevCommand extends RoleCommand {
     SigningSecrets secrets = RoleWiring.signingSecrets(config, stores);
     signingSecret = DevSecrets.defaultSigningSecret(secrets, config.dataDirPath());
     RoleWiring.registerApi(environment, stores, config, secrets);
-    RoleWiring.startWorker(wiring, stores);
+    if (trainWorkerCache == null) {
+      RoleWiring.startWorker(wiring, stores);
+    }
     RoleWiring.startPlanner(wiring, stores);
     ReaperCommand.startReaper(wiring, stores, "dev-" + ProcessHandle.current().pid());
   }
@@ -154,11 +172,38 @@ final class DevCommand extends RoleCommand {
 
   @Override
   void started(ServerUrls urls, PunctualConfiguration config, Stop stop) {
-    if (trainJobs != null) {
-      new TrainingRun(
-              urls.application(), apiKey == null ? null : "Bearer " + apiKey, stores, trainJobs)
-          .start(ok -> stop.stop(ok ? "training run done" : "training run failed", ok ? 0 : 1));
+    if (trainJobs == null) {
+      return;
     }
+    TrainingWorker worker = null;
+    Path log = config.dataDirPath().resolve("training-worker.log");
+    if (trainWorkerCache != null) {
+      try {
+        worker =
+            TrainingWorker.start(trainWorkerCache, embedded, config.secrets.encryptionKey, log);
+      } catch (IOException e) {
+        stop.stop("training worker not started: " + e.getMessage(), 1);
+        return;
+      }
+    }
+    String failed =
+        worker == null
+            ? "training run failed"
+            : "training run failed (the training worker's log: " + log + ")";
+    TrainingWorker started = worker;
+    new TrainingRun(
+            urls.application(),
+            apiKey == null ? null : "Bearer " + apiKey,
+            stores,
+            trainJobs,
+            worker)
+        .start(
+            ok -> {
+              if (started != null) {
+                started.close(); // stopped already unless the run failed
+              }
+              stop.stop(ok ? "training run done" : failed, ok ? 0 : 1);
+            });
   }
 
   /** The curl option that sends the admin key, as a shell would expand it. */

@@ -20,16 +20,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code dev --train-jobs N}: the work of a training run for an ahead-of-time cache (the launcher's
- * {@code aot-cache}). A few submits and reads through the running API, then backlogs of jobs stored
- * as the API stores them for the worker to drain; waits until the worker has run every job, then
- * asks the process to stop as a SIGTERM would, so that the JVM writes the cache at its exit with
- * what it learned of Punctual's hot paths (the classes loaded and linked, the methods' profiles).
+ * {@code aot-cache}). Backlogs of jobs stored as the API stores them for the worker to drain (dev's
+ * own, or a {@link TrainingWorker} that writes the worker's cache and is stopped after them), then
+ * a few submits and reads through the running API; then asks the process to stop as a SIGTERM
+ * would, so that the JVM writes the cache at its exit with what it learned of Punctual's hot paths
+ * (the classes loaded and linked, the methods' profiles).
  */
 final class TrainingRun {
   private static final Logger log = LoggerFactory.getLogger(TrainingRun.class);
   private static final int STORE_BATCH = 1_000;
   private static final int ROUND = 50_000;
-  private static final Duration ROUND_LEAD = Duration.ofSeconds(5);
   private static final Duration LIMIT = Duration.ofMinutes(10);
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -37,18 +37,22 @@ final class TrainingRun {
   private final String authorization;
   private final Stores stores;
   private final int jobs;
+  private final TrainingWorker worker;
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   /**
    * @param api the application's base URL
    * @param authorization the value of the Authorization header, or null without authentication
+   * @param worker the worker process that runs the jobs and writes its own cache, or null when
+   *     dev's worker runs them
    */
-  TrainingRun(String api, String authorization, Stores stores, int jobs) {
+  TrainingRun(String api, String authorization, Stores stores, int jobs, TrainingWorker worker) {
     this.api = api.endsWith("/") ? api.substring(0, api.length() - 1) : api;
     this.authorization = authorization;
     this.stores = stores;
     this.jobs = jobs;
+    this.worker = worker;
   }
 
   /**
@@ -76,38 +80,54 @@ final class TrainingRun {
 
   private void run() throws IOException, InterruptedException {
     long before = succeeded();
-    // Submits one by one (POST /jobs and a read of each), a tenth of the jobs up to 2,000.
+    // A tenth of the jobs, up to 2,000, are submitted one by one through the API at the end.
     int single = Math.min(Math.min(jobs, 2_000), Math.max(1, jobs / 10));
+    // The rest in rounds of up to ROUND jobs, stored as the API stores them (PostgreSQL, 1,000 a
+    // transaction) but from this process's own stores, due at once, and handed to the Redis queue
+    // only when the whole round is stored: the worker then drains a backlog of due jobs in full
+    // claims, as it does under load or after an outage, which is what a new worker's cache is
+    // for. (Jobs due ahead are claimed ahead and wait for their time in the worker instead.)
+    for (int sent = 0; sent < jobs - single; ) {
+      int round = Math.min(ROUND, jobs - single - sent);
+      storeDueNow(sent, round);
+      sent += round;
+      awaitSucceeded(before + sent);
+    }
+    if (worker != null && !worker.finish()) {
+      throw new IllegalStateException("the training worker did not write its cache");
+    }
+    // Then one by one (POST /jobs and a read of each) for the API's paths. A worker process of its
+    // own has stopped by now and leaves these jobs pending: run by it as one-job claims, they made
+    // its cache worse for the backlogs it is for (docs/performance-log.md, the twelfth machine).
     for (int i = 0; i < single; i++) {
       String id = idOf(post("/api/v1/jobs", job(i)));
       send(request("/api/v1/jobs/" + id).GET());
     }
-    awaitSucceeded(before + single);
-    // The rest in rounds of up to ROUND jobs, stored as the API stores them (PostgreSQL, then the
-    // Redis queue; 1,000 a transaction) but from this process's own stores, all due at one moment
-    // a few seconds ahead: the worker then drains a backlog in full claims, as it does under load
-    // (a new worker's warm-up is what the cache is for; the API's paths had their share above).
-    for (int sent = single; sent < jobs; ) {
-      int round = Math.min(ROUND, jobs - sent);
-      Instant runAt = Instant.now().plus(ROUND_LEAD);
-      for (int done = 0; done < round; ) {
-        int n = Math.min(STORE_BATCH, round - done);
-        List<NewJob> batch = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-          batch.add(
-              NewJob.builder(NewJob.DEFAULT_NAMESPACE, "noop", runAt)
-                  .payload(JSON.createObjectNode().put("n", sent + done + i))
-                  .build());
-        }
-        List<QueueEntry> entries = new ArrayList<>(n);
-        for (JobSubmissions.Submitted stored : stores.submissions().submit(batch)) {
-          entries.add(QueueEntry.of(stored.job()));
-        }
-        stores.queue().enqueue(entries);
-        done += n;
+    if (worker == null) {
+      awaitSucceeded(before + jobs);
+    }
+  }
+
+  /** Stores {@code n} no-op jobs due now, then hands them all to the Redis queue. */
+  private void storeDueNow(int first, int n) {
+    Instant runAt = Instant.now();
+    List<QueueEntry> entries = new ArrayList<>(n);
+    for (int done = 0; done < n; ) {
+      int size = Math.min(STORE_BATCH, n - done);
+      List<NewJob> batch = new ArrayList<>(size);
+      for (int i = 0; i < size; i++) {
+        batch.add(
+            NewJob.builder(NewJob.DEFAULT_NAMESPACE, "noop", runAt)
+                .payload(JSON.createObjectNode().put("n", first + done + i))
+                .build());
       }
-      sent += round;
-      awaitSucceeded(before + sent);
+      for (JobSubmissions.Submitted stored : stores.submissions().submit(batch)) {
+        entries.add(QueueEntry.of(stored.job()));
+      }
+      done += size;
+    }
+    for (int i = 0; i < entries.size(); i += STORE_BATCH) {
+      stores.queue().enqueue(entries.subList(i, Math.min(entries.size(), i + STORE_BATCH)));
     }
   }
 
@@ -120,6 +140,9 @@ final class TrainingRun {
     while (succeeded() < count) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("the jobs did not all run within " + LIMIT);
+      }
+      if (worker != null && worker.exited()) {
+        throw new IllegalStateException("the training worker stopped");
       }
       Thread.sleep(100);
     }

@@ -110,6 +110,7 @@ class LauncherE2E {
   @Test
   void aotCacheTrainsOnDevAndLaterCommandsStartWithItUnlessTheJarIsNewer() throws Exception {
     Path cache = tmp.resolve("punctual.aot");
+    Path workerCache = tmp.resolve("punctual-worker.aot");
     Map<String, String> env = new HashMap<>();
     env.put("PUNCTUAL_AOT_CACHE", cache.toString());
     if (Runtime.version().feature() < 25) {
@@ -136,30 +137,51 @@ class LauncherE2E {
           .contains("auth.bootstrapKey (PUNCTUAL_BOOTSTRAP_KEY) must be at least")
           .doesNotContain("punctual: wrote");
       assertThat(cache).doesNotExist();
+      assertThat(workerCache).doesNotExist();
     }
     try (PunctualProcess train = launcher("aot-train", env, "aot-cache", "--jobs", "2000")) {
       assertThat(train.awaitExit(Duration.ofMinutes(3))).as(train.tail()).isZero();
-      assertThat(train.output()).contains("punctual: wrote " + cache);
+      assertThat(train.output()).contains("punctual: wrote " + cache + " (");
+      assertThat(train.output()).contains(" and " + workerCache + " (");
     }
     assertThat(Files.size(cache)).isPositive();
+    assertThat(Files.size(workerCache)).isPositive();
+    // The training worker (a process of dev's) is gone with dev.
+    assertThat(
+            ProcessHandle.allProcesses()
+                .filter(p -> p.info().commandLine().orElse("").contains(workerCache.toString())))
+        .isEmpty();
 
-    // AOTMode=on: the JVM refuses to start unless it can use the cache it is given.
+    // AOTMode=on: the JVM refuses to start unless it can use the cache it is given; a worker is
+    // given the cache its own training process wrote, every other command dev's.
     env.put("PUNCTUAL_JAVA_OPTS", "-Xmx256m -XX:AOTMode=on -Xlog:aot=info");
     try (PunctualProcess help = launcher("aot-used", env, "--help")) {
       assertThat(help.awaitExit(START)).as(help.tail()).isZero();
       assertThat(help.output()).contains("Opened AOT cache " + cache);
     }
+    try (PunctualProcess help = launcher("aot-worker", env, "worker", "--help")) {
+      assertThat(help.awaitExit(START)).as(help.tail()).isZero();
+      assertThat(help.output()).contains("Opened AOT cache " + workerCache);
+    }
 
-    // A jar built after the training run: the cache is not given to the JVM.
+    // A jar built after the training run: the caches are not given to the JVM.
     Path jar = root().resolve("deploy/target/punctual.jar");
-    Files.setLastModifiedTime(
-        cache,
+    FileTime older =
         FileTime.fromMillis(
-            Files.getLastModifiedTime(jar).toMillis() - Duration.ofHours(1).toMillis()));
+            Files.getLastModifiedTime(jar).toMillis() - Duration.ofHours(1).toMillis());
+    Files.setLastModifiedTime(cache, older);
+    Files.setLastModifiedTime(workerCache, older);
     env.put("PUNCTUAL_JAVA_OPTS", "-Xmx256m -Xlog:aot=info");
     try (PunctualProcess help = launcher("aot-stale", env, "--help")) {
       assertThat(help.awaitExit(START)).as(help.tail()).isZero();
       assertThat(help.output()).doesNotContain(cache.toString()).contains("usage:");
+    }
+    try (PunctualProcess help = launcher("aot-stale-worker", env, "worker", "--help")) {
+      assertThat(help.awaitExit(START)).as(help.tail()).isZero();
+      assertThat(help.output())
+          .doesNotContain(cache.toString())
+          .doesNotContain(workerCache.toString())
+          .contains("usage:");
     }
   }
 
