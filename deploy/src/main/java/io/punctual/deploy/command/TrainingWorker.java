@@ -41,8 +41,10 @@ final class TrainingWorker implements AutoCloseable {
     List<String> cmd = new ArrayList<>();
     cmd.add(ProcessHandle.current().info().command().orElse(javaOfThisProcess()));
     for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (!flag.startsWith("-XX:AOTCache") && !flag.startsWith("-XX:AOTMode")) {
-        cmd.add(flag); // dev's flags, as the launcher gave them (a cache is used with the same)
+      // Dev's flags, as the launcher gave them (a cache is used with the same), but its own cache
+      // and a debugger's port.
+      if (!flag.startsWith("-XX:AOT") && !flag.startsWith("-agentlib:jdwp")) {
+        cmd.add(flag);
       }
     }
     cmd.add("-XX:AOTCacheOutput=" + cache);
