@@ -68,9 +68,10 @@ final class DevCommand extends RoleCommand {
         .type(Integer.class)
         .metavar("N")
         .help(
-            "a training run (what the launcher's aot-cache runs): once up, submit N no-op jobs"
-                + " (up to 2,000 through the API, the rest stored directly), wait for them to run,"
-                + " then stop (exit status 1 if they did not all run)");
+            "a training run (what the launcher's aot-cache runs): once up, store N no-op jobs"
+                + " but a tenth (up to 2,000) in backlogs and wait for them to run, then submit the"
+                + " rest through the API one by one (run too, unless --train-worker-cache), then"
+                + " stop (exit status 1 if the jobs did not all run)");
     subparser
         .addArgument("--train-worker-cache")
         .metavar("FILE")
