@@ -17,8 +17,6 @@ import io.punctual.client.PunctualClient;
 import io.punctual.client.ScheduleRequest;
 import io.punctual.client.ScheduleView;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -541,10 +539,6 @@ class DevDistributionE2E {
   }
 
   private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new AssertionError(e);
-    }
+    return io.punctual.embedded.FreePorts.pick(); // below the ephemeral range
   }
 }
