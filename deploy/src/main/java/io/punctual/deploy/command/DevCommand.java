@@ -176,22 +176,21 @@ final class DevCommand extends RoleCommand {
     if (trainJobs == null) {
       return;
     }
-    TrainingWorker worker = null;
     Path log = config.dataDirPath().resolve("training-worker.log");
-    if (trainWorkerCache != null) {
-      try {
-        worker =
-            TrainingWorker.start(trainWorkerCache, embedded, config.secrets.encryptionKey, log);
-      } catch (IOException e) {
-        stop.stop("training worker not started: " + e.getMessage(), 1);
-        return;
-      }
+    TrainingWorker worker;
+    try {
+      worker =
+          trainWorkerCache == null
+              ? null
+              : TrainingWorker.start(trainWorkerCache, embedded, config.secrets.encryptionKey, log);
+    } catch (IOException e) {
+      stop.stop("training worker not started: " + e.getMessage(), 1);
+      return;
     }
     String failed =
         worker == null
             ? "training run failed"
             : "training run failed (the training worker's log: " + log + ")";
-    TrainingWorker started = worker;
     new TrainingRun(
             urls.application(),
             apiKey == null ? null : "Bearer " + apiKey,
@@ -200,8 +199,8 @@ final class DevCommand extends RoleCommand {
             worker)
         .start(
             ok -> {
-              if (started != null) {
-                started.close(); // stopped already unless the run failed
+              if (worker != null) {
+                worker.close(); // stopped already unless the run failed
               }
               stop.stop(ok ? "training run done" : failed, ok ? 0 : 1);
             });

@@ -2,6 +2,7 @@ package io.punctual.deploy.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.punctual.embedded.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -38,8 +39,8 @@ final class ConsoleStack implements AutoCloseable {
   }
 
   static ConsoleStack start(Path tmp) {
-    int http = freePort();
-    int admin = freePort();
+    int http = FreePorts.pick();
+    int admin = FreePorts.pick();
     Path dataDir = tmp.resolve("data");
     PunctualProcess dev =
         PunctualProcess.start(
@@ -142,10 +143,6 @@ final class ConsoleStack implements AutoCloseable {
 
   String status(String jobId) {
     return get("/api/v1/jobs/" + jobId).get("status").asText();
-  }
-
-  static int freePort() {
-    return io.punctual.embedded.FreePorts.pick(); // below the ephemeral range
   }
 
   @Override

@@ -16,6 +16,7 @@ import io.punctual.client.PunctualApiException;
 import io.punctual.client.PunctualClient;
 import io.punctual.client.ScheduleRequest;
 import io.punctual.client.ScheduleView;
+import io.punctual.embedded.FreePorts;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -77,8 +78,8 @@ class DevDistributionE2E {
   void startDev(@TempDir Path tmp) {
     this.tmp = tmp;
     dataDir = tmp.resolve("data");
-    int http = freePort();
-    int admin = freePort();
+    int http = FreePorts.pick();
+    int admin = FreePorts.pick();
     dev = startDev(http, admin, "dev", "--fresh");
     apiBase = "http://localhost:" + http;
     adminBase = "http://127.0.0.1:" + admin; // the admin port listens on loopback only
@@ -334,7 +335,7 @@ class DevDistributionE2E {
         .isEqualTo(JobStatus.SUCCEEDED);
 
     // A worker serves only its admin port, healthy while both stores answer.
-    int workerAdmin = freePort();
+    int workerAdmin = FreePorts.pick();
     PunctualProcess worker =
         track(
             PunctualProcess.start(
@@ -347,7 +348,7 @@ class DevDistributionE2E {
         .isEqualTo(200);
 
     // So does a planner, alongside the one inside dev.
-    int plannerAdmin = freePort();
+    int plannerAdmin = FreePorts.pick();
     PunctualProcess planner =
         track(
             PunctualProcess.start(
@@ -536,9 +537,5 @@ class DevDistributionE2E {
                 }
               });
     }
-  }
-
-  private static int freePort() {
-    return io.punctual.embedded.FreePorts.pick(); // below the ephemeral range
   }
 }

@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import io.opentelemetry.proto.trace.v1.Span;
+import io.punctual.embedded.FreePorts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -75,8 +76,8 @@ class TracingE2E {
   @Test
   void aJobsAttemptIsExportedAsAChildOfTheRequestThatSubmittedIt() throws Exception {
     int otlp = startReceiver();
-    int http = ConsoleStack.freePort();
-    int admin = ConsoleStack.freePort();
+    int http = FreePorts.pick();
+    int admin = FreePorts.pick();
     Path dataDir = tmp.resolve("data");
     dev =
         PunctualProcess.start(
