@@ -198,6 +198,11 @@ public final class Reaper implements AutoCloseable {
                 Object done = task.get(); // what a pass did is for runOnce()'s callers (tests)
                 log.trace("reaper task done holder={}: {}", holder, done);
               } catch (RuntimeException e) {
+                if (on.isShutdown()) {
+                  // Interrupted by close() (shutdownNow) in the middle of a Redis or SQL call.
+                  log.debug("reaper task stopped by close holder={}", holder, e);
+                  return;
+                }
                 log.warn("reaper task failed holder={}: {}", holder, e.toString());
                 log.debug("reaper task failure", e);
               }
