@@ -186,6 +186,48 @@ class LauncherE2E {
   }
 
   @Test
+  void aTrainingWorkerThatDiesFailsTheTrainingRunAtOnceAndLeavesNoCache() throws Exception {
+    Path cache = tmp.resolve("punctual.aot");
+    Path workerCache = tmp.resolve("punctual-worker.aot");
+    Map<String, String> env = Map.of("PUNCTUAL_AOT_CACHE", cache.toString());
+    if (Runtime.version().feature() < 25) {
+      try (PunctualProcess train = launcher("aot-old-jdk", env, "aot-cache")) {
+        assertThat(train.awaitExit(START)).isEqualTo(2);
+      }
+      return;
+    }
+    // More jobs than the training worker could run before it is killed: the run cannot succeed.
+    try (PunctualProcess train = launcher("aot-killed", env, "aot-cache", "--jobs", "5000000")) {
+      String marker = "-XX:AOTCacheOutput=" + workerCache;
+      ProcessHandle worker = null;
+      long deadline = System.nanoTime() + START.toNanos();
+      while (worker == null && System.nanoTime() < deadline && train.isAlive()) {
+        worker =
+            ProcessHandle.allProcesses()
+                .filter(p -> p.info().commandLine().orElse("").contains(marker))
+                .findFirst()
+                .orElse(null);
+        Thread.sleep(200);
+      }
+      assertThat(worker).as("the training worker started; " + train.tail()).isNotNull();
+      Thread.sleep(5_000); // its JVM up, draining the first backlog
+      assertThat(worker.isAlive()).as(train.tail()).isTrue();
+      worker.destroyForcibly(); // SIGKILL: no cache written at its exit
+
+      // Dev sees it within its 100 ms poll, fails the run and stops; not the 10 minutes a run may
+      // take, nor the 5 million jobs.
+      assertThat(train.awaitExit(Duration.ofMinutes(1))).as(train.tail()).isEqualTo(1);
+      assertThat(train.output())
+          .contains("punctual: the training run failed")
+          .contains("training run failed (the training worker's log: ")
+          .contains("punctual: last lines of the training worker's log:")
+          .doesNotContain("punctual: wrote");
+    }
+    assertThat(cache).doesNotExist();
+    assertThat(workerCache).doesNotExist();
+  }
+
+  @Test
   void aHandlerJarThatIsNotThereStopsTheLauncherAtOnce() {
     try (PunctualProcess worker =
         launcher("missing", Map.of(), "worker", "--handlers", tmp.resolve("nope.jar").toString())) {
