@@ -17,11 +17,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -377,12 +374,8 @@ public final class ClaimLoop implements Runnable {
 
   private int startClaimed(String ns, List<Claimed> claimed, Instant now, int[] handedOver) {
     metrics.claimBatch.update(claimed.size());
-    List<UUID> ids = new ArrayList<>(claimed.size());
-    Map<UUID, Integer> order = new HashMap<>();
-    for (Claimed c : claimed) {
-      order.put(c.id(), ids.size());
-      ids.add(c.id());
-    }
+    ClaimOrder order = ClaimOrder.of(claimed);
+    List<UUID> ids = order.ids();
     Set<UUID> leased;
     // When the leases were asked for: an unwritten claim's lease is known to last from then.
     long leaseNanos = unwritten != null ? unwritten.nanoTime() : 0;
@@ -431,11 +424,8 @@ public final class ClaimLoop implements Runnable {
       returns.releaseQuietly(leasedIds);
       throw e;
     }
-    List<Job> jobs = new ArrayList<>(outcome.claimed());
-    Set<UUID> confirmed = new HashSet<>();
-    for (Job job : jobs) {
-      confirmed.add(job.id());
-    }
+    List<Job> jobs = order.inOrder(outcome.claimed());
+    Set<UUID> confirmed = ClaimOrder.idsOf(jobs);
     if (outcome.unwritten()) {
       unwritten.add(jobs, leaseNanos); // before they start: their ends must know
       gaveUp(ids.stream().filter(id -> !confirmed.contains(id)).toList());
@@ -454,16 +444,23 @@ public final class ClaimLoop implements Runnable {
     limits.claimed(ns, outcome);
     returns.requeueIfPending(
         refused.stream().filter(id -> !judged.contains(id)).toList(), Instant.MIN);
-    jobs.sort(Comparator.comparingInt(j -> order.get(j.id())));
-    for (Job job : jobs) {
-      handedOver[0]++;
-      starter.accept(job); // its slot was taken with the Redis claim
-    }
+    startAll(jobs, handedOver);
     if (!jobs.isEmpty()) {
       metrics.jobs.claimed(ns, jobs.size()); // a claim takes the jobs of one namespace's queue
     }
     metrics.claimed.mark(jobs.size());
     return jobs.size();
+  }
+
+  /**
+   * Hands each job to the starter; {@code handedOver[0]} counts those handed over. A loop of its
+   * own, as {@link ClaimOrder}'s are.
+   */
+  private void startAll(List<Job> jobs, int[] handedOver) {
+    for (Job job : jobs) {
+      handedOver[0]++;
+      starter.accept(job); // its slot was taken with the Redis claim
+    }
   }
 
   /** Jobs of a claim that hold no unwritten claim here: out of the held-claims set. */

@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -223,14 +224,7 @@ public final class CompletionBatcher implements AutoCloseable {
   Set<UUID> flush(List<FinishedAttempt> batch, boolean again) {
     List<Completion> completions = new ArrayList<>(batch.size());
     List<HandBack> handBacks = new ArrayList<>();
-    for (FinishedAttempt f : batch) {
-      Completion c = f.completion();
-      if (c.executionStatus() == ExecutionStatus.HANDED_BACK) {
-        handBacks.add(new HandBack(c.jobId(), c.attempt(), c.durationMs(), c.error()));
-      } else {
-        completions.add(c);
-      }
-    }
+    split(batch, completions, handBacks);
     Set<UUID> claimsUnwritten =
         unwritten.takeForFinish(
             completions.stream()
@@ -259,15 +253,42 @@ public final class CompletionBatcher implements AutoCloseable {
     releaseLeases(batch);
     afterLimits(batch, accepted);
     enqueueRetries(batch, accepted, ended.released());
+    reportAll(batch, accepted, ended.refused());
+    return accepted;
+  }
+
+  // The loops over a batch's attempts are methods of their own: flush runs once per batch, and a
+  // loop of hundreds of attempts inside it made the JIT compile it twice, once for the loop alone
+  // (on-stack replacement), while a new worker's first batches were written
+  // (docs/performance-log.md,
+  // a thirteenth machine).
+
+  /**
+   * The batch's attempts handed back into {@code handBacks}, the others into {@code completions}.
+   */
+  private static void split(
+      List<FinishedAttempt> batch, List<Completion> completions, List<HandBack> handBacks) {
     for (FinishedAttempt f : batch) {
-      String refused = ended.refused().get(f.job().id());
-      if (refused != null) {
-        reportRefused(f, refused);
+      Completion c = f.completion();
+      if (c.executionStatus() == ExecutionStatus.HANDED_BACK) {
+        handBacks.add(new HandBack(c.jobId(), c.attempt(), c.durationMs(), c.error()));
+      } else {
+        completions.add(c);
+      }
+    }
+  }
+
+  /** Each attempt's end reported: refused ({@code refused}: by job id, why), written or not. */
+  private void reportAll(
+      List<FinishedAttempt> batch, Set<UUID> accepted, Map<UUID, String> refused) {
+    for (FinishedAttempt f : batch) {
+      String why = refused.get(f.job().id());
+      if (why != null) {
+        reportRefused(f, why);
       } else {
         report(f, accepted.contains(f.job().id()));
       }
     }
-    return accepted;
   }
 
   /**
