@@ -94,7 +94,7 @@ public final class PlannerBenchmark {
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
-    boolean pgStats = Boolean.getBoolean("bench.pgStats");
+    boolean pgStats = ServerStatistics.PG;
     try (EmbeddedPostgresServer pg =
             EmbeddedPostgresServer.start(
                 null,
@@ -121,11 +121,11 @@ public final class PlannerBenchmark {
       PlannerSettings settings = new PlannerSettings();
 
       if (pgStats) {
-        topStatements(url, false);
+        ServerStatistics.resetStatements(url);
       }
       Throughput throughput = throughput(db, redisSettings, settings, schedules, planners);
       if (pgStats) {
-        topStatements(url, true);
+        ServerStatistics.printStatements(url);
       }
       System.out.printf(
           Locale.ROOT,
@@ -520,33 +520,6 @@ public final class PlannerBenchmark {
       slot -= k.share();
     }
     throw new IllegalStateException("shares must add up to 20");
-  }
-
-  /**
-   * With {@code -Dbench.pgStats=true}: the statements that took the most server time since the last
-   * call (pg_stat_statements), then resets the statistics.
-   */
-  private static void topStatements(String url, boolean print) throws Exception {
-    try (HikariDataSource ds = BenchSupport.dataSource(url, 1);
-        java.sql.Connection c = ds.getConnection();
-        java.sql.Statement s = c.createStatement()) {
-      s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-      if (print) {
-        try (var rs =
-            s.executeQuery(
-                "SELECT calls, rows, round(total_exec_time::numeric, 1),"
-                    + " regexp_replace(left(query, 90), '\\s+', ' ', 'g')"
-                    + " FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 12")) {
-          System.out.println("  top statements (calls, rows, total ms, query):");
-          while (rs.next()) {
-            System.out.printf(
-                "    %6d %8d %9s  %s%n",
-                rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4));
-          }
-        }
-      }
-      s.execute("SELECT pg_stat_statements_reset()");
-    }
   }
 
   /** Jobs of the window created after their fire time: occurrences the planner was late for. */

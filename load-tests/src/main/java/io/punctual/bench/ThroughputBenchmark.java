@@ -80,7 +80,7 @@ public final class ThroughputBenchmark {
     if (workers < 0 || workers > 2) {
       throw new IllegalArgumentException("--workers must be 1 or 2 (absent: in-process)");
     }
-    boolean pgStats = Boolean.getBoolean("bench.pgStats");
+    boolean pgStats = ServerStatistics.PG;
     ObjectNode out = BenchSupport.header("throughput");
     try (EmbeddedPostgresServer pg =
             EmbeddedPostgresServer.start(
@@ -199,7 +199,10 @@ public final class ThroughputBenchmark {
             bestPeer = Math.max(bestPeer, peer);
           }
           if (pgStats) {
-            printTopStatements(pg.jdbcUrl("punctual"));
+            ServerStatistics.printStatements(pg.jdbcUrl("punctual"));
+          }
+          if (ServerStatistics.REDIS) {
+            ServerStatistics.printCommands(redis.url(), jobs);
           }
           System.out.printf(
               Locale.ROOT,
@@ -254,41 +257,6 @@ public final class ThroughputBenchmark {
       BenchSupport.putPostgres(out, postgres);
     }
     BenchSupport.writeJson(json, out);
-  }
-
-  /**
-   * With {@code -Dbench.pgStats=true}: the statements that took the most server time in the round
-   * just run (pg_stat_statements), then resets the statistics.
-   */
-  private static void printTopStatements(String url) throws Exception {
-    try (HikariDataSource ds = BenchSupport.dataSource(url, 1);
-        Connection c = ds.getConnection();
-        Statement s = c.createStatement()) {
-      s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-      try (var rs =
-          s.executeQuery(
-              "SELECT d.datname, calls, rows, round(total_exec_time::numeric, 1),"
-                  + " round((total_exec_time / greatest(rows, 1) * 1000)::numeric, 1),"
-                  + " round((total_plan_time / greatest(rows, 1) * 1000)::numeric, 1),"
-                  + " regexp_replace(left(query, 80), '\\s+', ' ', 'g')"
-                  + " FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid"
-                  + " ORDER BY total_exec_time + total_plan_time DESC LIMIT 12")) {
-        System.out.println(
-            "  top statements (database, calls, rows, total ms, us/row, planning us/row, query):");
-        while (rs.next()) {
-          System.out.printf(
-              "    %-11s %6d %7d %8s %7s %7s  %s%n",
-              rs.getString(1),
-              rs.getLong(2),
-              rs.getLong(3),
-              rs.getString(4),
-              rs.getString(5),
-              rs.getString(6),
-              rs.getString(7));
-        }
-      }
-      s.execute("SELECT pg_stat_statements_reset()");
-    }
   }
 
   /**
