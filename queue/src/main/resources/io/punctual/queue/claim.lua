@@ -6,37 +6,57 @@
 -- persist between calls, so even claims of one job at a time share fairly and nothing starves.
 -- Returns { next, id1, q1, id2, q2, ... }: next is the earliest score left in any queue ('-1' if
 -- all are empty), qi the queue index (1-based) the member came from, in pick order.
+--
+-- Per job this script's own work is what a claim costs Redis beyond the commands it runs, so the
+-- loops over picks stay small: weights are read once, a claim with due work in one queue only
+-- (the usual case: one priority in use) takes it at once (the round-robin would pick that queue
+-- every time and leave its counters as they were), and the reply is built with counters, not the
+-- table length operator.
 local nq = #KEYS - 1
 local now = tonumber(ARGV[1])
 local want = tonumber(ARGV[2])
 local strict = ARGV[3] == '1'
 
 local due = {}
+local busy, only = 0, nil
 for i = 1, nq do
   due[i] = redis.call('ZCOUNT', KEYS[i], '-inf', now)
+  if due[i] > 0 then
+    busy = busy + 1
+    only = i
+  end
 end
 
-local order = {}
+local order = nil -- pick order (queue indexes); nil: the members of queue `only`, in order
 local take = {}
 for i = 1, nq do take[i] = 0 end
 
-if strict then
-  local left = want
+if busy == 1 then
+  take[only] = math.min(due[only], want)
+elseif busy > 1 and strict then
+  order = {}
+  local left, n = want, 0
   for i = 1, nq do
-    local n = math.min(due[i], left)
-    for _ = 1, n do order[#order + 1] = i end
-    take[i] = n
-    left = left - n
+    local k = math.min(due[i], left)
+    for _ = 1, k do
+      n = n + 1
+      order[n] = i
+    end
+    take[i] = k
+    left = left - k
   end
-else
+elseif busy > 1 then
+  order = {}
+  local weight = {}
+  for i = 1, nq do weight[i] = tonumber(ARGV[3 + i]) end
   local counters = redis.call('HMGET', KEYS[nq + 1], unpack(KEYS, 1, nq))
   local current = {}
   for i = 1, nq do current[i] = tonumber(counters[i]) or 0 end
-  for _ = 1, want do
+  for n = 1, want do
     local total, best = 0, nil
     for i = 1, nq do
       if due[i] - take[i] > 0 then
-        local w = tonumber(ARGV[3 + i])
+        local w = weight[i]
         current[i] = current[i] + w
         total = total + w
         if best == nil or current[i] > current[best] then best = i end
@@ -45,12 +65,12 @@ else
     if best == nil then break end
     current[best] = current[best] - total
     take[best] = take[best] + 1
-    order[#order + 1] = best
+    order[n] = best
   end
   local flat = {}
   for i = 1, nq do
-    flat[#flat + 1] = KEYS[i]
-    flat[#flat + 1] = current[i]
+    flat[2 * i - 1] = KEYS[i]
+    flat[2 * i] = current[i]
   end
   redis.call('HSET', KEYS[nq + 1], unpack(flat))
 end
@@ -64,13 +84,31 @@ for i = 1, nq do
 end
 
 local out = { '-1' }
-local cursor = {}
-for _, i in ipairs(order) do
-  cursor[i] = (cursor[i] or 0) + 1
-  local id = members[i][cursor[i]]
-  if id then
-    out[#out + 1] = id
-    out[#out + 1] = tostring(i)
+local n = 1
+if order == nil then
+  if only ~= nil and take[only] > 0 then
+    local q = tostring(only)
+    for _, id in ipairs(members[only]) do
+      out[n + 1] = id
+      out[n + 2] = q
+      n = n + 2
+    end
+  end
+else
+  local cursor = {}
+  local names = {}
+  for i = 1, nq do
+    cursor[i] = 0
+    names[i] = tostring(i)
+  end
+  for _, i in ipairs(order) do
+    cursor[i] = cursor[i] + 1
+    local id = members[i][cursor[i]]
+    if id then
+      out[n + 1] = id
+      out[n + 2] = names[i]
+      n = n + 2
+    end
   end
 end
 

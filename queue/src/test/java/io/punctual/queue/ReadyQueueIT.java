@@ -85,6 +85,33 @@ class ReadyQueueIT {
   }
 
   @Test
+  void claimsFromOneBusyQueueLeaveTheSharesAsTheyWere() {
+    Instant now = clock.instant();
+    queue.enqueue(entries(Priority.CRITICAL, 4, now));
+    queue.enqueue(entries(Priority.LOW, 20, now));
+    // Weights 8:1: CRITICAL four times, each time LOW's share grows by one.
+    for (int i = 0; i < 4; i++) {
+      assertThat(queue.claim("default", 1, now).claimed())
+          .extracting(Claimed::priority)
+          .containsExactly(Priority.CRITICAL);
+    }
+    // LOW alone: taken in its order, in one claim or one at a time, its share kept.
+    List<Claimed> alone = new ArrayList<>(queue.claim("default", 3, now).claimed());
+    alone.addAll(queue.claim("default", 1, now).claimed());
+    assertThat(alone).extracting(Claimed::priority).containsOnly(Priority.LOW);
+    assertThat(alone).extracting(Claimed::id).doesNotHaveDuplicates().hasSize(4);
+
+    // Both busy again: LOW's share, built up before, wins the first pick, then CRITICAL's turn.
+    queue.enqueue(entries(Priority.CRITICAL, 4, now));
+    assertThat(queue.claim("default", 1, now).claimed())
+        .extracting(Claimed::priority)
+        .containsExactly(Priority.LOW);
+    assertThat(queue.claim("default", 1, now).claimed())
+        .extracting(Claimed::priority)
+        .containsExactly(Priority.CRITICAL);
+  }
+
+  @Test
   void weightedModeGivesSpareCapacityToWhoeverHasWork() {
     Instant now = clock.instant();
     queue.enqueue(entries(Priority.LOW, 10, now));
