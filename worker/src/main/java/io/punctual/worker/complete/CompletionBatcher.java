@@ -259,9 +259,8 @@ public final class CompletionBatcher implements AutoCloseable {
 
   // The loops over a batch's attempts are methods of their own: flush runs once per batch, and a
   // loop of hundreds of attempts inside it made the JIT compile it twice, once for the loop alone
-  // (on-stack replacement), while a new worker's first batches were written
-  // (docs/performance-log.md,
-  // a thirteenth machine).
+  // (on-stack replacement), while a new worker's first batches were written (the thirteenth
+  // machine in docs/performance-log.md).
 
   /**
    * The batch's attempts handed back into {@code handBacks}, the others into {@code completions}.
