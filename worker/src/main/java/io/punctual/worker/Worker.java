@@ -31,6 +31,7 @@ import io.punctual.worker.limit.SlotHolders;
 import io.punctual.worker.metrics.QueueDepths;
 import io.punctual.worker.metrics.WorkerMetrics;
 import io.punctual.worker.output.OutputRecorder;
+import io.punctual.worker.run.AttemptTimeouts;
 import io.punctual.worker.run.CompletionDecider;
 import io.punctual.worker.run.JobExecutor;
 import io.punctual.worker.run.RunningAttempts;
@@ -289,6 +290,8 @@ public final class Worker implements AutoCloseable {
     long beat = settings.heartbeatInterval.toNanos();
     every(heartbeats, this::beat, beat, beat);
     every(leaseRenewals, this::renewLeases, beat, beat);
+    long sweep = AttemptTimeouts.SWEEP.toNanos();
+    every(timeouts, this::armTimeouts, sweep, sweep);
     if (settings.defersClaims()) {
       long writes = Math.max(settings.claimWriteAfter.toNanos() / 2, 1_000_000L);
       every(claimWrites, this::writeClaims, writes, writes);
@@ -340,6 +343,14 @@ public final class Worker implements AutoCloseable {
       reportIn();
     } catch (RuntimeException e) {
       failed("heartbeat", e);
+    }
+  }
+
+  private void armTimeouts() {
+    try {
+      executor.armNearTimeouts();
+    } catch (RuntimeException e) {
+      failed("timeout arming", e);
     }
   }
 

@@ -201,4 +201,26 @@ class WorkerIT {
         .extracting(Execution::status)
         .containsExactly(ExecutionStatus.TIMED_OUT);
   }
+
+  @Test
+  void aTimeoutBeyondTheArmingHorizonStillFiresOnTime() {
+    // 3 s: more than AttemptTimeouts' horizon (2 s), so its timer is armed by the worker's sweep,
+    // not at the start; it must still fire at 3 s, not a sweep's period later.
+    harness.start(settings, handlers);
+    Job job =
+        harness.submit(
+            aJob()
+                .type("sleep")
+                .payload(Json.readTree("{\"ms\":30000}"))
+                .timeout(Duration.ofSeconds(3))
+                .maxAttempts(1)
+                .build());
+
+    Job failed = harness.awaitState(job, JobState.FAILED);
+
+    assertThat(failed.lastError()).isEqualTo("timed out after PT3S");
+    List<Execution> executions = harness.executions(job);
+    assertThat(executions).extracting(Execution::status).containsExactly(ExecutionStatus.TIMED_OUT);
+    assertThat(executions.get(0).durationMs()).isBetween(3_000L, 3_900L);
+  }
 }

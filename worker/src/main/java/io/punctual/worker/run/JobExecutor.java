@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -43,6 +42,7 @@ public final class JobExecutor {
   private final String workerId;
   private final Duration defaultTimeout;
   private final Clock clock;
+  private final AttemptTimeouts timeouts;
   private final ThreadFactory threads = Thread.ofVirtual().name("punctual-job-", 0).factory();
 
   /**
@@ -102,6 +102,15 @@ public final class JobExecutor {
     this.metrics = metrics;
     this.workerId = settings.workerId;
     this.defaultTimeout = settings.defaultTimeout;
+    this.timeouts = new AttemptTimeouts(tracking.timeouts(), tracking.running(), this::timedOut);
+  }
+
+  /**
+   * Arms the timeout timers that are near ({@link AttemptTimeouts}); the worker runs it every
+   * {@link AttemptTimeouts#SWEEP} on the executor the timers run on.
+   */
+  public void armNearTimeouts() {
+    timeouts.runOnce();
   }
 
   /**
@@ -173,7 +182,7 @@ public final class JobExecutor {
           job.type(),
           job.priority(),
           Duration.between(job.runAt(), clock.instant()));
-      ScheduledFuture<?> timer = armTimeout(attempt, timeout);
+      timeouts.started(attempt, timeout);
       JobHandler handler = handlers.find(job.type()).orElse(null);
       JobContext ctx =
           JobContext.of(
@@ -187,9 +196,7 @@ public final class JobExecutor {
       try (Scope current = span.makeCurrent()) {
         outcome = HandlerInvoker.invoke(attempt, handler, ctx, timeout);
       } finally {
-        if (timer != null) {
-          timer.cancel(false);
-        }
+        timeouts.ended(attempt);
       }
       long nanos = System.nanoTime() - attempt.startedNanos();
       metrics.execution.update(nanos, TimeUnit.NANOSECONDS);
@@ -266,27 +273,18 @@ public final class JobExecutor {
     attempt.markStarted();
   }
 
-  private ScheduledFuture<?> armTimeout(RunningAttempt attempt, Duration timeout) {
-    if (timeout == null) {
-      return null;
+  /** A timer fired: the attempt is stopped as timed out (unless something stopped it first). */
+  private void timedOut(RunningAttempt attempt) {
+    if (attempt.stop(StopReason.TIMED_OUT)) {
+      Job job = attempt.job();
+      try (JobMdc mdc = JobMdc.of(job, workerId)) {
+        log.info(
+            "attempt timed out, interrupting job={} attempt={} worker={} timeout={}",
+            job.id(),
+            job.attempt(),
+            workerId,
+            attempt.timeout());
+      }
     }
-    return tracking
-        .timeouts()
-        .schedule(
-            () -> {
-              if (attempt.stop(StopReason.TIMED_OUT)) {
-                Job job = attempt.job();
-                try (JobMdc mdc = JobMdc.of(job, workerId)) {
-                  log.info(
-                      "attempt timed out, interrupting job={} attempt={} worker={} timeout={}",
-                      job.id(),
-                      job.attempt(),
-                      workerId,
-                      timeout);
-                }
-              }
-            },
-            timeout.toNanos(),
-            TimeUnit.NANOSECONDS);
   }
 }

@@ -4,8 +4,10 @@ import io.punctual.model.Job;
 import io.punctual.store.JobTransitions.Attempt;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * One attempt under way: the job as claimed, the thread running its handler, and the first reason
@@ -19,6 +21,17 @@ public final class RunningAttempt {
   private final AtomicReference<StopReason> stopReason = new AtomicReference<>();
   private volatile Thread thread;
   private final AtomicBoolean reported = new AtomicBoolean();
+
+  /** {@link System#nanoTime()} when the timeout fires; 0 until the handler starts with one. */
+  private volatile long timeoutAtNanos;
+
+  private volatile Duration timeout;
+
+  /** The armed timeout timer ({@link AttemptTimeouts}), guarded by {@code this}. */
+  private ScheduledFuture<?> timer;
+
+  /** Whether the handler returned: no timer is armed after it. Guarded by {@code this}. */
+  private boolean timerClosed;
 
   public RunningAttempt(Job job, Instant startedAt, Instant deadline) {
     this(job, startedAt, deadline, Duration.ZERO);
@@ -66,6 +79,46 @@ public final class RunningAttempt {
   /** When the timeout fires; null without a timeout. */
   public Instant deadline() {
     return deadline;
+  }
+
+  /** {@link System#nanoTime()} when the timeout fires; 0 without one (or before the start). */
+  long timeoutAtNanos() {
+    return timeoutAtNanos;
+  }
+
+  /** The timeout the handler started with; null without one. */
+  Duration timeout() {
+    return timeout;
+  }
+
+  /** The handler starts with {@code timeout}, which fires at {@code atNanos}. */
+  void timeoutAt(Duration timeout, long atNanos) {
+    this.timeout = timeout;
+    this.timeoutAtNanos = atNanos == 0 ? 1 : atNanos; // 0 means "none"
+  }
+
+  /**
+   * Arms the timeout timer {@code arm} gives, unless one is armed already or the handler returned
+   * ({@link #closeTimer()}): a timer armed late never stops an attempt that has ended.
+   */
+  synchronized void armTimer(Supplier<ScheduledFuture<?>> arm) {
+    if (timer == null && !timerClosed) {
+      timer = arm.get();
+    }
+  }
+
+  /** Whether a timeout timer is armed and not yet closed. */
+  synchronized boolean timerArmed() {
+    return timer != null && !timerClosed;
+  }
+
+  /** The handler returned: cancels the timer if one is armed, and arms none from now on. */
+  synchronized void closeTimer() {
+    timerClosed = true;
+    if (timer != null) {
+      timer.cancel(false);
+      timer = null;
+    }
   }
 
   /** Called by the thread that runs the handler, before it starts. */

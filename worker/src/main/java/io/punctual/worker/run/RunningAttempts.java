@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /** The attempts this worker is running now, by job id. */
 public final class RunningAttempts {
@@ -32,6 +33,11 @@ public final class RunningAttempts {
   public boolean holds(Attempt attempt) {
     RunningAttempt a = byJob.get(attempt.jobId());
     return a != null && a.job().attempt() == attempt.attempt();
+  }
+
+  /** Runs {@code action} on each attempt running now (a weakly consistent view, not a copy). */
+  public void forEach(Consumer<RunningAttempt> action) {
+    byJob.values().forEach(action);
   }
 
   public List<RunningAttempt> snapshot() {
