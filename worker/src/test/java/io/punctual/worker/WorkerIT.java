@@ -167,14 +167,7 @@ class WorkerIT {
   @Test
   void anOverrunningAttemptIsInterruptedRecordedAsTimedOutAndRetried() {
     harness.start(settings, handlers);
-    Job job =
-        harness.submit(
-            aJob()
-                .type("sleep")
-                .payload(Json.readTree("{\"ms\":30000}"))
-                .timeout(Duration.ofMillis(200))
-                .maxAttempts(2)
-                .build());
+    Job job = submitOverrunning(Duration.ofMillis(200), 2);
 
     Job failed = harness.awaitState(job, JobState.FAILED);
 
@@ -207,14 +200,7 @@ class WorkerIT {
     // 3 s: more than AttemptTimeouts' horizon (2 s), so its timer is armed by the worker's sweep,
     // not at the start; it must still fire at 3 s, not a sweep's period later.
     harness.start(settings, handlers);
-    Job job =
-        harness.submit(
-            aJob()
-                .type("sleep")
-                .payload(Json.readTree("{\"ms\":30000}"))
-                .timeout(Duration.ofSeconds(3))
-                .maxAttempts(1)
-                .build());
+    Job job = submitOverrunning(Duration.ofSeconds(3), 1);
 
     Job failed = harness.awaitState(job, JobState.FAILED);
 
@@ -222,5 +208,16 @@ class WorkerIT {
     List<Execution> executions = harness.executions(job);
     assertThat(executions).extracting(Execution::status).containsExactly(ExecutionStatus.TIMED_OUT);
     assertThat(executions.get(0).durationMs()).isBetween(3_000L, 3_900L);
+  }
+
+  /** A job whose handler sleeps 30 s, far past {@code timeout}. */
+  private Job submitOverrunning(Duration timeout, int maxAttempts) {
+    return harness.submit(
+        aJob()
+            .type("sleep")
+            .payload(Json.readTree("{\"ms\":30000}"))
+            .timeout(timeout)
+            .maxAttempts(maxAttempts)
+            .build());
   }
 }
