@@ -214,9 +214,19 @@ class LauncherE2E {
       assertThat(worker.isAlive()).as(train.tail()).isTrue();
       worker.destroyForcibly(); // SIGKILL: no cache written at its exit
 
-      // Dev sees it within its 100 ms poll, fails the run and stops; not the 10 minutes a run may
-      // take, nor the 5 million jobs.
-      assertThat(train.awaitExit(Duration.ofMinutes(1))).as(train.tail()).isEqualTo(1);
+      // Dev sees it within its 100 ms poll and fails the run at once: its log says so within
+      // seconds, not after the 10 minutes a run may take, nor the 5 million jobs.
+      Matcher dir = Pattern.compile("on dev in (\\S+)\\)").matcher(train.output());
+      assertThat(dir.find()).as(train.output()).isTrue();
+      Path devLog = Path.of(dir.group(1), "dev.log");
+      long seen = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (!logSays(devLog, "training run failed") && System.nanoTime() < seen) {
+        Thread.sleep(100);
+      }
+      assertThat(logSays(devLog, "training run failed")).as(train.tail()).isTrue();
+      // Then dev stops, and its JVM still writes the cache it was asked for at exit (the launcher
+      // deletes it): minutes on a loaded machine, hence the wider bound for the launcher's exit.
+      assertThat(train.awaitExit(Duration.ofMinutes(4))).as(train.tail()).isEqualTo(1);
       assertThat(train.output())
           .contains("punctual: the training run failed")
           .contains("training run failed (the training worker's log: ")
@@ -323,5 +333,9 @@ class LauncherE2E {
 
   private static String location(Class<?> type) throws URISyntaxException {
     return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+  }
+
+  private static boolean logSays(Path log, String text) throws IOException {
+    return Files.isRegularFile(log) && Files.readString(log).contains(text);
   }
 }
