@@ -349,10 +349,12 @@ class UnwrittenClaimsIT {
     harness.startSeparate(other, harness.builtIns(other).register(second), new MetricRegistry());
 
     // The workers' promoters rebuild the queue from PostgreSQL: the job is put back, held back.
+    // A promoter pass is due every second; 10 s leave room for a loaded machine (3 s timed out
+    // once under the full suite).
     String queue = harness.stores.keys().queue("default", job.priority());
     Double score =
         await()
-            .atMost(Duration.ofSeconds(3))
+            .atMost(Duration.ofSeconds(10))
             .until(
                 () -> harness.stores.redis().sync().zscore(queue, job.id().toString()),
                 s -> s != null);
