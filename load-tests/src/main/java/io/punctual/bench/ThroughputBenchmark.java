@@ -26,6 +26,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -82,17 +83,16 @@ public final class ThroughputBenchmark {
     }
     boolean pgStats = ServerStatistics.PG;
     ObjectNode out = BenchSupport.header("throughput");
-    try (EmbeddedPostgresServer pg =
-            EmbeddedPostgresServer.start(
-                null,
-                true,
-                pgStats
-                    ? Map.of(
-                        "shared_preload_libraries",
-                        "pg_stat_statements",
-                        "pg_stat_statements.track_planning",
-                        "on")
-                    : Map.of());
+    Map<String, String> pgSettings = new HashMap<>();
+    if (pgStats) {
+      pgSettings.put("shared_preload_libraries", "pg_stat_statements");
+      pgSettings.put("pg_stat_statements.track_planning", "on");
+    }
+    FinishPlans plans = FinishPlans.ON ? FinishPlans.create() : null;
+    if (plans != null) {
+      pgSettings.putAll(plans.settings());
+    }
+    try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(null, true, pgSettings);
         EmbeddedRedisServer redis = EmbeddedRedisServer.start(null);
         LockNodes locks = LockNodes.start(lockNodes)) {
       pg.createDatabaseIfMissing("punctual");
@@ -200,6 +200,9 @@ public final class ThroughputBenchmark {
           }
           if (pgStats) {
             ServerStatistics.printStatements(pg.jdbcUrl("punctual"));
+          }
+          if (plans != null) {
+            plans.print();
           }
           if (ServerStatistics.REDIS) {
             ServerStatistics.printCommands(redis.url(), jobs);
