@@ -79,7 +79,7 @@ final class FinishPlans {
       return;
     }
     String[] names = {
-      "statement", "UPDATE jobs", "its lookup", "INSERT job_executions", "its lookup"
+      "statement", "update of jobs", "its lookup", "insert of executions", "its lookup"
     };
     StringBuilder line = new StringBuilder();
     for (int i = 0; i < names.length; i++) {
