@@ -67,11 +67,9 @@ final class FinishPlans {
     }
     List<double[]> parts = new ArrayList<>();
     for (String block : blocks) {
-      if (block.contains("Insert on job_executions") && block.contains("Update on jobs")) {
-        double[] p = parts(block);
-        if (p != null) {
-          parts.add(p);
-        }
+      double[] p = parts(block); // null unless the block is a finish's plan
+      if (p != null) {
+        parts.add(p);
       }
     }
     if (parts.isEmpty()) {

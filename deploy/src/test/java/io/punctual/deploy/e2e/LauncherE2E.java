@@ -1,6 +1,7 @@
 package io.punctual.deploy.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.punctual.embedded.EmbeddedPostgresServer;
@@ -219,11 +220,11 @@ class LauncherE2E {
       Matcher dir = Pattern.compile("on dev in (\\S+)\\)").matcher(train.output());
       assertThat(dir.find()).as(train.output()).isTrue();
       Path devLog = Path.of(dir.group(1), "dev.log");
-      long seen = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-      while (!logSays(devLog, "training run failed") && System.nanoTime() < seen) {
-        Thread.sleep(100);
-      }
-      assertThat(logSays(devLog, "training run failed")).as(train.tail()).isTrue();
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .pollInterval(Duration.ofMillis(100))
+          .untilAsserted(
+              () -> assertThat(logSays(devLog, "training run failed")).as(train.tail()).isTrue());
       // Then dev stops, and its JVM still writes the cache it was asked for at exit (the launcher
       // deletes it): minutes on a loaded machine, hence the wider bound for the launcher's exit.
       assertThat(train.awaitExit(Duration.ofMinutes(4))).as(train.tail()).isEqualTo(1);
