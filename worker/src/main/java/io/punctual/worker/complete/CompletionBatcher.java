@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * Records finished attempts in batches: one {@code JobTransitions.finish} per batch (fenced by
  * attempt), then the batch's leases are released in one go, then the retries due within the horizon
  * go back into Redis (in that order: a retry popped at once, even by this worker, must find its
- * lease free). A batch is written when it reaches {@code completionBatchSize} or {@code
+ * lease free). What follows a batch's commit runs on {@link AfterCommit}'s thread while the next
+ * batch is written. A batch is written when it reaches {@code completionBatchSize} or {@code
  * completionFlushInterval} after its first attempt ended. Store errors are retried with a backoff;
  * until an attempt's result is written or refused it is in {@link #pendingResults()}, whose leases
  * the worker keeps renewing (a PostgreSQL outage alone must not get a finished attempt rescued).
@@ -69,6 +70,7 @@ public final class CompletionBatcher implements AutoCloseable {
   private final UnwrittenLeases unwrittenLeases;
   private final Written written;
   private final Thread thread;
+  private final AfterCommit after;
   private volatile boolean closing;
 
   public CompletionBatcher(
@@ -97,9 +99,11 @@ public final class CompletionBatcher implements AutoCloseable {
     this.batchSize = settings.completionBatchSize;
     this.flushNanos = settings.completionFlushInterval.toNanos();
     this.thread = Thread.ofPlatform().daemon().name("punctual-completions").unstarted(this::loop);
+    this.after = new AfterCommit(settings.workerId);
   }
 
   public void start() {
+    after.start();
     thread.start();
   }
 
@@ -174,13 +178,30 @@ public final class CompletionBatcher implements AutoCloseable {
     return batch;
   }
 
+  /**
+   * Writes {@code batch}, trying again after a failure, and hands what follows its commit to {@link
+   * #after}, so that the next batch's statement overlaps it.
+   */
   private void flushWithRetries(List<FinishedAttempt> batch) throws InterruptedException {
+    Committed committed = writeWithRetries(batch);
+    if (committed == null) {
+      return;
+    }
+    try {
+      after.submit(() -> afterCommit(batch, committed));
+    } catch (InterruptedException e) {
+      afterCommit(batch, committed); // stopped while waiting: done here rather than lost
+      throw e;
+    }
+  }
+
+  /** {@link #write}, tried again after a failure; null when given up on while closing. */
+  private Committed writeWithRetries(List<FinishedAttempt> batch) throws InterruptedException {
     Duration backoff = Duration.ofMillis(100);
     for (int tries = 1; ; tries++) {
       try {
         // A try after a failure may follow a commit whose outcome was unknown: read it back.
-        flush(batch, tries > 1);
-        return;
+        return write(batch, tries > 1);
       } catch (RuntimeException e) {
         if (closing && tries >= TRIES_WHEN_CLOSING) {
           log.error(
@@ -190,7 +211,7 @@ public final class CompletionBatcher implements AutoCloseable {
               e);
           pending.removeAll(batch);
           unwritten.finished(attemptsOf(batch));
-          return;
+          return null;
         }
         log.warn(
             "recording {} finished attempts failed, retrying in {} worker={}: {}",
@@ -222,6 +243,21 @@ public final class CompletionBatcher implements AutoCloseable {
    * as written, not as refused, and go on as if this try had written them.
    */
   Set<UUID> flush(List<FinishedAttempt> batch, boolean again) {
+    Committed committed = write(batch, again);
+    afterCommit(batch, committed);
+    return committed.accepted();
+  }
+
+  /**
+   * A batch's result in PostgreSQL: the ids written ({@code accepted}) and what the finish said.
+   */
+  private record Committed(Set<UUID> accepted, JobTransitions.Ended ended) {}
+
+  /**
+   * The batch's finish and hand-backs, in PostgreSQL. Throws only when PostgreSQL refused the batch
+   * as a whole (nothing was recorded then).
+   */
+  private Committed write(List<FinishedAttempt> batch, boolean again) {
     List<Completion> completions = new ArrayList<>(batch.size());
     List<HandBack> handBacks = new ArrayList<>();
     split(batch, completions, handBacks);
@@ -247,6 +283,17 @@ public final class CompletionBatcher implements AutoCloseable {
     if (again) {
       accepted.addAll(written.earlier(batch, accepted));
     }
+    return new Committed(accepted, ended);
+  }
+
+  /**
+   * What follows a batch's commit: its leases released, the jobs it put back or released enqueued
+   * (in that order: a retry popped at once, even by this worker, must find its lease free), its
+   * ends reported.
+   */
+  private void afterCommit(List<FinishedAttempt> batch, Committed committed) {
+    Set<UUID> accepted = committed.accepted();
+    JobTransitions.Ended ended = committed.ended();
     // Written or refused: from now on nothing renews these leases.
     pending.removeAll(batch);
     unwritten.finished(attemptsOf(batch)); // those taken above, lapsed or not, and handed back
@@ -254,7 +301,6 @@ public final class CompletionBatcher implements AutoCloseable {
     afterLimits(batch, accepted);
     enqueueRetries(batch, accepted, ended.released());
     reportAll(batch, accepted, ended.refused());
-    return accepted;
   }
 
   // The loops over a batch's attempts are methods of their own: flush runs once per batch, and a
@@ -509,6 +555,7 @@ public final class CompletionBatcher implements AutoCloseable {
       log.warn("completion writer still busy at close worker={}", workerId);
       thread.interrupt();
     }
+    after.close();
   }
 
   /** Counts an attempt's end in the labelled metrics (outcome: succeeded, failed, retried...). */
