@@ -12,7 +12,6 @@ import io.punctual.worker.claim.UnwrittenLeases;
 import io.punctual.worker.config.WorkerSettings;
 import io.punctual.worker.metrics.WorkerMetrics;
 import io.punctual.worker.run.FinishedAttempt;
-import io.punctual.worker.run.JobMdc;
 import io.punctual.worker.run.Outcome;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,7 +19,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -60,7 +58,6 @@ public final class CompletionBatcher implements AutoCloseable {
 
   private final CompletionStores stores;
   private final Clock clock;
-  private final WorkerMetrics metrics;
   private final String workerId;
   private final int batchSize;
   private final long flushNanos;
@@ -71,6 +68,7 @@ public final class CompletionBatcher implements AutoCloseable {
   private final Written written;
   private final Thread thread;
   private final AfterCommit after;
+  private final EndReports reports;
   private volatile boolean closing;
 
   public CompletionBatcher(
@@ -93,13 +91,13 @@ public final class CompletionBatcher implements AutoCloseable {
         new UnwrittenLeases(unwritten, stores.redlock(), settings.workerId, settings.leaseTtl);
     this.stores = stores;
     this.clock = clock;
-    this.metrics = metrics;
     this.workerId = settings.workerId;
     this.written = new Written(stores.readBack(), settings.workerId);
     this.batchSize = settings.completionBatchSize;
     this.flushNanos = settings.completionFlushInterval.toNanos();
     this.thread = Thread.ofPlatform().daemon().name("punctual-completions").unstarted(this::loop);
     this.after = new AfterCommit(settings.workerId);
+    this.reports = new EndReports(metrics, settings.workerId);
   }
 
   public void start() {
@@ -300,7 +298,7 @@ public final class CompletionBatcher implements AutoCloseable {
     releaseLeases(batch);
     afterLimits(batch, accepted);
     enqueueRetries(batch, accepted, ended.released());
-    reportAll(batch, accepted, ended.refused());
+    reports.all(batch, accepted, ended.refused());
   }
 
   // The loops over a batch's attempts are methods of their own: flush runs once per batch, and a
@@ -323,19 +321,6 @@ public final class CompletionBatcher implements AutoCloseable {
     }
   }
 
-  /** Each attempt's end reported: refused ({@code refused}: by job id, why), written or not. */
-  private void reportAll(
-      List<FinishedAttempt> batch, Set<UUID> accepted, Map<UUID, String> refused) {
-    for (FinishedAttempt f : batch) {
-      String why = refused.get(f.job().id());
-      if (why != null) {
-        reportRefused(f, why);
-      } else {
-        report(f, accepted.contains(f.job().id()));
-      }
-    }
-  }
-
   /**
    * The slots the finish gave back are released in the mirror (moving held jobs back to their
    * queues), and the namespaces whose attempts ended are told (their running caps have room).
@@ -349,21 +334,6 @@ public final class CompletionBatcher implements AutoCloseable {
     }
     stores.limits().finished(ids, accepted);
     stores.namespacesFreed().accept(namespaces);
-  }
-
-  /** A success recorded as a failure because the store refused the follow-ups it spawned. */
-  private void reportRefused(FinishedAttempt f, String error) {
-    metrics.failed.mark();
-    ended(f, "failed");
-    Completion c = f.completion();
-    try (JobMdc mdc = JobMdc.of(f.job(), workerId)) {
-      log.warn(
-          "attempt failed: follow-ups refused job={} attempt={} worker={} next=FAILED error={}",
-          c.jobId(),
-          c.attempt(),
-          workerId,
-          error);
-    }
   }
 
   /**
@@ -461,86 +431,6 @@ public final class CompletionBatcher implements AutoCloseable {
     }
   }
 
-  private void report(FinishedAttempt f, boolean accepted) {
-    Completion c = f.completion();
-    if (!accepted) {
-      // The job was no longer RUNNING with this attempt: rescued and run again, or cancelled.
-      metrics.fenceRefused.mark();
-    }
-    if (accepted && c.executionStatus() == ExecutionStatus.HANDED_BACK) {
-      metrics.handoffs.mark();
-      ended(f, "handed_back");
-      try (JobMdc mdc = JobMdc.of(f.job(), workerId)) {
-        log.info(
-            "attempt handed back job={} attempt={} worker={} error={}",
-            c.jobId(),
-            c.attempt(),
-            workerId,
-            c.error());
-      }
-      return;
-    }
-    if (f.outcome() instanceof Outcome.Cancelled) {
-      // A handler stopped because its attempt was no longer current: its completion is refused.
-      metrics.cancelled.mark();
-      ended(f, "cancelled");
-      try (JobMdc mdc = JobMdc.of(f.job(), workerId)) {
-        log.info(
-            "attempt cancelled job={} attempt={} worker={} refusedByFence={}",
-            c.jobId(),
-            c.attempt(),
-            workerId,
-            !accepted);
-      }
-      return;
-    }
-    if (!accepted) {
-      metrics.staleRefused.mark();
-      ended(f, "refused");
-      try (JobMdc mdc = JobMdc.of(f.job(), workerId)) {
-        log.warn(
-            "stale attempt refused job={} attempt={} worker={} outcome={}",
-            c.jobId(),
-            c.attempt(),
-            workerId,
-            c.executionStatus());
-      }
-      return;
-    }
-    if (c.executionStatus() == ExecutionStatus.TIMED_OUT) {
-      metrics.timedOut.mark();
-      ended(f, "timed_out");
-    } else {
-      switch (c.nextState()) {
-        case PENDING -> ended(f, "retried");
-        case FAILED -> ended(f, "failed");
-        default -> {}
-      }
-    }
-    switch (c.nextState()) {
-      case SUCCEEDED -> {
-        metrics.succeeded.mark();
-        ended(f, "succeeded");
-      }
-      case PENDING -> metrics.retried.mark();
-      case FAILED -> metrics.failed.mark();
-      default -> {}
-    }
-    if (c.nextState() != JobState.SUCCEEDED) {
-      try (JobMdc mdc = JobMdc.of(f.job(), workerId)) {
-        log.info(
-            "attempt {} job={} attempt={} worker={} next={} runAt={} error={}",
-            c.executionStatus(),
-            c.jobId(),
-            c.attempt(),
-            workerId,
-            c.nextState(),
-            c.nextRunAt(),
-            c.error());
-      }
-    }
-  }
-
   /** Writes everything still queued, then stops the thread. */
   @Override
   public void close() {
@@ -556,10 +446,5 @@ public final class CompletionBatcher implements AutoCloseable {
       thread.interrupt();
     }
     after.close();
-  }
-
-  /** Counts an attempt's end in the labelled metrics (outcome: succeeded, failed, retried...). */
-  private void ended(FinishedAttempt f, String outcome) {
-    metrics.jobs.ended(f.job().namespace(), f.job().type(), outcome);
   }
 }
