@@ -3,6 +3,7 @@ package io.punctual.worker.complete;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,6 +18,7 @@ import org.slf4j.LoggerFactory;
 final class AfterCommit implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(AfterCommit.class);
   static final int CAPACITY = 4;
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
 
   /** Put in the queue by {@link #close()} after every batch's steps; never run. */
   private static final Runnable STOP = new Stop();
@@ -72,8 +74,10 @@ final class AfterCommit implements AutoCloseable {
       return;
     }
     try {
-      queue.put(STOP);
-      thread.join(Duration.ofSeconds(30));
+      // Bounded as the join is: a thread stuck on a full queue must not hang the worker's stop.
+      if (queue.offer(STOP, CLOSE_WAIT.toNanos(), TimeUnit.NANOSECONDS)) {
+        thread.join(CLOSE_WAIT);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -56,8 +56,8 @@ class AfterCommitTest {
           taken.countDown();
           pass(gate);
         });
-    assertThat(taken.await(5, TimeUnit.SECONDS))
-        .isTrue(); // the thread holds it: the queue is empty
+    // The thread holds the first step: the queue is empty.
+    assertThat(taken.await(5, TimeUnit.SECONDS)).isTrue();
     AtomicInteger queued = new AtomicInteger();
     Thread writer =
         Thread.ofPlatform()
