@@ -13,6 +13,12 @@ const CHILDREN_PAGE = 20;
 /** How often a running job's progress and log lines are read while its page is open. */
 const LIVE_MS = 1000;
 
+/**
+ * How many more reads follow the one that saw the job final: a handler's last progress and lines
+ * are written up to worker.outputFlushInterval (250 ms by default) after its job ended.
+ */
+const LATE_READS = 3;
+
 /** The progress bar of a job's latest reported progress (GET /jobs/{id} progress), or a dash. */
 function progressBar(progress) {
   if (!progress) return h('span', { class: 'muted' }, 'None reported');
@@ -26,15 +32,17 @@ function progressBar(progress) {
 
 /**
  * An attempt's log lines as they arrive: reads GET /jobs/{id}/logs after the last line shown, every
- * LIVE_MS while the job is not final and its page is open (and once more after it ended); a newer
- * attempt's lines replace the older one's.
+ * LIVE_MS while the job is not final and its page is open (and LATE_READS times after); a newer
+ * attempt's lines replace the older one's. The live tick and the page's 5-second refresh both
+ * read: a read asked for while one runs waits for it, and a line already shown is not added again.
  */
 function liveLog(id) {
   const lines = h('div', { id: 'job-log', class: 'log' });
   const title = h('span', { id: 'job-log-attempt', class: 'muted' });
   let attempt = null;
   let next = 0;
-  async function read() {
+  let reading = Promise.resolve();
+  async function readOnce() {
     let page = await get('/jobs/' + enc(id) + '/logs' + query({ after: next }));
     if (page.attempt !== attempt) {
       attempt = page.attempt;
@@ -43,11 +51,16 @@ function liveLog(id) {
       if (page.attempt != null) page = await get('/jobs/' + enc(id) + '/logs' + query({ attempt: page.attempt }));
     }
     replace(title, attempt == null ? '' : ` · attempt ${attempt}`);
-    (page.lines || []).forEach((l) => lines.appendChild(h('div', { class: 'log-line', dataset: { seq: String(l.seq) } },
+    (page.lines || []).filter((l) => l.seq > next).forEach((l) => lines.appendChild(h('div', { class: 'log-line', dataset: { seq: String(l.seq) } },
       h('span', { class: 'muted' }, fmtTime(l.at) + ' '), l.line)));
-    next = page.next;
+    next = Math.max(next, page.next);
     if (!lines.firstChild) lines.appendChild(h('span', { class: 'muted empty' }, 'No lines logged.'));
     else { const empty = lines.querySelector('.empty'); if (empty) empty.remove(); }
+  }
+  function read() {
+    const done = reading.catch(() => null).then(readOnce);
+    reading = done;
+    return done;
   }
   return { lines, title, read };
 }
@@ -114,8 +127,12 @@ export async function render(ctx) {
   const log = liveLog(id);
   const progress = h('div', { id: 'job-progress' });
   let live = null;
+  let lateReads = 0;
 
-  /** While the job runs and its page is open: its progress and new log lines every LIVE_MS. */
+  /**
+   * While the job runs and its page is open: its progress and new log lines every LIVE_MS, and
+   * LATE_READS times more once it is final.
+   */
   function goLive() {
     if (live) return;
     live = setTimeout(async function tick() {
@@ -125,7 +142,7 @@ export async function render(ctx) {
         const job = await get('/jobs/' + enc(id));
         replace(progress, progressBar(job.progress));
         await log.read();
-        if (!FINAL.includes(job.status)) goLive();
+        if (!FINAL.includes(job.status) || lateReads++ < LATE_READS) goLive();
       } catch (e) {
         goLive();
       }
