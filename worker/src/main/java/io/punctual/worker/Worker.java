@@ -15,6 +15,7 @@ import io.punctual.worker.claim.ClaimStores;
 import io.punctual.worker.claim.HandlerSlots;
 import io.punctual.worker.claim.NamespaceCaps;
 import io.punctual.worker.claim.NamespaceShares;
+import io.punctual.worker.claim.OwnLeases;
 import io.punctual.worker.claim.UnwrittenClaims;
 import io.punctual.worker.claim.UnwrittenLeases;
 import io.punctual.worker.claim.Waiter;
@@ -137,13 +138,24 @@ public final class Worker implements AutoCloseable {
             claimable::readSoon,
             () -> waiter.announce(stores.clock().instant()),
             stores.clock());
+    OwnLeases leases =
+        new OwnLeases(
+            stores.redlock(),
+            settings.workerId,
+            a ->
+                unwritten.holdsOther(a.jobId(), a.attempt())
+                    || running
+                        .of(a.jobId())
+                        .filter(r -> r.job().attempt() != a.attempt())
+                        .isPresent());
     this.completions =
         new CompletionBatcher(
             stores.clock(),
             completionStores(stores, limits, caps::freed),
             settings,
             this.metrics,
-            unwritten);
+            unwritten,
+            leases);
     this.timeouts = new ScheduledThreadPoolExecutor(1, daemon("punctual-timeouts"));
     timeouts.setRemoveOnCancelPolicy(true);
     this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("punctual-heartbeat"));
@@ -175,7 +187,8 @@ public final class Worker implements AutoCloseable {
                 slots,
                 executor::start,
                 a -> running.holds(a) || completions.pendingResults().contains(a),
-                unwritten),
+                unwritten,
+                leases),
             new NamespaceShares(claimable::isActive, claimable::weight, caps),
             waiter,
             settings,

@@ -13,6 +13,8 @@ import io.punctual.model.Priority;
 import io.punctual.model.QueueEntry;
 import io.punctual.queue.Stores;
 import io.punctual.store.JobTransitions.Rescue;
+import io.punctual.worker.claim.OwnLeases;
+import io.punctual.worker.claim.UnwrittenClaims;
 import io.punctual.worker.complete.CompletionBatcher;
 import io.punctual.worker.complete.PendingResults;
 import io.punctual.worker.config.WorkerSettings;
@@ -25,6 +27,7 @@ import io.punctual.worker.run.Outcome;
 import io.punctual.worker.run.RunningAttempt;
 import io.punctual.worker.run.RunningAttempts;
 import io.punctual.worker.run.StopReason;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -116,6 +119,53 @@ class FencingIT {
     assertThat(harness.executions(job))
         .extracting(Execution::status)
         .containsExactly(ExecutionStatus.LOST, ExecutionStatus.SUCCEEDED);
+  }
+
+  /**
+   * A worker that wakes from a pause may claim a job again that was rescued meanwhile while its
+   * earlier attempt's result is still on its way. The lease is the worker's, not the attempt's:
+   * that stale result's release must leave it to the new attempt, or another worker could take the
+   * job and run the new attempt's number a second time while its claim is unwritten.
+   */
+  @Test
+  void aStaleEndLeavesTheLeaseOfTheJobsNewAttemptHere() {
+    Job job = harness.submit(aJob().type("noop").maxAttempts(3).build());
+    String worker = "paused-worker";
+    Job stale = claimThenRescue(job, worker);
+    RunningAttempts running = new RunningAttempts();
+    OwnLeases leases =
+        new OwnLeases(
+            harness.stores.redlock(),
+            worker,
+            a -> running.of(a.jobId()).filter(r -> r.job().attempt() != a.attempt()).isPresent());
+    Duration ttl = Duration.ofSeconds(30);
+    assertThat(leases.acquire(List.of(job.id()), ttl)).containsOnly(job.id());
+    Job again = harness.stores.transitions().claim(List.of(job.id()), worker).get(0);
+    assertThat(again.attempt()).isEqualTo(2);
+    running.add(new RunningAttempt(again, Instant.now(), null));
+    leases.claimDone(List.of(job.id()));
+
+    WorkerSettings settings = WorkerHarness.settings();
+    settings.workerId = worker;
+    Stores stores = harness.stores;
+    CompletionBatcher batcher =
+        new CompletionBatcher(
+            stores.clock(),
+            Worker.completionStores(stores, Worker.slotHolders(stores, worker)),
+            settings,
+            new WorkerMetrics(new MetricRegistry()),
+            new UnwrittenClaims(),
+            leases);
+    Outcome failed = Outcome.Failed.retryable("woke up late");
+    Completion completion =
+        new CompletionDecider(stores.clock(), new SplittableRandom()).decide(stale, failed, 5);
+
+    assertThat(batcher.flush(List.of(new FinishedAttempt(stale, failed, completion)))).isEmpty();
+
+    assertThat(stores.redlock().renew(List.of(job.id()), worker, ttl)).containsOnly(job.id());
+    Job current = harness.find(job);
+    assertThat(current.status()).isEqualTo(JobState.RUNNING);
+    assertThat(current.attempt()).isEqualTo(2);
   }
 
   @Test

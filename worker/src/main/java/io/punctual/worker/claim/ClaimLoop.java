@@ -79,6 +79,7 @@ public final class ClaimLoop implements Runnable {
   private final FairShare fair;
 
   private final ClaimReturns returns;
+  private final OwnLeases leases;
   private final UnconfirmedClaims unconfirmed;
 
   /** The claims held unwritten, and their Redis set; both null when claims are written at once. */
@@ -113,6 +114,10 @@ public final class ClaimLoop implements Runnable {
     this.claimable = shares.claimable();
     this.caps = shares.caps();
     this.fair = new FairShare(shares.weight());
+    this.leases =
+        handlerSlots.leases() != null
+            ? handlerSlots.leases()
+            : OwnLeases.of(stores.redlock(), settings.workerId);
     this.returns = new ClaimReturns(stores.queries(), queue, redlock, settings.workerId);
     this.unconfirmed =
         new UnconfirmedClaims(
@@ -386,13 +391,29 @@ public final class ClaimLoop implements Runnable {
         held.hold(settings.workerId, ids);
       }
       try (Timer.Context t = metrics.claimLease.time()) {
-        leased = redlock.acquire(ids, settings.workerId, settings.leaseTtl);
+        leased = leases.acquire(ids, settings.leaseTtl);
       }
     } catch (RuntimeException e) {
       gaveUp(ids);
       returns.putBack(ns, claimed, Set.copyOf(ids), now);
       throw e;
     }
+    try {
+      return confirmAndStart(ns, claimed, order, leased, leaseNanos, now, handedOver);
+    } finally {
+      leases.claimDone(leased); // started, registered as attempts, or given up by now
+    }
+  }
+
+  private int confirmAndStart(
+      String ns,
+      List<Claimed> claimed,
+      ClaimOrder order,
+      Set<UUID> leased,
+      long leaseNanos,
+      Instant now,
+      int[] handedOver) {
+    List<UUID> ids = order.ids();
     List<UUID> leasedIds = ids.stream().filter(leased::contains).toList();
     if (leasedIds.size() < ids.size()) {
       List<UUID> taken = ids.stream().filter(id -> !leased.contains(id)).toList();

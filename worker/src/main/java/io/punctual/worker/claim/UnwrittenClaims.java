@@ -120,6 +120,12 @@ public final class UnwrittenClaims {
     return e != null && e.job.attempt() == attempt;
   }
 
+  /** Whether a claim of job {@code jobId} is held unwritten here for an attempt other than this. */
+  public boolean holdsOther(UUID jobId, int attempt) {
+    Entry e = byJob.get(jobId);
+    return e != null && e.job.attempt() != attempt;
+  }
+
   /** How many claims are held unwritten. */
   public int size() {
     return byJob.size();

@@ -7,6 +7,7 @@ import io.punctual.model.JobState;
 import io.punctual.model.QueueEntry;
 import io.punctual.store.HandBack;
 import io.punctual.store.JobTransitions;
+import io.punctual.worker.claim.OwnLeases;
 import io.punctual.worker.claim.UnwrittenClaims;
 import io.punctual.worker.claim.UnwrittenLeases;
 import io.punctual.worker.config.WorkerSettings;
@@ -65,6 +66,7 @@ public final class CompletionBatcher implements AutoCloseable {
   private final PendingResults pending = new PendingResults();
   private final UnwrittenClaims unwritten;
   private final UnwrittenLeases unwrittenLeases;
+  private final OwnLeases leases;
   private final Written written;
   private final Thread thread;
   private final AfterCommit after;
@@ -86,7 +88,28 @@ public final class CompletionBatcher implements AutoCloseable {
       WorkerSettings settings,
       WorkerMetrics metrics,
       UnwrittenClaims unwritten) {
+    this(
+        clock,
+        stores,
+        settings,
+        metrics,
+        unwritten,
+        OwnLeases.of(stores.redlock(), settings.workerId));
+  }
+
+  /**
+   * {@code leases}: the worker's own leases, which a written batch's release leaves to a newer
+   * attempt of the same job held here.
+   */
+  public CompletionBatcher(
+      Clock clock,
+      CompletionStores stores,
+      WorkerSettings settings,
+      WorkerMetrics metrics,
+      UnwrittenClaims unwritten,
+      OwnLeases leases) {
     this.unwritten = unwritten;
+    this.leases = leases;
     this.unwrittenLeases =
         new UnwrittenLeases(unwritten, stores.redlock(), settings.workerId, settings.leaseTtl);
     this.stores = stores;
@@ -294,8 +317,9 @@ public final class CompletionBatcher implements AutoCloseable {
     JobTransitions.Ended ended = committed.ended();
     // Written or refused: from now on nothing renews these leases.
     pending.removeAll(batch);
-    unwritten.finished(attemptsOf(batch)); // those taken above, lapsed or not, and handed back
-    releaseLeases(batch);
+    List<JobTransitions.Attempt> attempts = attemptsOf(batch);
+    unwritten.finished(attempts); // those taken above, lapsed or not, and handed back
+    releaseLeases(attempts);
     afterLimits(batch, accepted);
     enqueueRetries(batch, accepted, ended.released());
     reports.all(batch, accepted, ended.refused());
@@ -414,20 +438,12 @@ public final class CompletionBatcher implements AutoCloseable {
     return attempts;
   }
 
-  private static List<UUID> idsOf(List<FinishedAttempt> batch) {
-    List<UUID> ids = new ArrayList<>(batch.size());
-    for (FinishedAttempt f : batch) {
-      ids.add(f.job().id());
-    }
-    return ids;
-  }
-
-  private void releaseLeases(List<FinishedAttempt> batch) {
-    List<UUID> ids = idsOf(batch);
+  /** Those of the ended attempts' leases that no newer attempt of the same job holds here. */
+  private void releaseLeases(List<JobTransitions.Attempt> attempts) {
     try {
-      stores.redlock().release(ids, workerId);
+      leases.releaseEnded(attempts, pending::holdsJob);
     } catch (RuntimeException e) {
-      log.warn("releasing {} leases failed worker={}: {}", ids.size(), workerId, e.toString());
+      log.warn("releasing {} leases failed worker={}: {}", attempts.size(), workerId, e.toString());
     }
   }
 
