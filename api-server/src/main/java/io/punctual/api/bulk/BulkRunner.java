@@ -182,7 +182,11 @@ public final class BulkRunner implements Managed {
    */
   private boolean admittedStep(UUID id, String namespace) {
     return switch (room.roomFor(namespace, batchSize)) {
-      case NamespaceGate.Room.Take take -> step(id, take.jobs());
+      case NamespaceGate.Room.Take take -> {
+        try (NamespaceGate.Admission admitted = take.admission()) {
+          yield step(id, take.jobs());
+        }
+      }
       case NamespaceGate.Room.Wait wait -> pause(id, wait.retryIn());
       case NamespaceGate.Room.Stop stop -> {
         store.fail(id, owner, "stopped: " + stop.reason());

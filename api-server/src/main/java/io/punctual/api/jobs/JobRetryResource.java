@@ -47,8 +47,11 @@ public final class JobRetryResource {
     String namespace = RequestContext.of(request).namespace();
     UUID jobId = pathId("job", id);
     RateHeaders rate = new RateHeaders();
-    gate.admit(namespace, 1, i -> null, i -> "", rate);
-    return switch (actions.retry(namespace, jobId)) {
+    JobActions.RetryResult result;
+    try (NamespaceGate.Admission admitted = gate.admit(namespace, 1, i -> null, i -> "", rate)) {
+      result = actions.retry(namespace, jobId);
+    }
+    return switch (result) {
       case JobActions.RetryResult.Retried r -> {
         Response.ResponseBuilder ok = Response.ok(JobRepresentation.of(r.job()));
         rate.writeTo(ok::header);

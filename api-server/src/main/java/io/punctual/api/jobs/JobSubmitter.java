@@ -111,15 +111,17 @@ public final class JobSubmitter {
    *     {@link NamespaceGate} refuses
    */
   Submitted submitOne(String namespace, ValidatedJob job, RateHeaders rate) {
-    gate.admit(namespace, 1, i -> job.payload(), i -> job.timeout(), i -> "", rate);
-    NewJob newJob = job.toNewJob(namespace, clock.instant());
-    if (singles == null || newJob.links().waits()) {
-      return storeAll(namespace, List.of(job), i -> "").get(0);
-    }
-    try {
-      return singles.call(newJob);
-    } catch (IdempotencyConflictException e) {
-      throw idempotencyConflict(e);
+    try (NamespaceGate.Admission admitted =
+        gate.admit(namespace, 1, i -> job.payload(), i -> job.timeout(), i -> "", rate)) {
+      NewJob newJob = job.toNewJob(namespace, clock.instant());
+      if (singles == null || newJob.links().waits()) {
+        return storeAll(namespace, List.of(job), i -> "").get(0);
+      }
+      try {
+        return singles.call(newJob);
+      } catch (IdempotencyConflictException e) {
+        throw idempotencyConflict(e);
+      }
     }
   }
 
@@ -139,14 +141,16 @@ public final class JobSubmitter {
    */
   List<Submitted> submit(
       String namespace, List<ValidatedJob> jobs, IntFunction<String> prefix, RateHeaders rate) {
-    gate.admit(
-        namespace,
-        jobs.size(),
-        i -> jobs.get(i).payload(),
-        i -> jobs.get(i).timeout(),
-        prefix,
-        rate);
-    return storeAll(namespace, jobs, prefix);
+    try (NamespaceGate.Admission admitted =
+        gate.admit(
+            namespace,
+            jobs.size(),
+            i -> jobs.get(i).payload(),
+            i -> jobs.get(i).timeout(),
+            prefix,
+            rate)) {
+      return storeAll(namespace, jobs, prefix);
+    }
   }
 
   private List<Submitted> storeAll(
@@ -179,13 +183,20 @@ public final class JobSubmitter {
    */
   public WorkflowStore.Created submit(
       String namespace, WorkflowRequestParser.ValidatedWorkflow workflow, RateHeaders rate) {
-    gate.admit(
-        namespace,
-        workflow.size(),
-        i -> workflow.step(i).payload(),
-        i -> workflow.step(i).timeout(),
-        i -> "jobs[" + i + "].",
-        rate);
+    try (NamespaceGate.Admission admitted =
+        gate.admit(
+            namespace,
+            workflow.size(),
+            i -> workflow.step(i).payload(),
+            i -> workflow.step(i).timeout(),
+            i -> "jobs[" + i + "].",
+            rate)) {
+      return create(namespace, workflow);
+    }
+  }
+
+  private WorkflowStore.Created create(
+      String namespace, WorkflowRequestParser.ValidatedWorkflow workflow) {
     Instant now = clock.instant();
     WorkflowStore.Created created;
     try {

@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * jobs counted at the last read (a count that stops at {@code maxPending + 1}, so its cost is
  * bounded by the quota), plus the jobs this server admitted since. Jobs other API servers admit
  * show only at the next read, and jobs that ended since show only then too: the count is stale by
- * at most one refresh period.
+ * at most one refresh period. Jobs admitted here whose request has not ended yet (their commit may
+ * come after a read's count) are kept as admitted across that read, never dropped: a read while
+ * they are stored may count them twice until the next read, never not at all.
  */
 public final class NamespaceCache implements Managed {
   private static final Logger log = LoggerFactory.getLogger(NamespaceCache.class);
@@ -37,11 +39,24 @@ public final class NamespaceCache implements Managed {
     private final AtomicLong admittedSince;
     private final long change;
 
+    /** Jobs admitted here whose requests have not ended: shared by the namespace's entries. */
+    private final AtomicLong inFlight;
+
     Entry(Namespace namespace, long pendingAtRead, long admittedSince, long change) {
+      this(namespace, pendingAtRead, admittedSince, change, new AtomicLong());
+    }
+
+    private Entry(
+        Namespace namespace,
+        long pendingAtRead,
+        long admittedSince,
+        long change,
+        AtomicLong inFlight) {
       this.namespace = namespace;
       this.pendingAtRead = pendingAtRead;
       this.admittedSince = new AtomicLong(admittedSince);
       this.change = change;
+      this.inFlight = inFlight;
     }
 
     public Namespace namespace() {
@@ -53,8 +68,25 @@ public final class NamespaceCache implements Managed {
       return pendingAtRead + admittedSince.get();
     }
 
-    void admitted(int jobs) {
+    /** Admits {@code jobs}; {@link #stored} once the request that stores them has ended. */
+    void admitting(int jobs) {
+      inFlight.addAndGet(jobs);
       admittedSince.addAndGet(jobs);
+    }
+
+    /** The request that admitted {@code jobs} ended: they are stored (or not at all) by now. */
+    void stored(int jobs) {
+      inFlight.addAndGet(-jobs);
+    }
+
+    /**
+     * The admissions a count begun now is sure to see: those whose requests ended. Read before the
+     * count: admitted since, less those in flight (read in that order, a request admitted between
+     * the two reads is kept, one ended between them is seen by the count).
+     */
+    long admittedAndEnded() {
+      long admitted = admittedSince.get();
+      return admitted - inFlight.get();
     }
 
     /**
@@ -62,12 +94,13 @@ public final class NamespaceCache implements Managed {
      * admitted here since {@code admittedAtCount} (this entry's admissions just before the count):
      * those the count may not have seen. Before, they were dropped, and a batch admitted while a
      * refresh read the namespace did not count against maxPending until the next refresh
-     * (NamespaceQuotaIT saw a second batch admitted over the quota). One admitted before the count
-     * and committed after it is still missed; one admitted after the count began and committed
-     * before it is counted twice, until the next refresh.
+     * (NamespaceQuotaIT saw a second batch admitted over the quota). {@code admittedAtCount} leaves
+     * out those still in flight ({@link #admittedAndEnded}): one admitted before the count and
+     * committed after it is kept too. One committed while the count reads is counted twice, until
+     * the next refresh.
      */
     Entry refreshed(Namespace ns, long pending, long admittedAtCount, long change) {
-      return new Entry(ns, pending, admittedSince.get() - admittedAtCount, change);
+      return new Entry(ns, pending, admittedSince.get() - admittedAtCount, change, inFlight);
     }
   }
 
@@ -110,7 +143,8 @@ public final class NamespaceCache implements Managed {
         (name, old) ->
             old == null
                 ? new Entry(namespace, 0, 0, change)
-                : new Entry(namespace, old.pendingAtRead, old.admittedSince.get(), change));
+                : new Entry(
+                    namespace, old.pendingAtRead, old.admittedSince.get(), change, old.inFlight));
   }
 
   /**
@@ -122,9 +156,13 @@ public final class NamespaceCache implements Managed {
     if (max == null) {
       return put(namespace);
     }
+    Entry old = entries.get(namespace.name());
+    AtomicLong inFlight = old == null ? new AtomicLong() : old.inFlight;
+    long admittedAtCount = old == null ? 0 : old.admittedAndEnded();
     long pending = store.countPending(namespace.name(), max + 1);
     long change = changes.incrementAndGet();
-    Entry entry = new Entry(namespace, pending, 0, change);
+    long since = old == null ? 0 : old.admittedSince.get() - admittedAtCount;
+    Entry entry = new Entry(namespace, pending, since, change, inFlight);
     entries.put(namespace.name(), entry);
     return entry;
   }
@@ -147,7 +185,7 @@ public final class NamespaceCache implements Managed {
       for (Namespace ns : store.all()) {
         Long max = ns.quota().maxPending();
         Entry known = entries.get(ns.name());
-        admittedAtCount.put(ns.name(), known == null ? 0 : known.admittedSince.get());
+        admittedAtCount.put(ns.name(), known == null ? 0 : known.admittedAndEnded());
         long pending = max == null ? 0 : store.countPending(ns.name(), max + 1);
         read.put(ns.name(), new Entry(ns, pending, 0, before));
       }

@@ -51,20 +51,34 @@ public final class NamespaceGate {
   }
 
   /**
-   * Admits {@code count} jobs into {@code namespace}, or throws the problem that refuses them all.
+   * Jobs admitted: closed when the request that stores them has ended (stored, refused or failed),
+   * so that a refresh of the namespaces counting meanwhile does not forget them ({@link
+   * NamespaceCache}).
+   */
+  public interface Admission extends AutoCloseable {
+    /** Nothing to count (the namespace has no maxPending). */
+    Admission NONE = () -> {};
+
+    @Override
+    void close();
+  }
+
+  /**
+   * Admits {@code count} jobs into {@code namespace}, or throws the problem that refuses them all;
+   * close the admission once the request that stores them has ended.
    *
    * @param payload the payload of job {@code i} (null: not checked against the quota)
    * @param prefix names job {@code i} in a problem's field ({@code "jobs[i]."}, or "")
    * @param rate receives the rate headers of the admitted request (for a rate quota only)
    * @throws ProblemException when refused
    */
-  public void admit(
+  public Admission admit(
       String namespace,
       int count,
       IntFunction<JsonNode> payload,
       IntFunction<String> prefix,
       RateHeaders rate) {
-    admit(namespace, count, payload, i -> null, prefix, rate);
+    return admit(namespace, count, payload, i -> null, prefix, rate);
   }
 
   /**
@@ -72,7 +86,7 @@ public final class NamespaceGate {
    * ({@code timeout}: null for none) checked against the namespace's {@code maxTimeout} (422 naming
    * the job's {@code timeout}).
    */
-  public void admit(
+  public Admission admit(
       String namespace,
       int count,
       IntFunction<JsonNode> payload,
@@ -84,7 +98,7 @@ public final class NamespaceGate {
     requireActive(ns);
     Quota quota = ns.quota();
     if (!quota.limitsAnything()) {
-      return;
+      return Admission.NONE;
     }
     if (quota.limitsPayload()) {
       checkPayloads(quota.maxPayloadBytes(), count, payload, prefix);
@@ -98,15 +112,25 @@ public final class NamespaceGate {
     if (quota.limitsRate()) {
       checkRate(ns, count, rate);
     }
-    if (quota.limitsPending()) {
-      entry.admitted(count);
+    if (!quota.limitsPending()) {
+      return Admission.NONE;
     }
+    entry.admitting(count);
+    return () -> entry.stored(count);
   }
 
   /** What the namespace's quotas say to the next batch of a bulk retry ({@link #roomFor}). */
   public sealed interface Room {
-    /** Retry (at most) this many jobs now: their rate tokens are taken. */
-    record Take(int jobs) implements Room {}
+    /**
+     * Retry (at most) this many jobs now: their rate tokens are taken; close {@code admission} once
+     * the batch has ended.
+     */
+    record Take(int jobs, Admission admission) implements Room {
+      /** A take that counts against no maxPending. */
+      public Take(int jobs) {
+        this(jobs, Admission.NONE);
+      }
+    }
 
     /** The rate bucket is empty: ask again after this long. */
     record Wait(Duration retryIn) implements Room {}
@@ -152,10 +176,12 @@ public final class NamespaceGate {
         return new Room.Wait(verdict.untilAdmitted());
       }
     }
-    if (quota.limitsPending()) {
-      entry.admitted(take);
+    if (!quota.limitsPending()) {
+      return new Room.Take(take);
     }
-    return new Room.Take(take);
+    int taken = take;
+    entry.admitting(taken);
+    return new Room.Take(taken, () -> entry.stored(taken));
   }
 
   /** Refuses (409) a request that would add anything to an inactive namespace. */

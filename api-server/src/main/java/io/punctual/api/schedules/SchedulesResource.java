@@ -245,8 +245,10 @@ public final class SchedulesResource {
     String namespace = RequestContext.of(request).namespace();
     UUID scheduleId = pathId(SCHEDULE, id);
     RateHeaders rate = new RateHeaders();
-    gate.admit(namespace, 1, i -> null, i -> "", rate);
-    Job job = jobs.trigger(namespace, scheduleId).orElseThrow(() -> notFound(SCHEDULE, id));
+    Job job;
+    try (NamespaceGate.Admission admitted = gate.admit(namespace, 1, i -> null, i -> "", rate)) {
+      job = jobs.trigger(namespace, scheduleId).orElseThrow(() -> notFound(SCHEDULE, id));
+    }
     queue.enqueue(List.of(QueueEntry.of(job)));
     Response.ResponseBuilder response = Response.created(URI.create("/api/v1/jobs/" + job.id()));
     rate.writeTo(response::header);

@@ -13,7 +13,7 @@ class NamespaceCacheEntryTest {
   void jobsAdmittedWhileTheRefreshCountedAreKept() {
     NamespaceCache.Entry entry = new NamespaceCache.Entry(ns, 0, 0, 1);
     long atCount = 0; // the refresh notes the admissions, then counts: 0 PENDING committed yet
-    entry.admitted(2); // a batch admitted meanwhile, its commit after the count
+    entry.admitting(2); // a batch admitted meanwhile, its commit after the count
 
     NamespaceCache.Entry fresh = entry.refreshed(ns, 0, atCount, 2);
 
@@ -23,13 +23,30 @@ class NamespaceCacheEntryTest {
   @Test
   void jobsAdmittedBeforeTheCountAreCountedOnceByIt() {
     NamespaceCache.Entry entry = new NamespaceCache.Entry(ns, 0, 0, 1);
-    entry.admitted(2); // committed before the refresh counted them
-    long atCount = 2;
+    entry.admitting(2);
+    entry.stored(2); // committed before the refresh counted them
+    long atCount = entry.admittedAndEnded();
+    assertThat(atCount).isEqualTo(2);
 
     NamespaceCache.Entry fresh = entry.refreshed(ns, 2, atCount, 2);
 
     assertThat(fresh.pending()).isEqualTo(2);
-    fresh.admitted(1);
+    fresh.admitting(1);
     assertThat(fresh.pending()).isEqualTo(3);
+  }
+
+  @Test
+  void jobsAdmittedBeforeTheCountButStillBeingStoredAreKept() {
+    NamespaceCache.Entry entry = new NamespaceCache.Entry(ns, 0, 0, 1);
+    entry.admitting(2); // admitted before the refresh noted the admissions, not committed yet
+    long atCount = entry.admittedAndEnded();
+    assertThat(atCount).isZero();
+
+    NamespaceCache.Entry fresh = entry.refreshed(ns, 0, atCount, 2);
+    assertThat(fresh.pending()).isEqualTo(2);
+
+    fresh.stored(2); // committed: the next read counts them, and no longer keeps them
+    NamespaceCache.Entry next = fresh.refreshed(ns, 2, fresh.admittedAndEnded(), 3);
+    assertThat(next.pending()).isEqualTo(2);
   }
 }

@@ -2,6 +2,7 @@ package io.punctual.api.namespaces;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.punctual.api.support.ApiFixture;
 import io.punctual.api.support.HttpSupport;
@@ -223,6 +224,51 @@ class NamespaceQuotaIT {
     cache().runOnce(); // what the refresh thread does every api.namespaceRefresh
 
     assertThat(http.post("/api/v1/jobs", "{\"type\":\"t\"}").status()).isEqualTo(201);
+  }
+
+  /**
+   * A read of the namespaces that counts while admitted jobs are still being stored does not forget
+   * them (a workflow admitted over the quota once, when the refresh thread read between a submit's
+   * admission and its commit).
+   */
+  @Test
+  void jobsAdmittedWhileTheNamespacesAreReadStillCountAgainstMaxPending() {
+    create("in-flight", "{\"maxPending\":2}");
+    HttpSupport http = FIXTURE.http().namespace("in-flight");
+    // The API's own cache behind a gate of the test's (no rate quota here: no limiter needed).
+    NamespaceGate gate = new NamespaceGate(cache(), null, new MetricRegistry());
+    NamespaceGate.Admission admitted =
+        gate.admit("in-flight", 2, i -> null, i -> "", new RateHeaders());
+
+    cache().runOnce(); // the refresh thread, counting before the two are committed
+
+    Reply full = http.post("/api/v1/jobs", "{\"type\":\"t\"}");
+    assertThat(full.status()).isEqualTo(429);
+    assertThat(full.json().get("field").asText()).isEqualTo("quota.maxPending");
+    // The request ended without storing them: the next read counts what is there.
+    admitted.close();
+    cache().runOnce();
+    assertThat(http.post("/api/v1/jobs", "{\"type\":\"t\"}").status()).isEqualTo(201);
+  }
+
+  /** The same for a bulk retry's batch, admitted before it is written (RetryQuotaIT once saw 4). */
+  @Test
+  void aBulkRetryBatchAdmittedWhileTheNamespacesAreReadStillCounts() {
+    create("bulk-in-flight", "{\"maxPending\":3}");
+    NamespaceGate gate = new NamespaceGate(cache(), null, new MetricRegistry());
+    NamespaceGate.Room first = gate.roomFor("bulk-in-flight", 2);
+    assertThat(first)
+        .isInstanceOfSatisfying(
+            NamespaceGate.Room.Take.class, t -> assertThat(t.jobs()).isEqualTo(2));
+
+    cache().runOnce(); // counting before the batch is written
+
+    NamespaceGate.Room second = gate.roomFor("bulk-in-flight", 5);
+    assertThat(second)
+        .isInstanceOfSatisfying(
+            NamespaceGate.Room.Take.class, t -> assertThat(t.jobs()).isEqualTo(1));
+    ((NamespaceGate.Room.Take) first).admission().close();
+    ((NamespaceGate.Room.Take) second).admission().close();
   }
 
   @Test
