@@ -157,12 +157,13 @@ public final class NamespaceCache implements Managed {
       return put(namespace);
     }
     Entry old = entries.get(namespace.name());
-    AtomicLong inFlight = old == null ? new AtomicLong() : old.inFlight;
     long admittedAtCount = old == null ? 0 : old.admittedAndEnded();
     long pending = store.countPending(namespace.name(), max + 1);
     long change = changes.incrementAndGet();
-    long since = old == null ? 0 : old.admittedSince.get() - admittedAtCount;
-    Entry entry = new Entry(namespace, pending, since, change, inFlight);
+    Entry entry =
+        old == null
+            ? new Entry(namespace, pending, 0, change)
+            : old.refreshed(namespace, pending, admittedAtCount, change);
     entries.put(namespace.name(), entry);
     return entry;
   }
