@@ -142,12 +142,7 @@ public final class Worker implements AutoCloseable {
         new OwnLeases(
             stores.redlock(),
             settings.workerId,
-            a ->
-                unwritten.holdsOther(a.jobId(), a.attempt())
-                    || running
-                        .of(a.jobId())
-                        .filter(r -> r.job().attempt() != a.attempt())
-                        .isPresent());
+            a -> unwritten.holdsOther(a.jobId(), a.attempt()) || running.holdsOther(a));
     this.completions =
         new CompletionBatcher(
             stores.clock(),

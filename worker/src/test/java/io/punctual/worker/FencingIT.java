@@ -133,11 +133,7 @@ class FencingIT {
     String worker = "paused-worker";
     Job stale = claimThenRescue(job, worker);
     RunningAttempts running = new RunningAttempts();
-    OwnLeases leases =
-        new OwnLeases(
-            harness.stores.redlock(),
-            worker,
-            a -> running.of(a.jobId()).filter(r -> r.job().attempt() != a.attempt()).isPresent());
+    OwnLeases leases = new OwnLeases(harness.stores.redlock(), worker, running::holdsOther);
     Duration ttl = Duration.ofSeconds(30);
     assertThat(leases.acquire(List.of(job.id()), ttl)).containsOnly(job.id());
     Job again = harness.stores.transitions().claim(List.of(job.id()), worker).get(0);

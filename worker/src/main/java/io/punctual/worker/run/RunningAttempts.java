@@ -35,6 +35,12 @@ public final class RunningAttempts {
     return a != null && a.job().attempt() == attempt.attempt();
   }
 
+  /** Whether job {@code attempt.jobId()} is running here under an attempt other than this one. */
+  public boolean holdsOther(Attempt attempt) {
+    RunningAttempt a = byJob.get(attempt.jobId());
+    return a != null && a.job().attempt() != attempt.attempt();
+  }
+
   /** Runs {@code action} on each attempt running now (a weakly consistent view, not a copy). */
   public void forEach(Consumer<RunningAttempt> action) {
     byJob.values().forEach(action);
